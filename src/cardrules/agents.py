@@ -1,0 +1,53 @@
+"""Agents: callables that choose an action from what their player may see.
+
+An agent is any callable ``agent(view, legal_actions) -> action``.  It is given the
+player's :func:`view`, never the state, so it cannot cheat.  :class:`RandomAgent` plays
+every game; each game module adds a stronger one (``cardrules.aegis.GreedyAgent`` ...),
+reachable here through :func:`strong_agent`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from .errors import CardRulesError
+from .protocol import GAMES, Agent
+
+__all__ = ["Agent", "RandomAgent", "strong_agent"]
+
+
+class RandomAgent:
+    """Chooses uniformly among the legal actions, from its own seeded generator.
+
+    >>> from cardrules.agents import RandomAgent
+    >>> agent = RandomAgent(seed=1)
+    >>> agent(None, ("a", "b", "c")) in ("a", "b", "c")
+    True
+    """
+
+    def __init__(self, seed: object = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(None if seed is None else f"agent:{seed}")
+
+    def __call__(self, view: Any, legal_actions: Sequence[Any]) -> Any:
+        if not legal_actions:
+            raise CardRulesError("RandomAgent was asked to act with no legal action")
+        return legal_actions[self._rng.randrange(len(legal_actions))]
+
+    def __repr__(self) -> str:
+        return f"RandomAgent(seed={self.seed!r})"
+
+
+def strong_agent(game: str, seed: object = None) -> Agent:
+    """The stronger documented agent of a game (``GreedyAgent`` in its module)."""
+    if game not in GAMES:
+        raise CardRulesError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    module = importlib.import_module(GAMES[game].module or f"cardrules.{game}")
+    cls = getattr(module, "GreedyAgent", None)
+    if cls is None:
+        raise CardRulesError(f"{game} has no stronger agent yet")
+    agent: Agent = cls(seed)
+    return agent

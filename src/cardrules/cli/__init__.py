@@ -1,0 +1,56 @@
+"""The ``cardrules`` command.
+
+Each sub-command lives in its own module of this package and offers
+``register(subparsers)``, which adds its parser and sets ``func`` (taking the parsed
+arguments and returning an exit status).  New commands only add a module and a name to
+:data:`COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+from .._version import __version__
+from ..errors import CardRulesError
+
+#: Sub-command modules, in the order ``--help`` lists them.
+COMMANDS = ("demo", "simulate", "rule", "table", "play")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardrules",
+        description="Card games run exactly by the book: check rules, play and simulate.",
+    )
+    parser.add_argument("--version", action="version", version=f"cardrules {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        modname = f"{__name__}.{name}_cmd"
+        if importlib.util.find_spec(modname) is None:
+            continue
+        importlib.import_module(modname).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        status: int = args.func(args)
+    except CardRulesError as exc:
+        print(f"cardrules: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # `cardrules demo | head`
+        return 0
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

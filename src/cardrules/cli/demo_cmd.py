@@ -1,0 +1,64 @@
+"""``cardrules demo``: a seeded game of each game between agents, as a readable record."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+from typing import Any
+
+from ..agents import RandomAgent, strong_agent
+from ..errors import CardRulesError
+from ..protocol import GAME_NAMES, GAMES, Agent
+from ..simulate import play
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("demo", help="play a seeded game of each game and print its record")
+    p.add_argument("--seed", default="demo", help="the seed (default: demo)")
+    p.add_argument(
+        "--game", choices=GAME_NAMES, action="append", help="only this game (repeatable; default: every game)"
+    )
+    p.set_defaults(func=run)
+
+
+def _agents(game: str, n: int, seed: str) -> list[Agent]:
+    agents: list[Agent] = []
+    for p in range(n):
+        try:
+            agents.append(strong_agent(game, f"{seed}:{p}") if p == 0 else RandomAgent(f"{seed}:{p}"))
+        except CardRulesError:
+            agents.append(RandomAgent(f"{seed}:{p}"))
+    return agents
+
+
+def demo_record(game: str, seed: str) -> str:
+    """The record of one seeded demo game, as text."""
+    g = GAMES[game]
+    lines = [f"== {game} (seed {seed!r}) =="]
+    n = g.default_players
+    agents = _agents(game, n, seed)
+    lines.append("players: " + ", ".join(f"{p}: {type(a).__name__}" for p, a in enumerate(agents)))
+
+    def record(state: Any, action: Any) -> None:
+        lines.append("  " + g.describe(state, action))
+
+    final = play(game, agents, seed=seed, on_action=record)
+    module = importlib.import_module(g.module or f"cardrules.{game}")
+    summary = getattr(module, "summary", None)
+    if summary is not None:
+        lines.append(summary(final))
+    lines.append(f"scores: {list(final.scores)}; winners: {list(final.winners)}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    games = args.game or [name for name in GAME_NAMES if _available(name)]
+    for name in games:
+        print(demo_record(name, args.seed))
+        print()
+    return 0
+
+
+def _available(name: str) -> bool:
+    return importlib.util.find_spec(f"cardrules.{name}") is not None

@@ -1,0 +1,336 @@
+"""The game protocol shared by every game: chance, seeds, history, replay, the registry.
+
+A game module (``cardrules.aegis`` ...) says only its own rules, as five plain functions
+handed to :class:`GameDef`:
+
+``start(rules, players) -> State``
+    the state before anything happened (usually a chance node), with an empty history;
+``legal_actions(state) -> tuple``
+    the legal actions of the player to act, ``()`` at a chance node or at the end;
+``step(state, action) -> State``
+    the next state after a *player's* action, with ``action`` appended to ``history``;
+    raises :class:`~cardrules.IllegalActionError` saying why when it is not legal;
+``chance_cards(state) -> tuple[Card, ...]``
+    at a chance node, the cards to be shuffled, in canonical order;
+``deal(state, shuffle) -> State``
+    the next state after a chance node, ``shuffle`` appended to ``history`` (the
+    protocol has already checked that ``shuffle.order`` is a permutation of
+    :func:`chance_cards`).
+
+Everything else (seeded chance, the chance check, replay, JSON, the :data:`GAMES`
+registry, generic tools) lives here once.  A ``State`` must be a frozen attrs class with
+the attributes ``to_act``, ``is_over``, ``scores``, ``winners``, ``history`` and a
+``seed`` field declared with ``eq=False`` (the seed is how chance was resolved, not part
+of the position).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Final, Generic, Protocol, TypeVar
+
+import attrs
+
+from .cards import Card, canonical
+from .errors import CardRulesError, IllegalActionError
+
+__all__ = [
+    "CHANCE",
+    "GAMES",
+    "Agent",
+    "GameDef",
+    "Shuffle",
+    "chance_cards",
+    "game_of",
+]
+
+
+class _Chance:
+    """The type of :data:`CHANCE`.  There is exactly one instance."""
+
+    __slots__ = ()
+    _instance: _Chance | None = None
+
+    def __new__(cls) -> _Chance:
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "CHANCE"
+
+    def __reduce__(self) -> str:
+        return "CHANCE"  # pickled by name: unpickling gives the singleton back
+
+    def __copy__(self) -> _Chance:
+        return self
+
+    def __deepcopy__(self, memo: object) -> _Chance:
+        return self
+
+
+#: ``state.to_act`` at a chance node: the next action must be a :class:`Shuffle`.
+CHANCE: Final = _Chance()
+
+
+def _to_card_tuple(order: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(order)
+
+
+@attrs.frozen(cache_hash=True)
+class Shuffle:
+    """A chance action: the deck, top card first.
+
+    At a chance node, ``order`` must be a permutation of :func:`chance_cards`; each
+    game's spec says which card goes where, so a stacked deck sets up a chosen
+    position.
+    """
+
+    order: tuple[Card, ...] = attrs.field(converter=_to_card_tuple)
+
+    def __str__(self) -> str:
+        return "Shuffle(" + " ".join(map(str, self.order)) + ")"
+
+
+class GameState(Protocol):
+    """What every game's ``State`` offers (see :mod:`cardrules.protocol`)."""
+
+    @property
+    def to_act(self) -> int | _Chance | None: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+    @property
+    def history(self) -> tuple[Any, ...]: ...
+    @property
+    def seed(self) -> object: ...
+    @property
+    def rules(self) -> Any: ...
+    @property
+    def players(self) -> int: ...
+
+
+#: An agent: ``agent(view, legal_actions) -> action``.  It sees only its player's view.
+Agent = Callable[[Any, Sequence[Any]], Any]
+
+S = TypeVar("S", bound=GameState)
+R = TypeVar("R")
+
+_BY_STATE: dict[type, GameDef[Any, Any]] = {}
+_BY_NAME: dict[str, GameDef[Any, Any]] = {}
+
+
+class GameDef(Generic[S, R]):
+    """One game, as the protocol sees it: its rules and the shared machinery around them.
+
+    Instances are what :data:`GAMES` holds: they offer ``new_game``, ``legal_actions``,
+    ``apply``, ``view``, ``replay`` and ``Rules`` with the same signatures for every
+    game (``players`` is accepted everywhere and checked against :attr:`player_counts`).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        rules_type: type[R],
+        state_type: type[S],
+        action_types: Sequence[type],
+        player_counts: Sequence[int],
+        default_players: int,
+        start: Callable[[R, int], S],
+        legal_actions: Callable[[S], tuple[Any, ...]],
+        step: Callable[[S, Any], S],
+        chance_cards: Callable[[S], tuple[Card, ...]],
+        deal: Callable[[S, Shuffle], S],
+        view: Callable[[S, int], Any],
+        describe: Callable[[S, Any], str] | None = None,
+        module: str | None = None,
+    ) -> None:
+        self.name = name
+        self.Rules = rules_type
+        self.State = state_type
+        self.action_types: tuple[type, ...] = (Shuffle, *action_types)
+        self.player_counts = tuple(player_counts)
+        self.default_players = default_players
+        self._start = start
+        self._legal = legal_actions
+        self._step = step
+        self._chance_cards = chance_cards
+        self._deal = deal
+        self._view = view
+        self._describe = describe
+        self.module = module
+        if name in _BY_NAME and _BY_NAME[name].State is not state_type:
+            raise CardRulesError(f"a game named {name!r} is already defined")
+        _BY_STATE[state_type] = self
+        _BY_NAME[name] = self
+
+    def __repr__(self) -> str:
+        return f"<game {self.name!r}>"
+
+    # -- the public functions, the same for every game ---------------------------------
+
+    def new_game(self, rules: R | None = None, *, players: int | None = None, seed: object = None) -> S:
+        """A new game.  With a ``seed``, every chance node resolves itself (api.md)."""
+        if rules is None:
+            rules = self.Rules()
+        elif not isinstance(rules, self.Rules):
+            raise CardRulesError(
+                f"{self.name}: rules must be a {self.name}.Rules, not {type(rules).__name__}"
+            )
+        n = self._players(players)
+        state = self._start(rules, n)
+        if seed is not None:
+            state = attrs.evolve(state, seed=seed)  # type: ignore[misc]
+            state = self._resolve_chance(state)
+        return state
+
+    def legal_actions(self, state: S) -> tuple[Any, ...]:
+        """Every legal action of the player to act, in a stable order."""
+        return self._legal(state)
+
+    def apply(self, state: S, action: Any) -> S:
+        """The state after ``action``; raises :class:`IllegalActionError` if illegal."""
+        if state.to_act is CHANCE:
+            if type(action) is not Shuffle:
+                raise IllegalActionError(
+                    f"{self.name}: this is a chance node; apply Shuffle(order) with a "
+                    f"permutation of chance_cards(state), not {action!r}"
+                )
+            self._check_shuffle(state, action)
+            new = self._deal(state, action)
+        else:
+            if type(action) is Shuffle:
+                raise IllegalActionError(
+                    f"{self.name}: a Shuffle is only legal at a chance node"
+                    + (" (the game is over)" if state.is_over else "")
+                )
+            new = self._step(state, action)
+        if new.to_act is CHANCE and new.seed is not None:
+            new = self._resolve_chance(new)
+        return new
+
+    def view(self, state: S, player: int) -> Any:
+        """What ``player`` may see of ``state``, and nothing more."""
+        if not isinstance(player, int) or not 0 <= player < state.players:
+            raise CardRulesError(f"{self.name}: no player {player!r} in a {state.players}-player game")
+        return self._view(state, player)
+
+    def replay(self, rules: R | None, actions: Iterable[Any], *, players: int | None = None) -> S:
+        """The state reached by applying ``actions`` (chance actions included) from a
+        new unseeded game.  An illegal action raises :class:`IllegalActionError` naming
+        its place in the list."""
+        state = self.new_game(rules, players=players)
+        for i, action in enumerate(actions):
+            try:
+                state = self.apply(state, action)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"action {i} ({action}): {exc}") from None
+        return state
+
+    def chance_cards(self, state: S) -> tuple[Card, ...]:
+        """At a chance node the cards to shuffle, in canonical order; else ``()``."""
+        if state.to_act is not CHANCE:
+            return ()
+        return self._chance_cards(state)
+
+    def describe(self, state: S, action: Any) -> str:
+        """A short human line for ``action`` played in ``state`` (for records)."""
+        if self._describe is not None:
+            return self._describe(state, action)
+        who = "chance" if state.to_act is CHANCE else f"player {state.to_act}"
+        return f"{who}: {action}"
+
+    # -- machinery ---------------------------------------------------------------------
+
+    def _players(self, players: int | None) -> int:
+        if players is None:
+            return self.default_players
+        if players not in self.player_counts:
+            allowed = ", ".join(map(str, self.player_counts))
+            raise CardRulesError(f"{self.name} is played by {allowed} players, not {players!r}")
+        return players
+
+    def _check_shuffle(self, state: S, shuffle: Shuffle) -> None:
+        expected = self._chance_cards(state)
+        order = shuffle.order
+        if len(order) != len(expected) or Counter(order) != Counter(expected):
+            got, want = Counter(order), Counter(expected)
+            if not all(isinstance(c, Card) for c in order):
+                bad = next(c for c in order if not isinstance(c, Card))
+                why = f"{bad!r} is not a Card"
+            elif got - want:
+                why = "it holds " + " ".join(map(str, canonical((got - want).elements())))
+                why += " that " + ("is" if sum((got - want).values()) == 1 else "are")
+                why += " not to be shuffled here"
+            else:
+                why = "it lacks " + " ".join(map(str, canonical((want - got).elements())))
+            raise IllegalActionError(
+                f"{self.name}: Shuffle must order exactly the {len(expected)} cards of "
+                f"chance_cards(state); {why}"
+            )
+
+    def _resolve_chance(self, state: S) -> S:
+        """Resolve chance nodes with the state's seed (api.md): the k-th shuffle of a
+        game (k counts Shuffle actions in history, from 0) shuffles the canonical
+        chance cards with ``random.Random(f"{seed}:{k}")``."""
+        seed = state.seed
+        k = sum(1 for a in state.history if type(a) is Shuffle)
+        while state.to_act is CHANCE:
+            order = list(self._chance_cards(state))
+            random.Random(f"{seed}:{k}").shuffle(order)
+            state = self._deal(state, Shuffle(tuple(order)))
+            k += 1
+        return state
+
+
+def game_of(state: object) -> GameDef[Any, Any]:
+    """The :class:`GameDef` a state belongs to."""
+    try:
+        return _BY_STATE[type(state)]
+    except KeyError:
+        raise CardRulesError(f"{type(state).__name__} is not a cardrules game state") from None
+
+
+def chance_cards(state: Any) -> tuple[Card, ...]:
+    """At a chance node, the cards a :class:`Shuffle` must order, in canonical order
+    (``()`` anywhere else)."""
+    return game_of(state).chance_cards(state)
+
+
+GAME_NAMES: Final = ("aegis", "gunsore", "eleusis", "haggis")
+
+
+class _Games(Mapping[str, "GameDef[Any, Any]"]):
+    """``GAMES["aegis"]`` ...: the four games, imported when first asked for, then any
+    other game a program defined with :class:`GameDef` (names are unique)."""
+
+    def __getitem__(self, name: str) -> GameDef[Any, Any]:
+        if name in GAME_NAMES and name not in _BY_NAME:
+            importlib.import_module(f"cardrules.{name}")
+        return _BY_NAME[name]
+
+    def _names(self) -> list[str]:
+        return [*GAME_NAMES, *(n for n in _BY_NAME if n not in GAME_NAMES)]
+
+    def __contains__(self, name: object) -> bool:
+        return name in GAME_NAMES or name in _BY_NAME
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __repr__(self) -> str:
+        return f"GAMES({', '.join(self._names())})"
+
+
+#: Every game by name: ``GAMES["haggis"].new_game(players=3, seed=1)``.
+GAMES: Final[Mapping[str, GameDef[Any, Any]]] = _Games()
