@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from .cards import Card, Suit
 from .errors import CardRulesError
+from .serialize import register_codec
 
 __all__ = ["TableError", "TrickTable", "builtin"]
 
@@ -113,6 +114,17 @@ class _Gunsore(TrickTable):
 
 
 _TABLES: dict[str, TrickTable] = {"aegis": _Aegis("aegis"), "gunsore": _Gunsore("gunsore")}
+
+
+def _decode_table(data: object) -> TrickTable:
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise TableError(f"a trick table is stored as {{'name': ..., 'source': ...}}, not {data!r}")
+    return builtin(data["name"])
+
+
+register_codec(TrickTable, lambda t: {"name": t.name, "source": t.source}, _decode_table)
+for _cls in (_Aegis, _Gunsore):
+    register_codec(_cls, lambda t: {"name": t.name, "source": t.source}, _decode_table)
 
 
 def builtin(name: str) -> TrickTable:
