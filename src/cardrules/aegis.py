@@ -25,8 +25,9 @@ points.
 from __future__ import annotations
 
 import operator
+from collections import deque
 from collections.abc import Iterable, Sequence
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any, Final, Literal
 
 import attrs
@@ -228,24 +229,21 @@ _KEEP: Final = Exchange(())
 _BIDS: Final = tuple(Bid(n) for n in range(1, TRICKS + 1))
 _PLAYS: Final = {c: Play(c) for c in _DECK}
 _PLAY_OF = _PLAYS.__getitem__
-# Subsets of a canonical 5-card hand, by size then lexicographically: slices for the
-# single cards (a one-card slice is a tuple), itemgetters for the rest.
-_SUBSET_GETTERS: Final = tuple(
-    [operator.itemgetter(slice(i, i + 1)) for i in range(HAND_SIZE)]
-    + [operator.itemgetter(*c) for k in range(2, HAND_SIZE + 1) for c in combinations(range(HAND_SIZE), k)]
-)
+_EXCHANGE_TYPES: Final = (Exchange,) * (2**HAND_SIZE - 1)
 
 
 def _exchange_actions(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
-    # Exchange objects built straight into their slot: the hand is canonical, so every
-    # subset already is, and the converter has nothing to do.
-    out: list[Exchange] = [_KEEP]
-    append = out.append
-    for get in _SUBSET_GETTERS:
-        action = _NEW(Exchange)
-        _SET_CARDS(action, get(hand))
-        append(action)
-    return tuple(out)
+    """``Exchange(())`` then every non-empty subset of the (canonical) hand, by size then
+    lexicographically, so every subset is canonical already.
+
+    The 31 objects are made and filled in C loops (``map``), straight into their slot:
+    the converter has nothing to do here.  This is the hot spot of random play.
+    """
+    actions = list(map(_NEW, _EXCHANGE_TYPES))
+    subsets = chain(combinations(hand, 1), combinations(hand, 2), combinations(hand, 3),
+                    combinations(hand, 4), (hand,))  # fmt: skip
+    deque(map(_SET_CARDS, actions, subsets), 0)
+    return (_KEEP, *actions)
 
 
 # ---------------------------------------------------------------------------------------
@@ -519,23 +517,19 @@ def _step_exchange(state: State, action: Any) -> State:
             rules, 2, "bid", master, state.key, state.hands, state.stock, state.discards, drawn,
             state.bids, None, (), (), state.scores, state.seasons, master, history, state.seed,
         )  # fmt: skip
-    for c in cards:
-        if c not in hand:
-            if type(c) is not Card:
-                raise IllegalActionError(f"Exchange takes cards: {c!r} is not a card")
-            raise IllegalActionError(f"you cannot exchange {c}: you do not hold it")
     k = len(cards)
-    if k > 1 and len(set(cards)) != k:
-        twice = next(c for i, c in enumerate(cards) if c in cards[i + 1 :])
-        raise IllegalActionError(f"you named {twice} twice")
-    stock = state.stock
+    kept = [c for c in hand if c not in cards]
+    if len(kept) + k != HAND_SIZE:  # a card not held, or one named twice
+        raise _bad_exchange(cards, hand)
     if k:
-        new_hand = tuple(sorted([c for c in hand if c not in cards] + list(stock[:k]), key=_INDEX))
-        stock = stock[k:]
-        hands = (new_hand, state.hands[1]) if p == 0 else (state.hands[0], new_hand)
+        kept.extend(state.stock[:k])
+        kept.sort(key=_INDEX)
+        stock = state.stock[k:]
+        hands = (tuple(kept), state.hands[1]) if p == 0 else (state.hands[0], tuple(kept))
         discards = state.discards + cards
     else:
         hands = state.hands
+        stock = state.stock
         discards = state.discards
     mine = (*drawn[p], k)
     drawn = (mine, drawn[1]) if p == 0 else (drawn[0], mine)
@@ -557,6 +551,17 @@ def _step_exchange(state: State, action: Any) -> State:
         rules, 2, phase, master, state.key, hands, stock, discards, drawn, state.bids, None, (), (),
         state.scores, state.seasons, to_act, history, state.seed,
     )  # fmt: skip
+
+
+def _bad_exchange(cards: tuple[Any, ...], hand: tuple[Card, ...]) -> IllegalActionError:
+    for i, c in enumerate(cards):
+        if type(c) is not Card:
+            return IllegalActionError(f"Exchange takes cards: {c!r} is not a card")
+        if c not in hand:
+            return IllegalActionError(f"you cannot exchange {c}: you do not hold it")
+        if c in cards[i + 1 :]:
+            return IllegalActionError(f"you named {c} twice")
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _step_bid(state: State, action: Any) -> State:
