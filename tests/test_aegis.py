@@ -803,3 +803,86 @@ def test_demo_record():
     text = aegis.summary(final)
     assert len([line for line in text.splitlines() if line.startswith("season ")]) == len(final.seasons)
     assert "player 0: total" in text and "player 1: total" in text
+
+
+# -- more protocol and records ------------------------------------------------------------
+
+
+def test_a_variant_table_written_as_text():
+    """A designer's variant, written in the table language: no killers."""
+    from cardrules import tricks
+
+    if not hasattr(tricks, "compile_tables"):
+        pytest.skip("the table language has not landed yet")
+    text = """
+    table nokiller:
+        class trump  when card.suit == key.suit
+        class leader when card.suit == lead.suit
+        class other
+        trump  beats leader, other
+        leader beats other
+        otherwise by ranks cycle3
+    """
+    table = tricks.compile_tables(text)["nokiller"]
+    rules = Rules(table=table)
+    state = to_bids(start("2D", "3D 4D 5D 6D 7D", "2S 3S 4S 5S 6S", rules=rules), 1, 1)
+    state = plays(state, "3D 2S")  # the killer 2S no longer beats the trump
+    assert state.played[0].winner == 0
+    back = from_json(to_json(state))
+    assert back == state and back.rules.table == table
+
+
+def test_pickle_and_copy():
+    import copy
+    import pickle
+
+    state = aegis.new_game(seed=8)
+    state = aegis.apply(state, aegis.legal_actions(state)[7])
+    assert pickle.loads(pickle.dumps(state)) == state
+    assert copy.deepcopy(state) == state
+    a = aegis.legal_actions(state)[9]
+    assert pickle.loads(pickle.dumps(a)) == a and hash(a) == hash(Exchange(a.cards))
+
+
+def test_describe_lines():
+    g = aegis.GAME
+    state = aegis.new_game()
+    assert g.describe(state, order_with("7S", "7C")) == (
+        "chance: player 0 draws 7S, player 1 draws 7C; player 0 is the first master"
+    )
+    state = aegis.apply(state, order_with("7S", "7C"))
+    d = deal("2D", *strong_weak(5))
+    assert g.describe(state, d) == "chance: season 1 dealt; key card 2D; player 0 is master"
+    state = aegis.apply(state, d)
+    assert g.describe(state, Exchange("KD QD")) == "player 0 (master) exchanges QD KD (round 1)"
+    assert g.describe(state, Exchange(())) == "player 0 (master) stops exchanging after 0 rounds"
+    state = aegis.apply(state, Exchange("KD QD"))
+    assert g.describe(state, Exchange(())) == "player 1 (slave) keeps its hand"
+    state = to_bids(aegis.apply(aegis.apply(state, Exchange(())), Exchange(())), 2, 2)
+    assert g.describe(state, Play("JD")) == "player 0 (attacker) plays JD"
+    state = aegis.apply(state, Play("JD"))
+    assert g.describe(state, Play("3S")) == "player 1 (defender) plays 3S; player 0 takes the trick"
+    assert g.describe(state, Play("KH")).startswith("player 1 (defender) plays KH")  # illegal: no outcome
+
+
+def test_describe_the_season_and_game_end():
+    state = season(5, 5, 5)
+    state = aegis.apply(state, deal("2D", *reversed(strong_weak(5))))
+    state = to_bids(state, 1, 5)
+    cards = CS(script(5))
+    for c in cards[:-1]:
+        state = aegis.apply(state, Play(c))
+    line = aegis.GAME.describe(state, Play(cards[-1]))
+    assert line == (
+        "player 1 (defender) plays 7S; player 0 takes the trick; season: player 0 attacked with 5 "
+        "and took 5 (break +5 to player 0, promise +1, conquest +1 to player 0); scores 14-0; "
+        "game over, player 0 wins"
+    )
+
+
+def test_greedy_agent_beats_random_play():
+    from cardrules import simulate
+    from cardrules.agents import RandomAgent
+
+    result = simulate("aegis", [aegis.GreedyAgent(), RandomAgent(1)], games=20, seed="greedy")
+    assert result.win_rates[0] >= 0.7
