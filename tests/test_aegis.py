@@ -225,7 +225,8 @@ def test_exchange_accepts_any_order_and_text():
     a = aegis.apply(state, Exchange(CS("4S 2S")))
     b = aegis.apply(state, Exchange([C("2S"), C("4S")]))
     c = aegis.apply(state, Exchange("4s, 2s"))
-    assert a == b == c
+    d = aegis.apply(state, Exchange(["4S", "2s"]))
+    assert a == b == c == d
     assert Exchange(CS("4S 2S")) in aegis.legal_actions(state)
     assert Exchange(CS("4S 2S")).cards == CS("2S 4S")
 
@@ -288,7 +289,8 @@ def test_legal_exchanges_are_every_subset_in_canonical_order():
     [
         (Exchange(CS("KH")), "you cannot exchange KH: you do not hold it"),
         (Exchange((C("2S"), C("2S"))), "you named 2S twice"),
-        (Exchange(("2S",)), "not a card"),
+        (Exchange((2,)), "not a card"),
+        (Exchange((C("2S"), "2S")), "not a card"),
         (Bid(3), "you cannot bid now: it is time to exchange cards or stop"),
         (Play(C("2S")), "you cannot play a card now"),
         ("2S", "not an Aegis action"),

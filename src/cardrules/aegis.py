@@ -167,11 +167,13 @@ def _exchange_cards(cards: Iterable[Card] | Card | str) -> tuple[Card, ...]:
     if isinstance(cards, Card):
         return (cards,)
     try:
-        t = tuple(cards)
+        t: tuple[Any, ...] = tuple(cards)
     except TypeError:
         raise IllegalActionError(f"Exchange takes a tuple of cards, not {cards!r}") from None
     if all(type(c) is Card for c in t):
         return tuple(sorted(t, key=_INDEX))
+    if t and all(isinstance(c, str) for c in t):  # ("7H", "2S")
+        return tuple(sorted(map(parse_card, t), key=_INDEX))
     return t  # not all cards: apply() refuses it, saying which
 
 
@@ -186,9 +188,9 @@ class Exchange:
     """Discard ``cards`` (out of play) and draw as many from the stock.
 
     The master's ``Exchange(())`` stops the exchanges; the slave's ``Exchange(())``
-    keeps its hand for this round.  The cards may be given in any order (or as text:
-    ``Exchange("7H 2S")``); they are kept in canonical order, so equal sets of cards are
-    equal actions.
+    keeps its hand for this round.  The cards may be given in any order, as cards or as
+    text (``Exchange("7H 2S")``, ``Exchange(["7H", "2S"])``); they are kept in canonical
+    order, so equal sets of cards are equal actions.
 
     >>> Exchange(parse_cards("7H 2S")) == Exchange("2S 7H")
     True
@@ -283,6 +285,7 @@ class Season:
 
     @property
     def defender(self) -> int:
+        """The player who was not the attacker."""
         return 1 - self.attacker
 
 
@@ -339,6 +342,7 @@ class State:
 
     @property
     def slave(self) -> int | None:
+        """The player who is not the master (``None`` before the first draw)."""
         return None if self.master is None else 1 - self.master
 
     @property
@@ -353,6 +357,7 @@ class State:
 
     @property
     def defender(self) -> int | None:
+        """The player who is not the attacker, once both have bid."""
         a = self.attacker
         return None if a is None else 1 - a
 
