@@ -11,7 +11,7 @@ tricks with must-follow, each resolved by the ``aegis`` trick table; Break, Keep
 Conquest, Promise and Save score the season.  The game ends at a 10-point lead or 25
 points.
 
->>> from cardrules import aegis, parse_cards, Shuffle, standard_deck
+>>> from cardrules import aegis
 >>> state = aegis.new_game(seed=7)
 >>> state.phase, state.to_act == state.master
 ('exchange', True)
