@@ -737,7 +737,8 @@ def test_evaluate_formulas():
     assert e0.result == 50 + 50 * (10 - 0) / 10 and e1.result == 0.0
     assert e0.total == pytest.approx((100 + 100 + 100 + 80) / 4)
     assert e1.total == pytest.approx((0 + 0 + 0 + 20) / 4)
-    assert e0["take"] == e0.take
+    assert e0["take"] == e0["Take"] == e0.take and e0["Defense"] == e0.defence
+    assert dict(e0) == {"total": e0.total, "result": 100.0, "attack": 100.0, "defence": 100.0, "take": 80.0}
     with pytest.raises(KeyError):
         e0["speed"]
 
@@ -888,3 +889,41 @@ def test_greedy_agent_beats_random_play():
 
     result = simulate("aegis", [aegis.GreedyAgent(), RandomAgent(1)], games=20, seed="greedy")
     assert result.win_rates[0] >= 0.7
+
+
+def test_json_refuses_a_tampered_history():
+    from cardrules import StateFormatError
+
+    state = to_bids(start("KD", *HANDS, STOCK), 2, 2)
+    doc = json.loads(to_json(state))
+    assert doc["history"][-2] == {"action": "Bid", "n": 2}
+    doc["history"][-2]["n"] = 0  # a bid below the bound
+    with pytest.raises(StateFormatError, match="bid at least 1 after 0 exchanges"):
+        from_json(json.dumps(doc))
+    doc = json.loads(to_json(state))
+    doc["history"][2]["cards"] = ["KH"]  # the master exchanges a card it does not hold
+    with pytest.raises(StateFormatError, match="you do not hold it"):
+        from_json(json.dumps(doc))
+
+
+def test_view_at_the_end_and_at_chance_nodes():
+    state = aegis.new_game()
+    v = aegis.view(state, 0)
+    assert v.to_act is CHANCE and v.hand == () and v.role is None and v.key is None
+    state = season(5, 5, 5)
+    state = season(5, 1, 5, strong="slave", state=state)
+    v = aegis.view(state, 1)
+    assert v.phase == "over" and v.to_act is None and v.scores == (14, 0) and len(v.seasons) == 2
+    assert v.role == "defender" and v.tricks == (5, 0)
+
+
+def test_greedy_agent_with_a_variant_table():
+    table = LaterWins()
+    agent = aegis.GreedyAgent(rules=Rules(table=table))
+    state = to_bids(start("2D", "KD QD JD 10D 9D", "3S 4S 5S 6S 7S"), 1, 1)
+    state = aegis.apply(state, Play("KD"))
+    # with the later card always winning, any follow wins: it plays its weakest
+    table.calls.clear()
+    action = agent(aegis.view(state, 1), aegis.legal_actions(state))
+    assert action in aegis.legal_actions(state)
+    assert table.calls  # it judged the cards with the variant table

@@ -853,7 +853,7 @@ class Evaluation:
     50 + 50 x (own - other) / own, a loss 50 x own / other; ``total``: the mean of the
     others that are not ``None``.  A rating is ``None`` when it has nothing to rate
     (never attacker, never defender, no trick played, or the game not over for
-    ``result``).  ``evaluation["take"]`` works too.
+    ``result``).  ``evaluation["take"]`` and ``dict(evaluation)`` work too.
     """
 
     total: float | None
@@ -863,10 +863,18 @@ class Evaluation:
     take: float | None
 
     def __getitem__(self, name: str) -> float | None:
-        if name not in _RATINGS:
+        """A rating by name, in any case: ``e["take"]``, ``e["Take"]`` (``"defense"``
+        is accepted for ``"defence"``)."""
+        key = name.lower() if isinstance(name, str) else name
+        key = "defence" if key == "defense" else key
+        if key not in _RATINGS:
             raise KeyError(name)
-        value: float | None = getattr(self, name)
+        value: float | None = getattr(self, key)
         return value
+
+    def keys(self) -> tuple[str, ...]:
+        """The rating names, so that ``dict(evaluation)`` works."""
+        return _RATINGS
 
 
 def evaluate(state: State, player: int) -> Evaluation:
