@@ -857,8 +857,13 @@ def test_describe_lines():
     d = deal("2D", *strong_weak(5))
     assert g.describe(state, d) == "chance: season 1 dealt; key card 2D; player 0 is master"
     state = aegis.apply(state, d)
-    assert g.describe(state, Exchange("KD QD")) == "player 0 (master) exchanges QD KD (round 1)"
-    assert g.describe(state, Exchange(())) == "player 0 (master) stops exchanging after 0 rounds"
+    season_start = "[season 1, key card 2D] "  # the first move of a season names it
+    assert (
+        g.describe(state, Exchange("KD QD")) == season_start + "player 0 (master) exchanges QD KD (round 1)"
+    )
+    assert (
+        g.describe(state, Exchange(())) == season_start + "player 0 (master) stops exchanging after 0 rounds"
+    )
     state = aegis.apply(state, Exchange("KD QD"))
     assert g.describe(state, Exchange(())) == "player 1 (slave) keeps its hand"
     state = to_bids(aegis.apply(aegis.apply(state, Exchange(())), Exchange(())), 2, 2)

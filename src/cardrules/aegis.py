@@ -777,6 +777,8 @@ def _describe(state: State, action: Any) -> str:
     if not isinstance(p, int):
         return f"{action}"
     who = f"player {p} ({_role(state, p)})"
+    if state.history and type(state.history[-1]) is Shuffle:  # a season's first move
+        who = f"[season {state.season_number}, key card {state.key}] {who}"
     if type(action) is Exchange:
         if not action.cards:
             if p == state.master:
