@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 import attrs
+from aegis_oracle import oracle_first_master, oracle_points, oracle_trick
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -18,7 +19,6 @@ from cardrules import (
     CHANCE,
     IllegalActionError,
     Shuffle,
-    Suit,
     aegis,
     chance_cards,
     from_json,
@@ -39,53 +39,6 @@ rules_strategy = st.builds(
     promise=st.sampled_from(["four_or_more", "exact"]),
     slave_exchange_limit=st.none() | st.integers(0, 4),
 )
-
-
-# -- independent oracles (spec/aegis.md, written apart from the engine and the tables) ----
-
-ORDER = {1: 0, 11: 1, 12: 1, 13: 1}  # 0 ace, 1 face, 2 number
-
-
-def stronger_rank(a, b):
-    """cycle3: aces beat faces, faces beat numbers, numbers beat aces."""
-    ga, gb = ORDER.get(a, 2), ORDER.get(b, 2)
-    if ga == gb:
-        return a > b
-    return (ga, gb) in {(0, 1), (1, 2), (2, 0)}
-
-
-def oracle_trick(lead, follow, key):
-    """0 if the lead keeps the trick, 1 if the follow takes it."""
-
-    def kind(c):
-        if c.suit is key.suit:
-            return "T"
-        if c.suit is lead.suit:
-            return "L"
-        if c.rank == key.rank:
-            return "K"
-        return "O"
-
-    wins = {"TL", "TO", "KT", "LK", "LO"}
-    a, b = kind(lead), kind(follow)
-    if b + a in wins:
-        return 1
-    if a + b in wins:
-        return 0
-    return 1 if stronger_rank(follow.rank, lead.rank) else 0
-
-
-def oracle_points(season, rules):
-    a, d = season.attacker, 1 - season.attacker
-    bid, took = season.bids[a], season.tricks[a]
-    pts = [0, 0]
-    if took >= bid:
-        pts[a] += bid + (bid >= 4 if rules.promise == "four_or_more" else took == bid) + (took == 5)
-        if season.tricks[d] >= season.bids[d]:
-            pts[d] += season.bids[d]
-    else:
-        pts[d] += bid + (season.tricks[d] == 5)
-    return tuple(pts)
 
 
 def cards_in_play(state):
@@ -164,13 +117,7 @@ class AegisMachine(RuleBasedStateMachine):
         n = len(before.history)
         assert after.history[: n + 1] == (*before.history, action)
         if type(action) is Shuffle and before.phase == "draw":  # the first master
-            a, b = action.order[0], action.order[1]
-            elements = [Suit.SPADES, Suit.CLUBS, Suit.HEARTS, Suit.DIAMONDS]  # wind fire water earth
-            if a.rank != b.rank:
-                zero_wins = stronger_rank(a.rank, b.rank)
-            else:
-                zero_wins = elements.index(a.suit) < elements.index(b.suit)
-            assert after.master == (0 if zero_wins else 1)
+            assert after.master == oracle_first_master(action.order[0], action.order[1])
         if type(action) is Play and before.trick:  # a trick is complete: check it
             lead, follow = before.trick[0], action.card
             if follow.suit is not lead.suit:  # must follow: only when void in the led suit
