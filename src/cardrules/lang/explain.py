@@ -45,7 +45,9 @@ def _item_values(items: Sequence[A.Item]) -> list[Any]:
     out: list[Any] = []
     for item in items:
         if isinstance(item, A.Range):
-            out.extend(range(int(item.lo.value), int(item.hi.value) + 1))
+            lo, hi = item.lo.value, item.hi.value
+            assert isinstance(lo, int) and isinstance(hi, int)
+            out.extend(range(lo, hi + 1))
         else:
             out.append(item.value)
     return out
@@ -148,7 +150,9 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
         args = [evaluate(a, ctx) for a in node.args]
         if any(a is None for a in args):
             return None
-        return {"abs": abs, "min": min, "max": max}[node.func](*args)
+        if node.func == "abs":
+            return abs(args[0])
+        return min(args) if node.func == "min" else max(args)
     if isinstance(node, A.Index):
         i = evaluate(node.index, ctx)
         values = _item_values(node.items.items)
