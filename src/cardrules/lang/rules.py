@@ -280,7 +280,7 @@ def _load(source: str, name: str | None) -> Rule:
 def _normalised(name: str | None, start: A.Expr | None, play: A.Expr) -> str:
     if name is None and start is None:
         return A.unparse(play)
-    head = f'rule "{name or "rule"}":'
+    head = f'rule "{name or ""}":'
     if start is None:
         return f"{head}\n    {A.unparse(play)}"
     return f"{head}\n    start: {A.unparse(start)}\n    play: {A.unparse(play)}"
