@@ -267,3 +267,39 @@ def test_errors_are_located() -> None:
     with pytest.raises(RuleTypeError) as t:
         compile_rule("card.suit == 3")
     assert (t.value.line, t.value.column) == (1, 11)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "card", "expected"),
+    [
+        # the spec's example shape: which part decided, with the cards' values
+        (
+            "if prev is odd then card is black else card is red",
+            "7H",
+            "4D",
+            "prev 7H is odd, so card is black: card 4D is not black; so 4D is wrong",
+        ),
+        (
+            "if prev is odd then card is black else card is red",
+            "8H",
+            "4D",
+            "prev 8H is not odd, so card is red: card 4D is red; so 4D is right",
+        ),
+        ("card.color != prev.color", "7H", "4D", "card.color (red) == prev.color (red); so 4D is wrong"),
+        (
+            "not any(x in line where x.rank == card.rank)",
+            "7H 4S",
+            "4D",
+            "4S of the line has x.rank == card.rank; so 4D is wrong",
+        ),
+        ("card.rank in {2..10}", "", "KD", "card.rank (13) is not in {2..10}; so KD is wrong"),
+        (
+            "card.color != prev2.color",
+            "7H",
+            "4D",
+            "the rule looks back 2 cards and the main line has 1: every card is accepted, so 4D is right",
+        ),
+    ],
+)
+def test_explain_names_the_deciding_part(text: str, line: str, card: str, expected: str) -> None:
+    assert compile_rule(text).explain(parse_cards(line), parse_card(card)) == expected

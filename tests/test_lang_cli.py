@@ -55,7 +55,7 @@ def test_judge_says_right_or_wrong_and_why(capsys: pytest.CaptureFixture[str]) -
     status = main(["rule", "judge", str(EXAMPLES / "odd-black-even-red.rule"), "--line", "5H 7C", "4D", "QS"])
     out = capsys.readouterr().out.splitlines()
     assert status == 0
-    assert out[0].startswith("4D: wrong: ") and "prev is odd" in out[0]
+    assert out[0].startswith("4D: wrong: ") and "prev 7C is odd" in out[0]
     assert out[1].startswith("QS: right: ")
 
 

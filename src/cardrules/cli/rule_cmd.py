@@ -19,6 +19,7 @@ from typing import Any
 
 from ..cards import parse_card, parse_cards
 from ..errors import CardRulesError
+from ..lang.ast import Aggregate, Name, walk
 from ..lang.errors import SourceError
 from ..lang.parser import parse_rule_text
 from ..lang.rules import Rule, compile_rule, compile_rules
@@ -64,14 +65,18 @@ def load_rules(path: str) -> dict[str, Rule]:
 
 def _describe(rule: Rule, lines: int) -> tuple[str, float]:
     share = acceptance(rule, lines=lines)
-    depth = f"looks back {rule.depth}" if rule.depth else "looks back 0"
-    extras = []
+    parts = [f"looks back {rule.depth}"]
+    names = {n.name for n in walk(rule.tree) if isinstance(n, Name)}
+    if "position" in names:
+        parts.append("uses position")
+    if any(isinstance(n, Aggregate) for n in walk(rule.tree)):
+        parts.append("looks at the whole line")
     if rule.uses_has:
-        extras.append("uses has()")
+        parts.append("uses has()")
     if rule.start_tree is not None:
-        extras.append("judges the starter")
-    extra = f", {', '.join(extras)}" if extras else ""
-    return f"{depth}{extra}, accepts {share:.0%}", share
+        parts.append("judges the starter")
+    parts.append(f"accepts {share:.0%}")
+    return ", ".join(parts), share
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -203,44 +203,67 @@ def _show(value: object) -> str:
     return str(value)
 
 
-def _notes(node: A.Expr, ctx: Context) -> str:
-    """Values of the interesting operands of an atom: ``(card.color = red, prev = 7H)``."""
-    if isinstance(node, A.Compare):
-        parts: list[A.Expr] = [node.left, node.right]
-    elif isinstance(node, A.Member):
-        parts = [node.elem]
-    elif isinstance(node, A.Is):
-        parts = [node.subject]
-    elif isinstance(node, (A.Const, A.Not, A.BoolOp)):
-        parts = []
-    else:
-        parts = [node]
-    shown = []
-    for p in parts:
-        if isinstance(p, A.Const):
-            continue
-        shown.append(f"{A.unparse(p)} = {_show(evaluate(p, ctx))}")
-    return f" ({', '.join(shown)})" if shown else ""
+def _operand(node: A.Expr, ctx: Context) -> str:
+    """An operand with its value: ``prev 7H``, ``card.rank (5)``, ``3``."""
+    text = A.unparse(node)
+    if isinstance(node, A.Const):
+        return text
+    value = _show(evaluate(node, ctx))
+    if isinstance(node, A.Name):
+        return f"{text} {value}"
+    if len(text) > 50:
+        text = text[:47] + "..."
+    return f"{text} ({value})"
+
+
+def _then(branch: A.Expr, ctx: Context) -> str:
+    if isinstance(branch, A.Const):
+        return f"every card is {'right' if branch.value is True else 'wrong'}"
+    return f"{A.unparse(branch)}: {_why(branch, ctx)}"
 
 
 def _why(node: A.Expr, ctx: Context) -> str:
+    """The facts that decide a boolean node's value, in words."""
     value = evaluate(node, ctx)
     text = A.unparse(node)
     if isinstance(node, A.If):
         for cond, branch in node.branches:
             if _truthy(evaluate(cond, ctx)):
-                return f"{_why(cond, ctx)}, so {A.unparse(branch)} must hold: {_why(branch, ctx)}"
+                return f"{_why(cond, ctx)}, so {_then(branch, ctx)}"
         conds = " and ".join(_why(c, ctx) for c, _ in node.branches)
-        return f"{conds}, so {A.unparse(node.orelse)} must hold: {_why(node.orelse, ctx)}"
+        return f"{conds}, so {_then(node.orelse, ctx)}"
     if isinstance(node, A.BoolOp):
         deciding = [o for o in node.operands if _truthy(evaluate(o, ctx)) is (node.op == "or")]
         if deciding:
             return _why(deciding[0], ctx)
         return " and ".join(_why(o, ctx) for o in node.operands)
     if isinstance(node, A.Not):
-        return f"{text} is {_show(value)}, because {_why(node.operand, ctx)}"
+        return _why(node.operand, ctx)
+    if isinstance(node, A.Is):
+        positive = _truthy(value) is not node.negated
+        return f"{_operand(node.subject, ctx)} is {'' if positive else 'not '}{node.prop}"
+    if isinstance(node, A.Member):
+        inside = _truthy(value) is not node.negated
+        items = ", ".join(
+            i.spelling if isinstance(i, A.Const) else f"{i.lo.spelling}..{i.hi.spelling}" for i in node.items
+        )
+        return f"{_operand(node.elem, ctx)} is {'' if inside else 'not '}in {{{items}}}"
+    if isinstance(node, A.Compare):
+        left, right = _operand(node.left, ctx), _operand(node.right, ctx)
+        if node.op in ("==", "!="):
+            equal = _truthy(value) is (node.op == "==")
+            a, b = evaluate(node.left, ctx), evaluate(node.right, ctx)
+            if a is None or b is None:
+                return f"{left} {node.op} {right} is {_show(value)} (nothing is never equal)"
+            return f"{left} {'==' if equal else '!='} {right}"
+        return f"{left} {node.op} {right}" + ("" if _truthy(value) else " is false")
+    if isinstance(node, A.Call) and node.func == "has":
+        cards = "card" if len(ctx.line) == 1 else "cards"
+        return f"the line has {len(ctx.line)} {cards} ({text} is {_show(value)})"
     if isinstance(node, A.Aggregate) and node.func in ("any", "all"):
         window = list(ctx.line) if node.last is None else list(ctx.line)[-node.last :]
+        where = "the line" if node.last is None else f"the last {node.last}"
+        pred = A.unparse(node.pred)
         saved = dict(ctx.bound)
         witness = None
         for x in window:
@@ -249,10 +272,14 @@ def _why(node: A.Expr, ctx: Context) -> str:
                 witness = x
                 break
         ctx.bound = saved
+        if node.func == "any":
+            if witness is None:
+                return f"no card {node.var} of {where} has {pred}"
+            return f"{witness} of {where} has {pred}"
         if witness is None:
-            return f"{text} is {_show(value)} ({len(window)} cards looked at)"
-        return f"{text} is {_show(value)} ({node.var} = {witness})"
-    return f"{text} is {_show(value)}{_notes(node, ctx)}"
+            return f"every card {node.var} of {where} has {pred}"
+        return f"{witness} of {where} does not have {pred}"
+    return f"{text} is {_show(value)}"
 
 
 def explain(rule: Rule, line: Sequence[Card], card: Card) -> str:
