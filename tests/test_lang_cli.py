@@ -70,3 +70,10 @@ def test_judge_needs_a_rule_name_for_a_file_of_several(
     assert capsys.readouterr().out.startswith("5H: wrong")
     assert main(["rule", "judge", str(both), "--rule", "nope", "5H"]) == 1
     assert main(["rule", "judge", str(both), "--rule", "reds", "--line", "5X", "5H"]) == 1
+
+
+def test_check_refuses_a_file_without_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.rule"
+    empty.write_text("# to do\n")
+    assert main(["rule", "check", str(empty)]) == 1
+    assert "no rule" in capsys.readouterr().err

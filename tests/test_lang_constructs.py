@@ -378,3 +378,14 @@ def test_bad_arguments_are_card_rules_errors() -> None:
         compile_rule("")
     with pytest.raises(RuleSyntaxError):
         compile_rule("# only a comment\n")
+
+
+def test_bound_names_may_start_with_an_underscore() -> None:
+    assert holds("count(_x1 in line where _x1 is red) == 1", "2H 3S")
+
+
+def test_a_rules_file_of_comments_holds_no_rules() -> None:
+    from cardrules.lang import compile_rules
+
+    assert compile_rules("# nothing yet\n\n") == {}
+    assert compile_rules("") == {}

@@ -92,6 +92,9 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"{path}: {exc}", file=sys.stderr)
             status = 1
             continue
+        if not rules:
+            print(f"{path}: no rule in this file", file=sys.stderr)
+            status = 1
         for name, rule in rules.items():
             summary, share = _describe(rule, args.lines)
             print(f"{path}: {name}: {summary}")

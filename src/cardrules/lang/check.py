@@ -67,7 +67,7 @@ PROPERTIES: dict[str, frozenset[Type]] = {
 #: own syntax).
 FUNCTIONS = ("abs", "min", "max", "next", "has")
 
-_BOUND_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+_BOUND_NAME = re.compile(r"[a-z_][a-z0-9_]*\Z")
 _PREV = re.compile(r"prev([1-9]?)\Z")
 
 
