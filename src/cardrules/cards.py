@@ -262,7 +262,9 @@ def _parse_uncached(text: str) -> Card:
     if rank is None:
         if suit_part not in _SUIT_TOKENS and up in _RANK_TOKENS:
             raise CardParseError(f"{token!r} is not a card: the suit is missing ({_SUITS_HELP})", text)
-        raise CardParseError(f"{token!r} is not a card: {rank_part!r} is not a rank ({_RANKS_HELP})", text)
+        raise CardParseError(
+            f"{token!r} is not a card: {rank_part!r} is not a rank ({_RANKS_HELP})", text
+        )
     suit = _SUIT_TOKENS.get(suit_part)
     if suit is None:
         raise CardParseError(

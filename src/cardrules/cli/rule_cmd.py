@@ -13,6 +13,7 @@ extend the main line, and why.  A file of several rules needs ``--rule NAME``.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from ..lang.errors import SourceError
 from ..lang.parser import parse_rule_text
 from ..lang.rules import Rule, compile_rule, compile_rules
 from ..lang.tools import acceptance
+
+_COMMENT = re.compile(r"#[^\n]*")
 
 #: Below / above these shares, ``check`` warns that a rule is too hard / too easy.
 LOW, HIGH = 0.10, 0.90
@@ -57,6 +60,8 @@ def load_rules(path: str) -> dict[str, Rule]:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CardRulesError(f"{path}: cannot read: {exc}") from None
+    if not _COMMENT.sub("", text).strip():
+        return {}
     parts = parse_rule_text(text)
     if parts and parts[0][0] is None:
         return {Path(path).stem: compile_rule(text, name=Path(path).stem)}
