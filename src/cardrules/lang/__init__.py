@@ -16,7 +16,10 @@ The pieces, in the order text flows through them:
    expression goes.  Imported rules and terminals live in the namespace ``expr``
    (``expr__NAME``...).  :func:`load_parser` ``(grammar_file, transformer, start=...)``
    loads a grammar from ``grammars/`` (installed or source checkout) as a cached LALR
-   parser with a parse-time transformer; build the transformer with
+   parser with a parse-time transformer and :func:`keyword_callbacks` (so that keywords
+   such as ``or`` are never read as names, even where only a name fits; pass
+   ``lexer_callbacks=keyword_callbacks(extra={"class": "CLASS", ...})`` to reserve your
+   own words too); build the transformer with
    ``lark.visitors.merge_transformers(YourBuilder(), expr=ExprBuilder())`` so the
    expression subtrees arrive in your callbacks as AST nodes.  Without a transformer,
    :func:`build_expr` ``(subtree)`` converts an ``expr__...`` subtree.
@@ -74,6 +77,7 @@ from .parser import (
     ExprBuilder,
     build_expr,
     describe_expected,
+    keyword_callbacks,
     load_parser,
     parse_expression,
     source_error,
@@ -101,6 +105,7 @@ __all__ = [
     "compile_rule",
     "compile_rules",
     "describe_expected",
+    "keyword_callbacks",
     "load_parser",
     "parse_expression",
     "source_error",
