@@ -301,3 +301,34 @@ def test_every_example_compiles_and_round_trips(path: Path) -> None:
             assert rule.accepts(line, card) is judge(
                 rule.tree, line, card, depth=rule.depth, has=rule.uses_has
             )
+
+
+@settings(suppress_health_check=list(HealthCheck), deadline=None, max_examples=60)
+@given(TYPED_RULES, st.data())
+def test_layout_and_comments_do_not_change_a_rule(text: str, data: st.DataObject) -> None:
+    try:
+        rule = compile_rule(text)
+    except RuleSyntaxError:
+        return
+    pieces = text.split(" ")
+    seps = data.draw(
+        st.lists(
+            st.sampled_from([" ", "\n    ", "  # a comment\n", "\t"]),
+            min_size=len(pieces),
+            max_size=len(pieces),
+        )
+    )
+    spaced = "".join(p + s for p, s in zip(pieces, seps, strict=True))
+    assert compile_rule(f"({spaced})") == rule
+
+
+def test_source_errors_pickle() -> None:
+    import pickle
+
+    from cardrules.lang import RuleTypeError
+
+    with pytest.raises(RuleTypeError) as info:
+        compile_rule("card.suit == 3")
+    again = pickle.loads(pickle.dumps(info.value))
+    assert type(again) is RuleTypeError
+    assert (again.line, again.column, str(again)) == (info.value.line, info.value.column, str(info.value))
