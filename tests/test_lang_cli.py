@@ -77,3 +77,25 @@ def test_check_refuses_a_file_without_rules(tmp_path: Path, capsys: pytest.Captu
     empty.write_text("# to do\n")
     assert main(["rule", "check", str(empty)]) == 1
     assert "no rule" in capsys.readouterr().err
+
+
+def test_diff_finds_a_telling_card_or_says_equivalent(capsys: pytest.CaptureFixture[str]) -> None:
+    same = main(["rule", "diff", "card.color != prev.color", "if prev is red then card is black else card is red"])
+    assert same == 0 and capsys.readouterr().out.startswith("equivalent")
+    status = main(["rule", "diff", str(EXAMPLES / "alternate-colours.rule"), "card.suit != prev.suit"])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 1
+    assert out[0].startswith("different: main line ")
+    # the counterexample really tells them apart: one says right, the other wrong
+    assert {out[1].split(":")[0].split()[-1], out[2].split(":")[0].split()[-1]} == {"right", "wrong"}
+
+
+def test_bounded_difference_is_shortest_first() -> None:
+    from cardrules import parse_card
+    from cardrules.cli.rule_cmd import _bounded_difference
+    from cardrules.lang import compile_rule
+
+    found = _bounded_difference(compile_rule("card is red"), compile_rule("card is red or card is ace"))
+    assert found == ((), parse_card("AS"))
+    found = _bounded_difference(compile_rule("true"), compile_rule("position != 4"))
+    assert found is not None and len(found[0]) == 3
