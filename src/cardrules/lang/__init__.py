@@ -22,7 +22,9 @@ The pieces, in the order text flows through them:
    own words too); build the transformer with
    ``lark.visitors.merge_transformers(YourBuilder(), expr=ExprBuilder())`` so the
    expression subtrees arrive in your callbacks as AST nodes.  Without a transformer,
-   :func:`build_expr` ``(subtree)`` converts an ``expr__...`` subtree.
+   :func:`build_expr` ``(subtree)`` converts an ``expr__...`` subtree.  Call
+   :func:`check_nesting` ``(text, YourError)`` before parsing untrusted text: it refuses
+   brackets nested deeper than the tree depth limit at once.
 
 2. **Errors.**  :class:`SourceError` ``(message, text, line, column)`` (a
    :class:`~cardrules.CardRulesError`) is the base of :class:`RuleSyntaxError`,
@@ -76,6 +78,7 @@ from .parser import (
     BuildError,
     ExprBuilder,
     build_expr,
+    check_nesting,
     describe_expected,
     keyword_callbacks,
     load_parser,
@@ -101,6 +104,7 @@ __all__ = [
     "build_expr",
     "build_function",
     "check",
+    "check_nesting",
     "compile_expr",
     "compile_rule",
     "compile_rules",

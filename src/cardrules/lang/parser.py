@@ -41,6 +41,7 @@ __all__ = [
     "BuildError",
     "ExprBuilder",
     "build_expr",
+    "check_nesting",
     "describe_expected",
     "keyword_callbacks",
     "load_parser",
@@ -427,6 +428,7 @@ def parse_rule_text(text: str) -> list[tuple[str | None, A.Pos, A.Expr | None, A
         raise RuleSyntaxError(f"rule text must be a string, not {type(text).__name__}", "")
     if len(text) > MAX_TEXT:
         raise RuleSyntaxError(f"the text is too long ({len(text)} characters; at most {MAX_TEXT})", text)
+    check_nesting(text, RuleSyntaxError)
     try:
         result = cast("list[Any]", _rule_parser().parse(text))
     except BuildError as exc:
@@ -434,6 +436,27 @@ def parse_rule_text(text: str) -> list[tuple[str | None, A.Pos, A.Expr | None, A
     except UnexpectedInput as exc:
         raise source_error(exc, text, RuleSyntaxError) from None
     return result
+
+
+_BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[(\[{]|[)\]}]')
+
+
+def check_nesting(text: str, cls: type[SourceError]) -> None:
+    """Refuse text whose brackets nest deeper than :data:`MAX_DEPTH` (before parsing:
+    no real rule comes near, and pathological text is turned away at once)."""
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        ch = m.group()
+        if ch in "([{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                offset = m.start()
+                line = text.count("\n", 0, offset) + 1
+                column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+                message = f"brackets nested too deeply (more than {MAX_DEPTH} levels)"
+                raise cls(message, text, line, column)
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
 
 
 def parse_expression(text: str) -> A.Expr:
