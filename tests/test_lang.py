@@ -272,32 +272,41 @@ def test_errors_are_located() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "card", "expected"),
     [
-        # the spec's example shape: which part decided, with the cards' values
+        # the spec's (and the README's) example, word for word
         (
             "if prev is odd then card is black else card is red",
             "7H",
             "4D",
-            "prev 7H is odd, so card is black: card 4D is not black; so 4D is wrong",
+            "prev 7H is odd, so card must be black; 4D is red",
         ),
         (
             "if prev is odd then card is black else card is red",
             "8H",
             "4D",
-            "prev 8H is not odd, so card is red: card 4D is red; so 4D is right",
+            "prev 8H is not odd, so card must be red; 4D is red",
         ),
-        ("card.color != prev.color", "7H", "4D", "card.color (red) == prev.color (red); so 4D is wrong"),
+        ("card.color != prev.color", "7H", "4D", "card.color must differ from prev.color; card.color is red, prev.color is red"),
         (
             "not any(x in line where x.rank == card.rank)",
             "7H 4S",
             "4D",
-            "4S of the line has x.rank == card.rank; so 4D is wrong",
+            "no card x of the line may have x.rank == card.rank; 4S of the line has x.rank == card.rank",
         ),
-        ("card.rank in {2..10}", "", "KD", "card.rank (13) is not in {2..10}; so KD is wrong"),
+        ("card.rank in {2..10}", "", "KD", "card.rank must be in {2..10}; card.rank is 13"),
+        (
+            "card.suit == prev.suit or card.rank == prev.rank",
+            "9S",
+            "KD",
+            "card.suit must be prev.suit; card.suit is diamonds, prev.suit is spades, "
+            "or card.rank must be prev.rank; card.rank is 13, prev.rank is 9",
+        ),
+        ("not (prev is red and card is red)", "9H", "KD", "prev must not be red; 9H is red, or card must not be red; KD is red"),
+        ("card is face and card is red", "9H", "KS", "card must be red; KS is black"),
         (
             "card.color != prev2.color",
             "7H",
             "4D",
-            "the rule looks back 2 cards and the main line has 1: every card is accepted, so 4D is right",
+            "the rule looks back 2 cards and the main line has 1: every card is right",
         ),
     ],
 )
