@@ -285,7 +285,12 @@ def test_errors_are_located() -> None:
             "4D",
             "prev 8H is not odd, so card must be red; 4D is red",
         ),
-        ("card.color != prev.color", "7H", "4D", "card.color must differ from prev.color; card.color is red, prev.color is red"),
+        (
+            "card.color != prev.color",
+            "7H",
+            "4D",
+            "card.color must differ from prev.color; card.color is red, prev.color is red",
+        ),
         (
             "not any(x in line where x.rank == card.rank)",
             "7H 4S",
@@ -300,7 +305,12 @@ def test_errors_are_located() -> None:
             "card.suit must be prev.suit; card.suit is diamonds, prev.suit is spades, "
             "or card.rank must be prev.rank; card.rank is 13, prev.rank is 9",
         ),
-        ("not (prev is red and card is red)", "9H", "KD", "prev must not be red; 9H is red, or card must not be red; KD is red"),
+        (
+            "not (prev is red and card is red)",
+            "9H",
+            "KD",
+            "prev must not be red; 9H is red, or card must not be red; KD is red",
+        ),
         ("card is face and card is red", "9H", "KS", "card must be red; KS is black"),
         (
             "card.color != prev2.color",

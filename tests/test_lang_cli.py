@@ -13,7 +13,12 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "rules"
 
 def test_check_prints_name_depth_and_acceptance(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(
-        ["rule", "check", str(EXAMPLES / "alternating-colours.rule"), str(EXAMPLES / "sum-of-three-even.rule")]
+        [
+            "rule",
+            "check",
+            str(EXAMPLES / "alternating-colours.rule"),
+            str(EXAMPLES / "sum-of-three-even.rule"),
+        ]
     )
     out = capsys.readouterr().out
     assert status == 0
@@ -80,7 +85,9 @@ def test_check_refuses_a_file_without_rules(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_diff_finds_a_telling_card_or_says_equivalent(capsys: pytest.CaptureFixture[str]) -> None:
-    same = main(["rule", "diff", "card.color != prev.color", "if prev is red then card is black else card is red"])
+    same = main(
+        ["rule", "diff", "card.color != prev.color", "if prev is red then card is black else card is red"]
+    )
     assert same == 0 and capsys.readouterr().out.startswith("equivalent")
     status = main(["rule", "diff", str(EXAMPLES / "alternating-colours.rule"), "card.suit != prev.suit"])
     out = capsys.readouterr().out.splitlines()
