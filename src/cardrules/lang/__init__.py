@@ -19,7 +19,11 @@ The pieces, in the order text flows through them:
    parser with a parse-time transformer and :func:`keyword_callbacks` (so that keywords
    such as ``or`` are never read as names, even where only a name fits; pass
    ``lexer_callbacks=keyword_callbacks(extra={"class": "CLASS", ...})`` to reserve your
-   own words too); build the transformer with
+   own words too).  A grammar loaded another way must give lark an import loader that
+   returns the *real path* of ``expr.lark``: lark's on-disk cache is keyed by the main
+   grammar's text only and re-checks imported files by path, so a loader returning a
+   bare name lets a stale parser (built from an older ``expr.lark``) be loaded.  Build
+   the transformer with
    ``lark.visitors.merge_transformers(YourBuilder(), expr=ExprBuilder())`` so the
    expression subtrees arrive in your callbacks as AST nodes.  Without a transformer,
    :func:`build_expr` ``(subtree)`` converts an ``expr__...`` subtree.  Call
