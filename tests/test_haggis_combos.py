@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardrules import Card, CardRulesError, Suit, parse_cards
-from cardrules.haggis import J, K, Q, Combo, beats, combinations, declarations, deck
+from cardrules.haggis import Combo, J, K, Q, beats, combinations, deck, declarations
 
 
 def shapes(text, **kw):
