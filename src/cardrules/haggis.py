@@ -54,8 +54,11 @@ __all__ = [
     "deck",
     "declarations",
     "describe",
+    "game_over",
+    "hand_points",
     "legal_actions",
     "new_game",
+    "next_leader",
     "replay",
     "summary",
     "view",
@@ -1309,6 +1312,29 @@ def hand_points(state: State, captured: tuple[tuple[Card, ...], ...]) -> tuple[i
     return tuple(pts)
 
 
+def game_over(scores: Sequence[int], target: int) -> bool:
+    """Does the game end with these scores after a hand?  When someone has ``target``
+    or more and one player is strictly ahead; a tie at the top plays another hand.
+
+    >>> game_over((250, 120), 250), game_over((260, 260, 3), 250), game_over((249, 0), 250)
+    (True, False, False)
+    """
+    top = max(scores)
+    return top >= target and list(scores).count(top) == 1
+
+
+def next_leader(scores: Sequence[int], first_out: int) -> int:
+    """Who leads the next hand: the lowest game score; on a tie for the lowest, the
+    tied player coming first clockwise after the previous hand's first player out.
+
+    >>> next_leader((40, 10, 10), 1), next_leader((40, 10, 10), 2), next_leader((0, 0), 0)
+    (2, 1, 1)
+    """
+    n = len(scores)
+    low = min(scores)
+    return next(q for q in ((first_out + i) % n for i in range(1, n + 1)) if scores[q] == low)
+
+
 def _end_hand(state: State, captured: tuple[tuple[Card, ...], ...]) -> State:
     n = state.players
     first = state.out[0]
@@ -1316,22 +1342,20 @@ def _end_hand(state: State, captured: tuple[tuple[Card, ...], ...]) -> State:
     scores = tuple(s + d for s, d in zip(state.scores, pts, strict=True))
     rest = tuple(c for h in state.hands for c in h)
     final = tuple(pile + (state.haggis + rest if q == first else ()) for q, pile in enumerate(captured))
-    top = max(scores)
-    over = top >= state.rules.target and scores.count(top) == 1
-    low = min(scores)
-    leader = next(q for q in ((first + i) % n for i in range(1, n + 1)) if scores[q] == low)
+    over = game_over(scores, state.rules.target)
+    leader = next_leader(scores, first)
     e: tuple[tuple[Card, ...], ...] = ((),) * n
-    hands = state.hands if over else e
+    hands = e
     return State(
         state.rules,
         n,
         scores,
         leader,
         hands,
-        state.haggis if over else (),
+        (),
         (),
         0,
-        final if over else e,
+        final,
         state.bets,
         state.started,
         state.out,
