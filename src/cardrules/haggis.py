@@ -196,7 +196,7 @@ def _shape_name(kind: str, size: int, width: int | None, rank: int = 0) -> str:
     return f"a run of {_COUNT_WORDS.get(length, str(length))}{_WIDTH_NAMES.get(w, f' sets of {w}')}"
 
 
-@attrs.frozen(cache_hash=True)
+@attrs.frozen
 class Play:
     """Play a combination: ``Play(combo)``, ``combo.cards`` leave the hand."""
 
@@ -258,7 +258,7 @@ def beats(a: Combo, b: Combo) -> bool:
 # -- interning --------------------------------------------------------------------------
 
 _PLAYS: dict[int, Play] = {}
-_PLAYS_LIMIT = 400_000
+_PLAYS_LIMIT = 200_000
 
 
 def _wild_tuple(wcode: int) -> tuple[Card, ...]:
@@ -268,8 +268,12 @@ def _wild_tuple(wcode: int) -> tuple[Card, ...]:
 _WILD_TUPLES = tuple(_wild_tuple(w) for w in range(64))
 
 
-def _build(key: int) -> Play:
-    mask = key & _NUM_MASK
+_NUM_TUPLES: dict[int, tuple[Card, ...]] = {}
+_WIDTHS = (None, 1, 2, 3, 4, 5)
+
+
+def _numbers(mask: int) -> tuple[Card, ...]:
+    """The number cards of a key mask, in canonical order."""
     cards: tuple[Card, ...] = ()
     s = 0
     while mask:
@@ -278,9 +282,21 @@ def _build(key: int) -> Play:
             cards += _SUIT_CARDS[s][chunk]
         mask >>= 9
         s += 1
-    cards += _WILD_TUPLES[key >> 45 & 63]
-    width = key >> 55 & 15
-    play = Play(Combo(_KINDS[key >> 59], key >> 51 & 15, len(cards), width or None, cards))
+    return cards
+
+
+def _build(key: int) -> Play:
+    """The interned Play of a declaration key (built on first use)."""
+    mask = key & _NUM_MASK
+    cards = _NUM_TUPLES.get(mask)
+    if cards is None:
+        if len(_NUM_TUPLES) >= _PLAYS_LIMIT:
+            _NUM_TUPLES.clear()
+        cards = _NUM_TUPLES[mask] = _numbers(mask)
+    w = key >> 45 & 63
+    if w:
+        cards += _WILD_TUPLES[w]
+    play = Play(Combo(_KINDS[key >> 59], key >> 51 & 15, len(cards), _WIDTHS[key >> 55 & 15], cards))
     if len(_PLAYS) >= _PLAYS_LIMIT:
         _PLAYS.clear()
     _PLAYS[key] = play
@@ -313,10 +329,6 @@ def _wild_choices(wc: int, t: int, n12: int, n13: int) -> tuple[int, ...]:
     return got
 
 
-def _popcount(x: int) -> int:
-    return bin(x).count("1")
-
-
 # -- the generator ----------------------------------------------------------------------
 
 
@@ -331,7 +343,13 @@ def _hand_parts(cards: Iterable[Card]) -> tuple[int, list[int], int]:
 
 
 def _gen_sets(
-    pats: list[int], wc: int, out_m: list[int], out_p: list[Play], size: int = 0, above: int = 0
+    pats: list[int],
+    wc: int,
+    out_m: list[int],
+    out_p: list[Play],
+    size: int = 0,
+    above: int = 0,
+    faces: bool = True,
 ) -> None:
     """Sets (single cards included).  ``size``/``above``: only sets of that size ranked
     above ``above`` (for following)."""
@@ -364,7 +382,7 @@ def _gen_sets(
                         out_m.append(m)
                         out_p.append(p)
     # a lone face card is a single of its own rank
-    if size in (0, 1):
+    if faces and size in (0, 1):
         for shift, rank in ((45, 11), (47, 12), (49, 13)):
             if rank > above and wc >> (shift - 45) & 3:
                 m = 1 << shift
@@ -385,14 +403,13 @@ def _gen_seqs(
     width: int = 0,
     length: int = 0,
     above: int = 0,
+    min_width: int = 1,
 ) -> None:
     """Sequences: runs of single cards (width 1, three ranks or more) and runs of sets
     (width 2+, two ranks or more).  ``width``/``length``/``above``: only that shape with
     a top rank above ``above`` (for following)."""
-    plays = _PLAYS
-    build = _build
     nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
-    widths = (width,) if width else range(1, nsuits + 1)
+    widths = (width,) if width else range(min_width, nsuits + 1)
     for w in widths:
         if w > nsuits:
             continue
@@ -415,7 +432,7 @@ def _gen_seqs(
                 for s in range(nsuits):
                     pb = pats[s] & rbits
                     if pb:
-                        miss = L - _popcount(pb)
+                        miss = L - pb.bit_count()
                         if miss < best:
                             best = miss
                         if miss <= nw:
@@ -426,71 +443,114 @@ def _gen_seqs(
                     break  # longer runs only miss more
                 if hi <= above:
                     continue
-                n13 = w if hi >= 13 else 0
-                n12 = w * (hi - 11) if hi >= 12 else 0
-                hk = hi << 51 | w << 55 | 1 << 59
-                # U: the suits that keep number cards (|U| = w, or w - 1 with one
-                # all-wild column of L cells)
-                for u in (w, w - 1):
-                    if u < 1:
+                _emit_shape(cols, w, L, hi, wc, nw, out_m, out_p)
+
+
+def _emit_shape(
+    cols: list[tuple[int, int, int]],
+    w: int,
+    L: int,
+    hi: int,
+    wc: int,
+    nw: int,
+    out_m: list[int],
+    out_p: list[Play],
+) -> None:
+    """Every sequence of width ``w`` over the ``L`` ranks up to ``hi``, given the
+    columns that can keep number cards: ``(suit, present rank bits, cells to fill)``."""
+    plays = _PLAYS
+    build = _build
+    n13 = w if hi >= 13 else 0
+    n12 = w * (hi - 11) if hi >= 12 else 0
+    hk = hi << 51 | w << 55 | 1 << 59
+    # U: the suits that keep number cards (|U| = w, or w - 1 with one
+    # all-wild column of L cells)
+    for u in (w, w - 1):
+        if u < 1:
+            continue
+        f = w - u
+        if f * L > nw:
+            continue
+        for U in itertools.combinations(cols, u):
+            m_need = f * L
+            for col in U:
+                m_need += col[2]
+            if m_need > nw:
+                continue
+            base = 0
+            cells: list[int] = []
+            for s, pb, _ in U:
+                sh = 9 * s
+                base |= pb << sh
+            extra = nw - m_need
+            if extra:
+                for s, pb, _ in U:
+                    sh = 9 * s
+                    x = pb
+                    while x:
+                        low = x & -x
+                        cells.append(low << sh)
+                        x ^= low
+                cells.sort()
+            # j: present cells replaced by wilds
+            for j in range(0, extra + 1):
+                bs = _wild_choices(wc, m_need + j, n12, n13)
+                if not bs:
+                    continue
+                if j == 0:
+                    for b in bs:
+                        m = base | b << 45
+                        key = m | hk
+                        p = plays.get(key)
+                        if p is None:
+                            p = build(key)
+                        out_m.append(m)
+                        out_p.append(p)
+                    continue
+                for R in itertools.combinations(cells, j):
+                    kept = base - sum(R)
+                    # every kept column needs a number card
+                    ok = True
+                    for s, _, _ in U:
+                        if not (kept >> (9 * s)) & 511:
+                            ok = False
+                            break
+                    if not ok:
                         continue
-                    f = w - u
-                    if f * L > nw:
-                        continue
-                    for U in itertools.combinations(cols, u):
-                        m_need = f * L
-                        for col in U:
-                            m_need += col[2]
-                        if m_need > nw:
-                            continue
-                        base = 0
-                        cells: list[int] = []
-                        for s, pb, _ in U:
-                            sh = 9 * s
-                            base |= pb << sh
-                        extra = nw - m_need
-                        if extra:
-                            for s, pb, _ in U:
-                                sh = 9 * s
-                                x = pb
-                                while x:
-                                    low = x & -x
-                                    cells.append(low << sh)
-                                    x ^= low
-                            cells.sort()
-                        # j: present cells replaced by wilds
-                        for j in range(0, extra + 1):
-                            bs = _wild_choices(wc, m_need + j, n12, n13)
-                            if not bs:
-                                continue
-                            if j == 0:
-                                for b in bs:
-                                    m = base | b << 45
-                                    key = m | hk
-                                    p = plays.get(key)
-                                    if p is None:
-                                        p = build(key)
-                                    out_m.append(m)
-                                    out_p.append(p)
-                                continue
-                            for R in itertools.combinations(cells, j):
-                                kept = base - sum(R)
-                                # every kept column needs a number card
-                                ok = True
-                                for s, _, _ in U:
-                                    if not (kept >> (9 * s)) & 511:
-                                        ok = False
-                                        break
-                                if not ok:
-                                    continue
-                                for b in bs:
-                                    m = kept | b << 45
-                                    key = m | hk
-                                    p = plays.get(key)
-                                    if p is None:
-                                        p = build(key)
-                                    out_m.append(m)
-                                    out_p.append(p)
+                    for b in bs:
+                        m = kept | b << 45
+                        key = m | hk
+                        p = plays.get(key)
+                        if p is None:
+                            p = build(key)
+                        out_m.append(m)
+                        out_p.append(p)
+
+
+def _gen_wide(pats: list[int], wc: int, nsuits: int, out_m: list[int], out_p: list[Play]) -> None:
+    """Every run of sets (width 2 or more), for leading."""
+    nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
+    for lo in range(2, 11):
+        for hi in range(lo + 1, 14):
+            L = hi - lo + 1
+            rbits = ((1 << (min(hi, 10) - lo + 1)) - 1) << (lo - 2)
+            cols = []
+            best = L
+            for s in range(nsuits):
+                pb = pats[s] & rbits
+                if pb:
+                    miss = L - pb.bit_count()
+                    if miss < best:
+                        best = miss
+                    if miss <= nw:
+                        cols.append((s, pb, miss))
+            if best > nw:
+                break  # longer runs only miss more
+            nc = len(cols)
+            if not nc or (nc == 1 and cols[0][2] + L > nw):
+                continue
+            for w in range(2, min(nsuits, nc + 1) + 1):
+                _emit_shape(cols, w, L, hi, wc, nw, out_m, out_p)
 
 
 _BIT3, _BIT5, _BIT7, _BIT9 = 1 << 1, 1 << 3, 1 << 5, 1 << 7
@@ -550,13 +610,60 @@ def _gen_bombs(
                 emit(_ODD << (9 * s), 6)
 
 
+# Pieces of a hand's declarations that depend on few cards are cached: the sets of one
+# rank depend only on the suits holding that rank and the wilds; the runs of single
+# cards of one suit only on that suit's ranks and the wilds.  Random hands share these
+# pieces all the time, so a fresh hand mostly assembles cached lists.
+_PIECES: dict[int, tuple[list[int], list[Play]]] = {}
+_PIECES_LIMIT = 20_000
+
+
+def _piece(key: int, make: Any) -> tuple[list[int], list[Play]]:
+    got = _PIECES.get(key)
+    if got is None:
+        ms: list[int] = []
+        ps: list[Play] = []
+        make(ms, ps)
+        if len(_PIECES) >= _PIECES_LIMIT:
+            _PIECES.clear()
+        got = _PIECES[key] = (ms, ps)
+    return got
+
+
 def _generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]:
-    """Every declaration of every sub-group of ``cards``: (key masks, plays)."""
+    """Every declaration of every sub-group of ``cards``: (key masks, plays), in an
+    order that does not depend on the hand (a smaller hand lists a subsequence)."""
     _, pats, wc = _hand_parts(cards)
     ms: list[int] = []
     ps: list[Play] = []
-    _gen_sets(pats, wc, ms, ps)
-    _gen_seqs(pats, wc, nsuits, ms, ps)
+    # sets, rank by rank
+    for r in range(2, 11):
+        bit = 1 << (r - 2)
+        col = 0
+        for s in range(5):
+            if pats[s] & bit:
+                col |= 1 << s
+        if col:
+            sub = [p & bit for p in pats]
+            got = _piece(
+                r | col << 4 | wc << 9,
+                lambda m, p, sub=sub: _gen_sets(sub, wc, m, p, faces=False),
+            )
+            ms += got[0]
+            ps += got[1]
+    _gen_sets([0] * 5, wc, ms, ps)  # the lone faces
+    # runs of single cards, suit by suit
+    for s in range(nsuits):
+        if pats[s]:
+            one = [0] * 5
+            one[s] = pats[s]
+            got = _piece(
+                1 << 40 | s | pats[s] << 3 | wc << 12,
+                lambda m, p, one=one: _gen_seqs(one, wc, 5, m, p, width=1),
+            )
+            ms += got[0]
+            ps += got[1]
+    _gen_wide(pats, wc, nsuits, ms, ps)
     _gen_bombs(pats, wc, nsuits, ms, ps)
     return ms, ps
 
