@@ -12,7 +12,8 @@ Run in the benchmark environment (it has rlcard; cardrules never depends on it):
    brute-force oracle of ``tests/haggis_oracle.py`` (every shape filled with every card
    that can stand in it).
 2. Random 2-player playouts through the public API (``GAMES["haggis"]``:
-   ``legal_actions``, ``RandomAgent``, ``apply``, chance resolved by the seed), against
+   ``legal_actions``, ``view`` of the player to act, ``RandomAgent``, ``apply``, chance
+   resolved by the seed; RLCard's steps also build each player's observation), against
    RLCard's Dou Dizhu random agents, both timed in this process: ``env.run`` with
    ``RandomAgent`` (RLCard's documented way to play random agents) and a lean loop of
    ``env.step`` with a uniform choice among the legal action ids.
@@ -48,7 +49,7 @@ def clear_caches() -> None:
 def fresh_hands(players: int, hands: int, cold: bool) -> tuple[list[float], list[int], list]:
     times, counts, states = [], [], []
     for i in range(hands):
-        state = hg.new_game(players=players, seed=f"bench:{players}:{i}")
+        state = hg.new_game(players=players, seed=f"bench:{cold}:{players}:{i}")
         if cold:
             clear_caches()
         t = time.process_time()
@@ -84,7 +85,7 @@ def haggis_playouts(seconds: float) -> tuple[int, float, float]:
         while not state.is_over:
             p = state.to_act
             actions = g.legal_actions(state)
-            state = g.apply(state, agents[p](None, actions))
+            state = g.apply(state, agents[p](g.view(state, p), actions))
             steps += 1
         i += 1
     return steps, time.process_time() - cpu0, time.perf_counter() - wall0

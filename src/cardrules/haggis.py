@@ -547,9 +547,16 @@ def _gen_wide(pats: list[int], wc: int, nsuits: int, out_m: list[int], out_p: li
             if best > nw:
                 break  # longer runs only miss more
             nc = len(cols)
-            if not nc or (nc == 1 and cols[0][2] + L > nw):
+            if not nc:
                 continue
+            # the fewest wilds a width needs: its columns with the fewest holes, or one
+            # column fewer and a column of L wilds; a wider run only needs more
+            need = sorted(c[2] for c in cols)
+            pre = 0  # the wilds the w - 1 columns with the fewest holes need
             for w in range(2, min(nsuits, nc + 1) + 1):
+                pre += need[w - 2]
+                if pre + L > nw and (w > nc or pre + need[w - 1] > nw):
+                    break
                 _emit_shape(cols, w, L, hi, wc, nw, out_m, out_p)
 
 
@@ -854,11 +861,16 @@ class State:
     ``hands`` (canonical, face cards included), ``haggis`` (the unseen cards set
     aside), ``trick`` (the current trick's plays as ``(player, combo)``, oldest first),
     ``passes`` (passes in succession since the last play), ``captured`` (each player's
-    pile this hand), ``bets`` (0: none), ``started`` (has played a card this hand),
-    ``out`` (players out, in order), ``going_out`` (going-out points this hand),
-    ``giving`` (the player to act must give a bombed trick away), ``scores`` (game
-    scores), ``leader`` (who leads this hand, or the next one at a chance node),
-    ``last_hand`` (each player's points in the previous hand), ``hand_number``.
+    pile this hand; after a hand, its final piles, the first player out's with the
+    haggis and the last hand), ``bets`` (0: none), ``started`` (has played a card this
+    hand), ``out`` (players out, in order), ``going_out`` (going-out points this hand,
+    the first-out bonus included), ``giving`` (the player to act must give a bombed
+    trick away), ``scores`` (game scores), ``leader`` (who leads this hand, or the next
+    one at a chance node), ``last_hand`` (each player's points in the last finished
+    hand), ``hand_number`` (hands dealt so far).
+
+    ``memo`` caches the declarations each player can lead (it takes no part in ``==``
+    and never changes what a function returns).
     """
 
     rules: Rules
@@ -1511,8 +1523,10 @@ def describe(state: State, action: Any) -> str:
     if isinstance(action, Play):
         c = action.combo
         line = f"{who} plays {c}"
-        if len(state.hands[p]) == len(c.cards):  # type: ignore[index]
+        if isinstance(p, int) and len(state.hands[p]) == len(c.cards):
             line += " and goes out"
+            if sum(1 for h in state.hands if h) <= 2:
+                line += f"; hand {state.hand_number} ends"
         return line
     if isinstance(action, Pass):
         return f"{who} passes"
