@@ -286,20 +286,18 @@ def _numbers(mask: int) -> tuple[Card, ...]:
 
 
 def _build(key: int) -> Play:
-    """The interned Play of a declaration key (built on first use)."""
+    """The interned Play of a declaration key (built on first use; the tables are
+    kept bounded by :func:`_generate`)."""
     mask = key & _NUM_MASK
     cards = _NUM_TUPLES.get(mask)
     if cards is None:
-        if len(_NUM_TUPLES) >= _PLAYS_LIMIT:
-            _NUM_TUPLES.clear()
         cards = _NUM_TUPLES[mask] = _numbers(mask)
     w = key >> 45 & 63
     if w:
         cards += _WILD_TUPLES[w]
-    play = Play(Combo(_KINDS[key >> 59], key >> 51 & 15, len(cards), _WIDTHS[key >> 55 & 15], cards))
-    if len(_PLAYS) >= _PLAYS_LIMIT:
-        _PLAYS.clear()
-    _PLAYS[key] = play
+    play = _PLAYS[key] = Play(
+        Combo(_KINDS[key >> 59], key >> 51 & 15, len(cards), _WIDTHS[key >> 55 & 15], cards)
+    )
     return play
 
 
@@ -640,6 +638,9 @@ def _piece(key: int, make: Any) -> tuple[list[int], list[Play]]:
 def _generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]:
     """Every declaration of every sub-group of ``cards``: (key masks, plays), in an
     order that does not depend on the hand (a smaller hand lists a subsequence)."""
+    if len(_PLAYS) >= _PLAYS_LIMIT or len(_NUM_TUPLES) >= _PLAYS_LIMIT:
+        _PLAYS.clear()  # bounded memory: a long simulation rebuilds what it needs
+        _NUM_TUPLES.clear()
     _, pats, wc = _hand_parts(cards)
     ms: list[int] = []
     ps: list[Play] = []
