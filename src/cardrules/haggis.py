@@ -408,6 +408,7 @@ def _gen_seqs(
     a top rank above ``above`` (for following)."""
     nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
     widths = (width,) if width else range(min_width, nsuits + 1)
+    live = [s for s in range(nsuits) if pats[s]]
     for w in widths:
         if w > nsuits:
             continue
@@ -427,7 +428,7 @@ def _gen_seqs(
                 rbits = ((1 << (top - lo + 1)) - 1) << (lo - 2)
                 cols = []  # (suit, present bits in range, cells to fill with wilds)
                 best = L
-                for s in range(nsuits):
+                for s in live:
                     pb = pats[s] & rbits
                     if pb:
                         miss = L - pb.bit_count()
@@ -528,13 +529,14 @@ def _emit_shape(
 def _gen_wide(pats: list[int], wc: int, nsuits: int, out_m: list[int], out_p: list[Play]) -> None:
     """Every run of sets (width 2 or more), for leading."""
     nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
+    live = [s for s in range(nsuits) if pats[s]]
     for lo in range(2, 11):
         for hi in range(lo + 1, 14):
             L = hi - lo + 1
             rbits = ((1 << (min(hi, 10) - lo + 1)) - 1) << (lo - 2)
             cols = []
             best = L
-            for s in range(nsuits):
+            for s in live:
                 pb = pats[s] & rbits
                 if pb:
                     miss = L - pb.bit_count()
