@@ -508,3 +508,32 @@ def test_replay_and_combo_as_play():
         apply(state, Play(Combo("sequence", 5, 3, 1, c.cards)))
     with pytest.raises(IllegalActionError, match="is no combination"):
         apply(state, Play(Combo("set", 2, 2, None, parse_cards("2H 4H"))))
+
+
+def test_hand_made_combo_with_a_list_of_cards():
+    state = stacked([RUN_HAND, OTHER])
+    c = combo("2H 3H 4H")
+    after = apply(state, Play(Combo("sequence", 4, 3, 1, list(reversed(c.cards)))))
+    assert after.history[-1] == Play(c)
+
+
+def test_greedy_agent_beats_random():
+    from cardrules import simulate
+    from cardrules.agents import RandomAgent
+    from cardrules.haggis import GreedyAgent
+
+    summary = simulate("haggis", [GreedyAgent(1), RandomAgent(2)], games=5, seed="t")
+    assert summary.wins[0] >= 4
+
+
+def test_describe_and_summary():
+    from cardrules.haggis import describe, summary
+
+    state = stacked([RUN_HAND, OTHER])
+    c = combo("2H 3H 4H")
+    assert describe(state, Play(c)) == "player 0 plays a run of three to 4: 2H 3H 4H"
+    assert describe(state, Bet(15)) == "player 0 bets 15 to go out first"
+    before = run_then_out()
+    assert describe(before, Play(combo("2H 3H 4H 5H 6H"))).endswith("and goes out; hand 1 ends")
+    end = act(run_then_out(Rules(target=100)), "2H 3H 4H 5H 6H")
+    assert "player 0 wins" in summary(end)
