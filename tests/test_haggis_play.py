@@ -537,3 +537,22 @@ def test_describe_and_summary():
     assert describe(before, Play(combo("2H 3H 4H 5H 6H"))).endswith("and goes out; hand 1 ends")
     end = act(run_then_out(Rules(target=100)), "2H 3H 4H 5H 6H")
     assert "player 0 wins" in summary(end)
+
+
+def test_json_refuses_a_false_declaration():
+    import json
+
+    from cardrules import StateFormatError, from_json, to_json
+    from cardrules.serialize import encode_value
+
+    state = act(stacked([RUN_HAND, OTHER]), "2H 3H 4H")
+    doc = json.loads(to_json(state))
+    assert from_json(json.dumps(doc)) == state
+    doc["history"][-1]["combo"]["rank"] = 9  # 2H 3H 4H is no run to 9
+    with pytest.raises(StateFormatError, match="cannot be declared so"):
+        from_json(json.dumps(doc))
+    doc["history"][-1]["combo"]["kind"] = "triple"
+    with pytest.raises(StateFormatError):
+        from_json(json.dumps(doc))
+    # a view is plain data too
+    assert json.loads(json.dumps(encode_value(view(state, 1))))["trick"][0][0] == 0

@@ -622,7 +622,7 @@ def _gen_bombs(
 # cards of one suit only on that suit's ranks and the wilds.  Random hands share these
 # pieces all the time, so a fresh hand mostly assembles cached lists.
 _PIECES: dict[int, tuple[list[int], list[Play]]] = {}
-_PIECES_LIMIT = 20_000
+_PIECES_LIMIT = 8_000
 
 
 def _piece(key: int, make: Any) -> tuple[list[int], list[Play]]:
