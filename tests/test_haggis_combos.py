@@ -211,3 +211,37 @@ def test_small_hands_against_every_subgroup():
         for mask in range(1, 1 << len(hand)):
             union |= exact_oracle([c for i, c in enumerate(hand) if mask >> i & 1], 5)
         assert as_tuples(declarations(hand)) == union
+
+
+@given(st.randoms(use_true_random=False), st.sampled_from([2, 3]))
+def test_following_generates_exactly_what_beats_the_table(rnd, players):
+    """Following is generated directly (not by filtering); it must be exactly the
+    declarations of the hand that beat the table."""
+    from cardrules.haggis import _following
+
+    nsuits = 4 if players == 2 else 5
+    cards = list(deck(players))
+    rnd.shuffle(cards)
+    hand = cards[: rnd.randint(3, 14)] + rnd.sample([J, Q, K], rnd.randint(0, 3))
+    other = [*cards[14:28], J, Q, K]
+    tops = declarations(other, suits=nsuits)
+    mine = declarations(hand, suits=nsuits)
+    for top in rnd.sample(tops, 8) + [c for c in mine if c.kind == "bomb"]:
+        got = [p.combo for p in _following(hand, nsuits, top)]
+        assert len(got) == len(set(got))
+        assert set(got) == {c for c in mine if beats(c, top)}
+
+
+@given(st.randoms(use_true_random=False))
+def test_beats_is_a_strict_order_within_a_shape(rnd):
+    cards = list(deck(3))
+    rnd.shuffle(cards)
+    combos = rnd.sample(declarations([*cards[:14], J, Q, K]), 30)
+    for a in combos:
+        assert not beats(a, a)
+        for b in combos:
+            if beats(a, b):
+                assert not beats(b, a)
+                for c in combos:
+                    if beats(b, c) and (a.kind == "bomb") == (c.kind == "bomb"):
+                        assert beats(a, c)
