@@ -556,3 +556,14 @@ def test_json_refuses_a_false_declaration():
         from_json(json.dumps(doc))
     # a view is plain data too
     assert json.loads(json.dumps(encode_value(view(state, 1))))["trick"][0][0] == 0
+
+
+def test_states_pickle_and_copy_without_their_cache():
+    import copy
+    import pickle
+
+    state = act(stacked([RUN_HAND, OTHER]), "2H 3H 4H")
+    legal_actions(state)
+    for other in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), copy.copy(state)):
+        assert other == state
+        assert legal_actions(other) == legal_actions(state)

@@ -852,6 +852,10 @@ class _Memo:
     def __repr__(self) -> str:
         return "_Memo()"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a cache: copies and pickles start empty
+        return (_Memo, (len(self.lead),))
+
 
 def _new_memo(players: int = 2) -> _Memo:
     return _Memo(players)
