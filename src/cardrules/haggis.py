@@ -365,6 +365,18 @@ _ALL_B = sorted(
 )
 
 
+_BY_T_CACHE: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
+
+
+def _wilds_by_count(wc: int, n12: int, n13: int) -> list[tuple[int, ...]]:
+    """``_wild_choices(wc, t, n12, n13)`` for every t (index t)."""
+    k = (wc, n12, n13)
+    got = _BY_T_CACHE.get(k)
+    if got is None:
+        got = _BY_T_CACHE[k] = [_wild_choices(wc, t, n12, n13) for t in range(10)]
+    return got
+
+
 def _wild_choices(wc: int, t: int, n12: int, n13: int) -> tuple[int, ...]:
     k = (wc, t, n12, n13)
     got = _B_CACHE.get(k)
@@ -511,8 +523,11 @@ def _emit_shape(
     columns that can keep number cards: ``(suit, present rank bits, cells to fill)``."""
     plays = _PLAYS
     build = _build
+    add_m = out_m.append
+    add_p = out_p.append
     n13 = w if hi >= 13 else 0
     n12 = w * (hi - 11) if hi >= 12 else 0
+    by_t = _wilds_by_count(wc, n12, n13)
     hk = hi << 51 | w << 55 | 1 << 59
     # U: the suits that keep number cards (|U| = w, or w - 1 with one
     # all-wild column of L cells)
@@ -529,44 +544,41 @@ def _emit_shape(
             if m_need > nw:
                 continue
             base = 0
+            for s, pb, _ in U:
+                base |= pb << (9 * s)
+            for b in by_t[m_need]:
+                m = base | b << 45
+                key = m | hk
+                p = plays.get(key)
+                if p is None:
+                    p = build(key)
+                add_m(m)
+                add_p(p)
+            extra = nw - m_need
+            if not extra:
+                continue
+            # j >= 1: present cells replaced by wilds
             cells: list[int] = []
             for s, pb, _ in U:
                 sh = 9 * s
-                base |= pb << sh
-            extra = nw - m_need
-            if extra:
-                for s, pb, _ in U:
-                    sh = 9 * s
-                    x = pb
-                    while x:
-                        low = x & -x
-                        cells.append(low << sh)
-                        x ^= low
-                cells.sort()
-            # j: present cells replaced by wilds
-            for j in range(0, extra + 1):
-                bs = _wild_choices(wc, m_need + j, n12, n13)
+                x = pb
+                while x:
+                    low = x & -x
+                    cells.append(low << sh)
+                    x ^= low
+            cells.sort()
+            shifts = [9 * s for s, _, _ in U]
+            for j in range(1, extra + 1):
+                bs = by_t[m_need + j]
                 if not bs:
-                    continue
-                if j == 0:
-                    for b in bs:
-                        m = base | b << 45
-                        key = m | hk
-                        p = plays.get(key)
-                        if p is None:
-                            p = build(key)
-                        out_m.append(m)
-                        out_p.append(p)
                     continue
                 for R in itertools.combinations(cells, j):
                     kept = base - sum(R)
                     # every kept column needs a number card
-                    ok = True
-                    for s, _, _ in U:
-                        if not (kept >> (9 * s)) & 511:
-                            ok = False
-                            break
-                    if not ok:
+                    if u == 1:
+                        if not kept:
+                            continue
+                    elif not all((kept >> sh) & 511 for sh in shifts):
                         continue
                     for b in bs:
                         m = kept | b << 45
@@ -574,8 +586,8 @@ def _emit_shape(
                         p = plays.get(key)
                         if p is None:
                             p = build(key)
-                        out_m.append(m)
-                        out_p.append(p)
+                        add_m(m)
+                        add_p(p)
 
 
 def _gen_wide(pats: list[int], wc: int, nsuits: int, out_m: list[int], out_p: list[Play]) -> None:
