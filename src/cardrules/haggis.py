@@ -417,6 +417,9 @@ def _gen_sets(
     above ``above`` (for following)."""
     plays = _PLAYS
     build = _build
+    add_m = out_m.append
+    add_p = out_p.append
+    by_t = _wilds_by_count(wc, 0, 0)
     nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
     for r in range(max(2, above + 1), 11):
         bit = r - 2
@@ -435,14 +438,14 @@ def _gen_sets(
             for a in itertools.combinations(have, na):
                 amask = sum(a)
                 for t in ts:
-                    for b in _wild_choices(wc, t, 0, 0):
+                    for b in by_t[t]:
                         m = amask | b << 45
                         key = m | rk
                         p = plays.get(key)
                         if p is None:
                             p = build(key)
-                        out_m.append(m)
-                        out_p.append(p)
+                        add_m(m)
+                        add_p(p)
     # a lone face card is a single of its own rank
     if faces and size in (0, 1):
         for shift, rank in ((45, 11), (47, 12), (49, 13)):
