@@ -337,7 +337,7 @@ def _numbers(mask: int) -> tuple[Card, ...]:
     return cards
 
 
-def _build(key: int) -> Play:
+def _slow_build(key: int) -> Play:
     """The interned Play of a declaration key (built on first use; the tables are
     kept bounded by :func:`_generate`)."""
     mask = key & _NUM_MASK
@@ -347,10 +347,49 @@ def _build(key: int) -> Play:
     w = key >> 45 & 63
     if w:
         cards += _WILD_TUPLES[w]
-    play = _PLAYS[key] = _make_play(
+    play = _PLAYS[key] = _slow_play(
         _KINDS[key >> 59], key >> 51 & 15, len(cards), _WIDTHS[key >> 55 & 15], cards
     )
     return play
+
+
+def _make_builder() -> Callable[[int], Play]:
+    """:func:`_slow_build` with the fast construction of :func:`_fast_play_maker`
+    inlined (when it passed its check)."""
+    if _make_play is _slow_play:  # pragma: no cover - other attrs versions
+        return _slow_build
+    plays, nums, numbers, wilds, kinds, widths = _PLAYS, _NUM_TUPLES, _numbers, _WILD_TUPLES, _KINDS, _WIDTHS
+    new = object.__new__
+    d = Combo.__dict__
+    sk, sr, ss, sw, sc, sh = (
+        d[n].__set__ for n in ("kind", "rank", "size", "width", "cards", "_attrs_cached_hash")
+    )
+    sp = Play.__dict__["combo"].__set__
+
+    def build(key: int) -> Play:
+        mask = key & _NUM_MASK
+        cards = nums.get(mask)
+        if cards is None:
+            cards = nums[mask] = numbers(mask)
+        w = key >> 45 & 63
+        if w:
+            cards += wilds[w]
+        c = new(Combo)
+        sk(c, kinds[key >> 59])
+        sr(c, key >> 51 & 15)
+        ss(c, len(cards))
+        sw(c, widths[key >> 55 & 15])
+        sc(c, cards)
+        sh(c, None)
+        p: Play = new(Play)
+        sp(p, c)
+        plays[key] = p
+        return p
+
+    return build
+
+
+_build = _make_builder()
 
 
 # -- wild choices -----------------------------------------------------------------------
