@@ -245,3 +245,13 @@ def test_beats_is_a_strict_order_within_a_shape(rnd):
                 for c in combos:
                     if beats(b, c) and (a.kind == "bomb") == (c.kind == "bomb"):
                         assert beats(a, c)
+
+
+def test_fast_and_plain_construction_agree():
+    """Interned plays are built by setting slots directly; the plain attrs constructor
+    (the fallback) must give equal values."""
+    from cardrules.haggis import Play, _combo_key, _slow_build
+
+    for c in declarations("2S 3S 4S 4H 5H 9M 10M J Q K"):
+        built = _slow_build(_combo_key(c))
+        assert built == Play(c) and hash(built) == hash(Play(c)) and repr(built) == repr(Play(c))
