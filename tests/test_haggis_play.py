@@ -567,3 +567,21 @@ def test_states_pickle_and_copy_without_their_cache():
     for other in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), copy.copy(state)):
         assert other == state
         assert legal_actions(other) == legal_actions(state)
+
+
+def test_hand_made_plays_are_refused_in_words():
+    state = stacked([RUN_HAND, OTHER])
+    # two Js: a real declaration (three 5s? no: 5S is not in hand; 2S with two Js)
+    two_js = Combo("set", 2, 3, None, parse_cards("2S J J"))
+    with pytest.raises(IllegalActionError, match="you do not hold J"):
+        apply(state, Play(two_js))
+    with pytest.raises(IllegalActionError, match="tuple of cards"):
+        apply(state, Play(Combo("set", 2, 1, None, 5)))
+    with pytest.raises(IllegalActionError, match="not a Haggis card"):
+        apply(state, Play(Combo("set", 1, 1, None, parse_cards("AS"))))
+    with pytest.raises(IllegalActionError, match="Play needs a Combo"):
+        apply(state, Play("2S"))
+    with pytest.raises(IllegalActionError, match="not a Haggis action"):
+        apply(state, "2S")
+    with pytest.raises(IllegalActionError, match="only give away a trick your bomb won"):
+        apply(state, GiveTrick(1))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
@@ -1257,9 +1258,12 @@ def _why_not(state: State, p: int, combo: Any) -> str:
         cards = _check_group(combo.cards, "that play")
     except CardRulesError as exc:
         return str(exc)
+    except TypeError:
+        return f"a Combo's cards are a tuple of cards, not {combo.cards!r}"
     hand = state.hands[p]
-    missing = [c for c in canonical(cards) if c not in hand]
+    missing = list((Counter(cards) - Counter(hand)).elements())
     if missing:
+        missing = list(canonical(missing))
         return f"you do not hold {' '.join(map(str, missing))}"
     if not cards:
         return "a play needs at least one card"
@@ -1269,6 +1273,8 @@ def _why_not(state: State, p: int, combo: Any) -> str:
             return f"{' '.join(map(str, canonical(cards)))} is no combination"
         said = ", ".join(o.describe() for o in options)
         return f"{' '.join(map(str, canonical(cards)))} cannot be declared so; it can be: {said}"
+    if not state.trick:  # pragma: no cover - every case is caught above
+        return f"{combo.describe()} cannot be played here"
     top = state.trick[-1][1]
     if combo.kind == "bomb":
         return f"{combo.describe()} cannot beat a stronger bomb, {top.describe()}"
@@ -1636,7 +1642,7 @@ def describe(state: State, action: Any) -> str:
     if isinstance(action, Play):
         c = action.combo
         line = f"{who} plays {c}"
-        if isinstance(p, int) and len(state.hands[p]) == len(c.cards):
+        if isinstance(p, int) and isinstance(c, Combo) and len(state.hands[p]) == len(c.cards):
             line += " and goes out"
             if sum(1 for h in state.hands if h) <= 2:
                 line += f"; hand {state.hand_number} ends"
