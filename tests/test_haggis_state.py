@@ -3,10 +3,11 @@ that every card is accounted for, that hand points add up, that views hide what 
 must, that incremental move generation equals generation from scratch, and that replay
 and JSON are exact."""
 
+import contextlib
 import random
 
 import attrs
-from hypothesis import event, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -192,3 +193,37 @@ class HaggisGame(RuleBasedStateMachine):
 
 HaggisGame.TestCase.settings = settings(HaggisGame.TestCase.settings, stateful_step_count=60)
 TestHaggisGame = HaggisGame.TestCase
+
+
+@settings(max_examples=30)
+@given(st.integers(0, 10**6), st.sampled_from([2, 3]), st.randoms(use_true_random=False))
+def test_apply_accepts_exactly_the_legal_actions(seed, players, rnd):
+    """Random states, random candidate actions (plays of random groups of the player's
+    hand and of other cards, passes, bets, gifts): apply succeeds exactly when the
+    action is in legal_actions, and otherwise raises IllegalActionError."""
+    from cardrules import CardRulesError, IllegalActionError
+    from cardrules.haggis import J, K, Q, combinations
+
+    state = new_game(players=players, seed=seed)
+    for _ in range(rnd.randint(0, 40)):
+        if state.is_over:
+            break
+        state = apply(state, rnd.choice(legal_actions(state)))
+    if state.is_over:
+        return
+    legal = set(legal_actions(state))
+    p = state.to_act
+    pool = list(state.hands[p]) + rnd.sample(list(deck(players)), 6) + [J, Q, K]
+    candidates = [Pass(), Bet(15), Bet(30), Bet(7), GiveTrick((p + 1) % players), GiveTrick(p)]
+    for _ in range(25):
+        group = rnd.sample(pool, rnd.randint(1, 5))
+        with contextlib.suppress(CardRulesError):  # a group with a card twice is no group
+            candidates += [Play(c) for c in combinations(group, suits=4 if players == 2 else 5)]
+    for action in candidates:
+        try:
+            apply(state, action)
+        except IllegalActionError as exc:
+            assert action not in legal, (action, exc)
+            assert str(exc)
+        else:
+            assert action in legal, action
