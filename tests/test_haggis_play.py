@@ -15,6 +15,7 @@ from cardrules.haggis import (
     Rules,
     apply,
     card_points,
+    combinations,
     deck,
     legal_actions,
     new_game,
@@ -585,3 +586,13 @@ def test_hand_made_plays_are_refused_in_words():
         apply(state, "2S")
     with pytest.raises(IllegalActionError, match="only give away a trick your bomb won"):
         apply(state, GiveTrick(1))
+
+
+def test_no_run_wider_than_the_suits_in_play():
+    # two players play four suits: wilds cannot make a fifth column
+    state = stacked(["4S 4H 4D 4C 5S 5H 5D 5C 2H 3H 6S 7S 8S 9S"])
+    (wide,) = [c for c in combinations("4S 4H 4D 4C 5S 5H 5D 5C J Q") if c.width == 5]
+    assert Play(wide) not in legal_actions(state)
+    with pytest.raises(IllegalActionError, match="is no combination"):
+        apply(state, Play(wide))
+    assert any(type(a) is Play and a.combo.width == 4 for a in legal_actions(state))

@@ -1289,7 +1289,7 @@ def _why_not(state: State, p: int, combo: Any) -> str:
 def _play(state: State, p: int, action: Play) -> State:
     combo = action.combo
     hand = state.hands[p]
-    ok = type(combo) is Combo and _genuine(combo)
+    ok = type(combo) is Combo and _genuine(combo) and (combo.width or 0) <= _suits(state)
     if ok:
         hmask = 0
         for c in hand:
