@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 #: Longest text the parsers read (characters); longer text is refused at once.
-MAX_TEXT = 200_000
+MAX_TEXT = 100_000
 #: Deepest expression tree accepted (a leaf is 1).  Real rules stay far below; the
 #: limit keeps every later pass (checking, code generation, Python's compiler) safe.
 MAX_DEPTH = 50
@@ -134,15 +134,15 @@ class ExprBuilder(Transformer[Token, Any]):
     def elif_part(self, _elif: Token, cond: A.Expr, _then: Token, value: A.Expr) -> tuple[A.Expr, A.Expr]:
         return (cond, value)
 
-    def binary_bool(self, left: A.Expr, op: Token, right: A.Expr) -> A.BoolOp:
+    def bool_chain(self, first: A.Expr, *rest: Any) -> A.BoolOp:
+        op: Token = rest[0]
         operands: list[A.Expr] = []
-        for side in (left, right):
-            if isinstance(side, A.BoolOp) and side.op == op.value:
+        for side in (first, *rest[1::2]):
+            if isinstance(side, A.BoolOp) and side.op == op.value:  # (a or b) or c
                 operands.extend(side.operands)
             else:
                 operands.append(side)
-        pos = left.pos if isinstance(left, A.BoolOp) and left.op == op.value else _pos(op)
-        return _checked(A.BoolOp(op.value, tuple(operands), pos))
+        return _checked(A.BoolOp(op.value, tuple(operands), _pos(op)))
 
     def not_expr(self, tok: Token, operand: A.Expr) -> A.Not:
         return _checked(A.Not(operand, _pos(tok)))
