@@ -11,12 +11,14 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from cardrules import Card, canonical, parse_card, parse_cards, standard_deck
+from cardrules.cli import main
 from cardrules.lang import (
     EquivalenceNotProven,
     Profile,
@@ -414,3 +416,54 @@ def test_profile_acceptance_matches() -> None:
     assert profile(rule).acceptance == acceptance(rule)
     assert profile(rule, lines=100, seed=3).acceptance == acceptance(rule, lines=100, seed=3)
     assert "looks back 1" in str(profile(rule))
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "rules"
+
+
+def test_cli_diff_equivalent(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["rule", "diff", "card.color != prev.color", "(card is red) == (prev is black)"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert out.splitlines()[-1] == "equivalent"
+
+
+def test_cli_diff_counterexample(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["rule", "diff", str(EXAMPLES / "alternate-colours.rule"), "card.suit != prev.suit"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert 'A: card.color != prev.color (rule "alternate colours")' in out
+    assert "not equivalent: after the main line AS, the card AC (position 2)" in out
+    assert "A says wrong:" in out and "B says right:" in out
+    assert "so AC is wrong" in out and "so AC is right" in out  # both explanations
+
+
+def test_cli_diff_long_line_and_named_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "two.rule"
+    f.write_text('rule "early": position < 40\nrule "late": position <= 40\n')
+    assert main(["rule", "diff", f"{f}:early", f"{f}:late"]) == 1
+    out = capsys.readouterr().out
+    assert "a main line of 39 cards (AS AS ... AS AS AS), the card AS (position 40)" in out
+    assert main(["rule", "diff", str(f), "true"]) == 2  # which of the two?
+    assert "early, late" in capsys.readouterr().err
+    assert main(["rule", "diff", f"{f}:nope", "true"]) == 2
+    assert main(["rule", "diff", "card is purple", "true"]) == 2
+    assert "purple" in capsys.readouterr().err
+
+
+def test_cli_diff_not_proven(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["rule", "diff", "--max-length", "4", "count(x in line where x is red) >= 0", "true"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "equivalent" in out.splitlines()
+    assert "note: no difference found, but the search was not exhaustive" in out
+
+
+def test_cli_check_prints_profiles(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "check", "--lines", "300", str(EXAMPLES / "alternate-colours.rule")]) == 0
+    out = capsys.readouterr().out
+    rule = compile_rule("card.color != prev.color")
+    assert f"alternate colours: profile: {profile(rule, lines=300)}" in out
+    assert "looks back 1; reads color; 0 branches, size 5" in out
