@@ -12,7 +12,9 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "rules"
 
 
 def test_check_prints_name_depth_and_acceptance(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["rule", "check", str(EXAMPLES / "alternate-colours.rule"), str(EXAMPLES / "sum-of-three-even.rule")])
+    status = main(
+        ["rule", "check", str(EXAMPLES / "alternate-colours.rule"), str(EXAMPLES / "sum-of-three-even.rule")]
+    )
     out = capsys.readouterr().out
     assert status == 0
     assert "alternate colours: looks back 1, accepts" in out
@@ -20,7 +22,9 @@ def test_check_prints_name_depth_and_acceptance(capsys: pytest.CaptureFixture[st
     assert "warning" not in out
 
 
-def test_check_warns_about_too_hard_and_too_easy_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_warns_about_too_hard_and_too_easy_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "hard.rule").write_text('rule "kings": card.rank == K\n')
     (tmp_path / "easy.rule").write_text("card is not ace  # a bare expression\n")
     status = main(["rule", "check", str(tmp_path / "hard.rule"), str(tmp_path / "easy.rule")])
@@ -55,7 +59,9 @@ def test_judge_says_right_or_wrong_and_why(capsys: pytest.CaptureFixture[str]) -
     assert out[1].startswith("QS: right: ")
 
 
-def test_judge_needs_a_rule_name_for_a_file_of_several(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_judge_needs_a_rule_name_for_a_file_of_several(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     both = tmp_path / "both.rule"
     both.write_text('rule "reds": card is red\nrule "blacks": card is black\n')
     assert main(["rule", "judge", str(both), "5H"]) == 1
