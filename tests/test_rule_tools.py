@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardrules import Card, canonical, parse_card, parse_cards, standard_deck
@@ -89,6 +89,13 @@ EQUAL_PAIRS = [
     ),
     ("card == prev or card == prev2", "prev2 == card or prev == card"),
     ("card == prev", "card.rank == prev.rank and card.suit == prev.suit"),
+    # three different cards of one rank and one colour do not exist (two of each)
+    (
+        "card != prev and card != prev2 and prev != prev2 and card.color == prev.color"
+        " and prev.color == prev2.color and card.rank == prev.rank and prev.rank == prev2.rank",
+        "prev2.rank < 0",  # false from 2 cards on, like the rule
+    ),
+    ("card != prev and card.suit == prev.suit and card.rank == prev.rank", "prev.rank < 0"),
     # positions written two ways
     ("position is even", "position % 4 in {0, 2}"),
     ("position is even", "(position + 1) % 2 == 1"),
@@ -159,6 +166,14 @@ DIFFERENT = [
         "AS",
     ),
     ("card == prev or card == prev2", "card == prev2", "AS 2S", "2S"),
+    ("card == prev and prev == prev2", "prev2.rank < 0", "AS AS", "AS"),
+    ("card == prev2 and card != prev and card.rank == prev.rank", "prev2.rank < 0", "AS AH", "AS"),
+    (
+        "card != prev and card != prev2 and prev != prev2 and card.rank == prev2.rank",
+        "prev2.rank < 0",
+        "AS 2S",
+        "AH",
+    ),
     # only the period brings these positions: 7, 10 (5 * 2), 11 and 12 (lcm 4, 6)
     ("position % 7 == 0", "false", "AS " * 6, "AS"),
     ("(position // 5) % 3 == 2", "false", "AS " * 9, "AS"),
@@ -220,6 +235,8 @@ PIECES = [
     "card.rank == position",
     "(prev.rank + position) % 3 == 0",
     "has(prev)",
+    "card == prev",
+    "card != prev",
 ]
 
 
@@ -262,6 +279,27 @@ def test_random_near_pairs_against_brute_force(x: str, choice: int) -> None:
     assert found == brute_first(a, b, 12, slots=1)
     if choice % 2 == 0:
         assert found is None
+
+
+DEPTH2_PIECES = [
+    "card == prev",
+    "card == prev2",
+    "prev != prev2",
+    "card.rank == prev2.rank",
+    "card.suit == prev.suit",
+    "prev2 is red",
+    "card.rank > prev.rank",
+]
+
+
+@settings(max_examples=12)
+@given(st.lists(st.sampled_from(DEPTH2_PIECES), min_size=1, max_size=4), st.integers(0, 20))
+def test_random_depth_two_pairs_against_brute_force(pieces: list[str], choice: int) -> None:
+    # Whole cards compared in three slots: the reduced search must see every pattern.
+    x = " and ".join(pieces)
+    y = _rewrite(x, choice) if choice % 2 == 0 else " and ".join(pieces[:-1] or ["true"])
+    a, b = compile_rule(x), compile_rule(y)
+    assert no_warning_equivalent(a, b) == brute_first(a, b, 2, slots=2)
 
 
 def test_missing_history_positions() -> None:

@@ -43,6 +43,7 @@ nothing there returns ``None`` with an :class:`EquivalenceNotProven` warning.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import warnings
@@ -310,15 +311,22 @@ def _exact_search(a: Rule, b: Rule) -> tuple[Counterexample | None, bool]:
 
     atom_nodes = [*_atoms(a.tree), *_atoms(b.tree)]
     evaluate = _atom_evaluator(atom_nodes)
-    search = _triple_search(a.tree, b.tree, atom_nodes)
-    reads = _reads((a.tree, b.tree))
-    reps = [_representatives(reads[slot]) for slot in ("card", "prev", "prev2")]
+    search, differ = _triple_search(a.tree, b.tree, atom_nodes)
+    uses = _slot_uses((a.tree, b.tree))
+    reps = [_representatives(uses.reads(slot)) for slot in ("card", "prev", "prev2")]
+    # Whole cards compared only with == / != : look for a difference on a few thousand
+    # telling triples first, and walk every card only at the length that has one.
+    reduced = _reduced_triples(uses) if uses.equal and not uses.opaque else None
     seen: set[tuple[object, ...]] = set()
     for n in range(2, last_length + 1):
         values = evaluate(n + 1, n)
         if values in seen:
             continue
         seen.add(values)
+        if reduced is not None and not differ(reduced, *values):
+            if not atom_nodes:
+                break
+            continue
         hit = search(*reps, *values)
         if hit is not None:
             p2, p1, card = hit
@@ -672,45 +680,133 @@ _TRIPLE_VARIABLES = {
 }
 
 
-def _reads(trees: Iterable[A.Expr]) -> dict[str, set[str]]:
-    """Per card slot (``card``, ``prev``, ``prev2``), the attributes read: ``rank``,
-    ``suit``, ``color``; ``rank`` and ``suit`` for a card used whole."""
-    reads: dict[str, set[str]] = {slot: set() for slot in _CARD_SLOTS}
+@attrs.define
+class _SlotUses:
+    """How two rules use each card slot (``card``, ``prev``, ``prev2``): the attributes
+    they read (:attr:`attributes`), the slots compared as whole cards with ``==``/``!=``
+    against another slot (:attr:`equal`), and slots used whole in any other way
+    (:attr:`opaque`, as in ``(if p then card else prev).rank``)."""
+
+    attributes: dict[str, set[str]]
+    equal: set[str]
+    opaque: set[str]
+
+    def reads(self, slot: str) -> set[str]:
+        """What tells two cards apart in this slot (a whole card: rank and suit)."""
+        if slot in self.equal or slot in self.opaque:
+            return {"rank", "suit"}
+        return self.attributes[slot]
+
+
+def _slot_uses(trees: Iterable[A.Expr]) -> _SlotUses:
+    slots = _CARD_SLOTS
+    uses = _SlotUses({slot: set() for slot in slots}, set(), set())
     for tree in trees:
         consumed: set[int] = set()
         for node in A.walk(tree):
-            if isinstance(node, A.Attribute) and isinstance(node.obj, A.Name) and node.obj.name in reads:
-                reads[node.obj.name].add(node.attr)
+            if (
+                isinstance(node, A.Attribute)
+                and isinstance(node.obj, A.Name)
+                and node.obj.name in _CARD_SLOTS
+            ):
+                uses.attributes[node.obj.name].add(node.attr)
                 consumed.add(id(node.obj))
-            elif isinstance(node, A.Is) and isinstance(node.subject, A.Name) and node.subject.name in reads:
+            elif (
+                isinstance(node, A.Is)
+                and isinstance(node.subject, A.Name)
+                and node.subject.name in _CARD_SLOTS
+            ):
                 prop = node.prop
                 what = "rank" if prop in _RANK_PROPS else "color" if prop in _COLOR_PROPS else "suit"
-                reads[node.subject.name].add(what)
+                uses.attributes[node.subject.name].add(what)
                 consumed.add(id(node.subject))
-            elif isinstance(node, A.Name) and node.name in reads and id(node) not in consumed:
-                reads[node.name].update(("rank", "suit"))
-    return reads
+            elif (
+                isinstance(node, A.Compare)
+                and node.op in ("==", "!=")
+                and isinstance(node.left, A.Name)
+                and isinstance(node.right, A.Name)
+                and node.left.name in _CARD_SLOTS
+                and node.right.name in _CARD_SLOTS
+            ):
+                uses.equal.update((node.left.name, node.right.name))
+                consumed.update((id(node.left), id(node.right)))
+            elif isinstance(node, A.Name) and node.name in _CARD_SLOTS and id(node) not in consumed:
+                uses.opaque.add(node.name)
+    return uses
 
 
-def _representatives(read: set[str]) -> tuple[Card, ...]:
-    """The first card, in canonical order, of each class of cards that agree on ``read``."""
-    seen: dict[tuple[object, ...], Card] = {}
+def _classes(read: set[str]) -> list[tuple[Card, ...]]:
+    """The cards grouped by what ``read`` sees, each group in canonical order."""
+    groups: dict[tuple[object, ...], list[Card]] = {}
     for c in DECK:
         key = (
             c.rank if "rank" in read else None,
             c.suit if "suit" in read else (c.color if "color" in read else None),
         )
-        seen.setdefault(key, c)
-    return tuple(seen.values())
+        groups.setdefault(key, []).append(c)
+    return [tuple(g) for g in groups.values()]
+
+
+def _set_partitions(items: Sequence[str]) -> Iterable[list[list[str]]]:
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for partition in _set_partitions(rest):
+        yield [[first], *partition]
+        for i in range(len(partition)):
+            yield [*partition[:i], [first, *partition[i]], *partition[i + 1 :]]
+
+
+def _distinct(groups: Sequence[tuple[Card, ...]], used: tuple[Card, ...] = ()) -> tuple[Card, ...] | None:
+    """One card from each group, all different (``None`` if impossible)."""
+    if not groups:
+        return used
+    for c in groups[0]:
+        if c not in used:
+            found = _distinct(groups[1:], (*used, c))
+            if found is not None:
+                return found
+    return None
+
+
+def _reduced_triples(uses: _SlotUses) -> list[tuple[Card, Card, Card]]:
+    """``(prev2, prev, card)`` triples that show every behaviour of two rules whose only
+    whole-card use is ``==``/``!=`` between slots: a rule's verdict depends on each
+    slot's class of read attributes and on which compared slots hold the same card, and
+    every realisable combination of those appears here (a few thousand at most, against
+    52 ** 3 triples of whole cards)."""
+    order = ("prev2", "prev", "card")
+    compared = [s for s in order if s in uses.equal]
+    triples: set[tuple[Card, Card, Card]] = set()
+    for partition in _set_partitions(compared):
+        blocks = [*partition, *([s] for s in order if s not in uses.equal)]
+        per_block = [_classes(set().union(*(uses.attributes[s] for s in block))) for block in blocks]
+        for combo in itertools.product(*per_block):
+            chosen = _distinct(combo[: len(partition)])  # different blocks: different cards
+            if chosen is None:
+                continue
+            cards = [*chosen, *(group[0] for group in combo[len(partition) :])]
+            assign = {s: c for block, c in zip(blocks, cards, strict=True) for s in block}
+            triples.add((assign["prev2"], assign["prev"], assign["card"]))
+    return sorted(triples, key=lambda t: (t[0].index, t[1].index, t[2].index))
+
+
+def _representatives(read: set[str]) -> tuple[Card, ...]:
+    """The first card, in canonical order, of each class of cards that agree on ``read``."""
+    return tuple(group[0] for group in _classes(read))
 
 
 TripleSearch = Callable[..., "tuple[Card, Card, Card] | None"]
+TripleTest = Callable[..., bool]
 
 
-def _triple_search(a: A.Expr, b: A.Expr, atoms: Sequence[A.Expr]) -> TripleSearch:
-    """One generated function ``search(C, P1, P2, *atom_values)`` returning the first
+def _triple_search(a: A.Expr, b: A.Expr, atoms: Sequence[A.Expr]) -> tuple[TripleSearch, TripleTest]:
+    """Two generated functions: ``search(C, P1, P2, *atom_values)`` returns the first
     ``(prev2, prev, card)`` (cards from ``C``, ``P1``, ``P2``, in that nesting) on which
-    the two rules disagree on a line of 2 cards or more, or ``None``."""
+    the two rules disagree on a line of 2 cards or more, or ``None``;
+    ``differ(triples, *atom_values)`` says whether they disagree on one of the listed
+    ``(prev2, prev, card)`` triples."""
     env_atoms = _atom_env()
     names = {id(atom): f"_x{i}" for i, atom in enumerate(atoms)}
     variables = dict(_TRIPLE_VARIABLES)
@@ -735,4 +831,11 @@ def _triple_search(a: A.Expr, b: A.Expr, atoms: Sequence[A.Expr]) -> TripleSearc
         "return None",
     ]
     search, _ = build_function("search", ("C", "P1", "P2", *names.values()), body, namespace)
-    return search
+    listed = [
+        "for _p2, _p1, card in T:",
+        f"    if {codes[0]} != {codes[1]}:",
+        "        return True",
+        "return False",
+    ]
+    differ, _ = build_function("differ", ("T", *names.values()), listed, namespace)
+    return search, differ
