@@ -505,3 +505,10 @@ def test_cli_check_prints_profiles(capsys: pytest.CaptureFixture[str]) -> None:
     rule = compile_rule("card.color != prev.color")
     assert f"alternate colours: profile: {profile(rule, lines=300)}" in out
     assert "looks back 1; reads color; 0 branches, size 5" in out
+
+
+def test_rules_must_be_compiled() -> None:
+    with pytest.raises(TypeError, match="compile_rule"):
+        equivalent("card is red", compile_rule("card is red"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="compile_rule"):
+        profile("card is red")  # type: ignore[arg-type]

@@ -143,6 +143,7 @@ def profile(rule: Rule, *, lines: int = 2000, seed: int = 0) -> Profile:
     >>> p.depth, p.uses_position, sorted(p.attributes), p.branches, p.size
     (1, False, ['color', 'rank'], 1, 9)
     """
+    _need_rule(rule)
     tree = rule.tree
     checked = check(tree, _rule_env(), rule.source)
     attributes: set[str] = set()
@@ -208,6 +209,8 @@ def equivalent(
     >>> len(line), str(card)
     (39, 'AS')
     """
+    _need_rule(a)
+    _need_rule(b)
     if _exact_case(a) and _exact_case(b):
         found, proven = _exact_search(a, b)
         if found is not None or proven:
@@ -229,6 +232,11 @@ def equivalent(
         stacklevel=2,
     )
     return None
+
+
+def _need_rule(rule: object) -> None:
+    if not isinstance(rule, Rule):
+        raise TypeError(f"expected a compiled Rule (from compile_rule), not {type(rule).__name__}")
 
 
 def _exact_case(rule: Rule) -> bool:
