@@ -326,6 +326,7 @@ def _exact_search(a: Rule, b: Rule) -> tuple[Counterexample | None, bool]:
     # telling triples first, and walk every card only at the length that has one.
     reduced = _reduced_triples(uses) if uses.equal and not uses.opaque else None
     seen: set[tuple[object, ...]] = set()
+    inner_seen: set[tuple[object, ...]] = set()
     for n in range(2, last_length + 1):
         values = evaluate(n + 1, n)
         if values in seen:
@@ -335,7 +336,7 @@ def _exact_search(a: Rule, b: Rule) -> tuple[Counterexample | None, bool]:
             if not atom_nodes:
                 break
             continue
-        hit = search(*reps, *values)
+        hit = search(*reps, inner_seen, *values)
         if hit is not None:
             p2, p1, card = hit
             return ((_ACE_OF_SPADES,) * (n - 2) + (p2, p1), card), True
@@ -809,12 +810,44 @@ TripleSearch = Callable[..., "tuple[Card, Card, Card] | None"]
 TripleTest = Callable[..., bool]
 
 
+def _card_free_parts(tree: A.Expr) -> list[A.Expr]:
+    """The largest sub-expressions of ``tree`` that do not read the judged card (and are
+    not constants or lists), left to right."""
+    mentions: dict[int, bool] = {}
+
+    def scan(node: A.Expr | A.Range) -> bool:
+        found = isinstance(node, A.Name) and node.name == "card"
+        for kid in A.children(node):
+            found = scan(kid) or found
+        mentions[id(node)] = found
+        return found
+
+    scan(tree)
+    out: list[A.Expr] = []
+    stack: list[A.Expr | A.Range] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (A.Const, A.Range, A.ListLit)):
+            continue
+        if not mentions[id(node)]:
+            out.append(node)
+            continue
+        stack.extend(reversed(A.children(node)))
+    return out
+
+
 def _triple_search(a: A.Expr, b: A.Expr, atoms: Sequence[A.Expr]) -> tuple[TripleSearch, TripleTest]:
-    """Two generated functions: ``search(C, P1, P2, *atom_values)`` returns the first
-    ``(prev2, prev, card)`` (cards from ``C``, ``P1``, ``P2``, in that nesting) on which
-    the two rules disagree on a line of 2 cards or more, or ``None``;
-    ``differ(triples, *atom_values)`` says whether they disagree on one of the listed
-    ``(prev2, prev, card)`` triples."""
+    """Two generated functions for two rules on lines of 2 cards or more.
+
+    ``search(C, P1, P2, seen, *atom_values)`` returns the first ``(prev2, prev, card)``
+    (cards from ``C``, ``P1``, ``P2``, in that nesting) on which the rules disagree, or
+    ``None``.  For each ``(prev2, prev)`` it first computes the parts of both rules that
+    do not read the judged card; the loop over the judged card depends on nothing else,
+    so a combination of those values already in ``seen`` (a set kept across calls, of
+    combinations that showed no difference) is skipped.
+
+    ``differ(triples, *atom_values)`` says whether the rules disagree on one of the
+    listed ``(prev2, prev, card)`` triples."""
     env_atoms = _atom_env()
     names = {id(atom): f"_x{i}" for i, atom in enumerate(atoms)}
     variables = dict(_TRIPLE_VARIABLES)
@@ -823,22 +856,45 @@ def _triple_search(a: A.Expr, b: A.Expr, atoms: Sequence[A.Expr]) -> tuple[Tripl
         variables[f"_x{i}"] = Variable(checked.type_of(atom), f"_x{i}", checked.may_be_nothing(atom))
     env = Env(variables)
     namespace: dict[str, Any] = {}
-    codes = []
+    codes: list[str] = []
+    inner_codes: list[str] = []
+    hoisted: dict[A.Expr, str] = {}  # card-free part -> local name
+    hoisted_code: list[str] = []
+    inner_vars: dict[str, Variable] = {"card": Variable(Type.CARD, "card")}
     for prefix, tree in (("a", a), ("b", b)):
         tree = _substitute(tree, names)
-        gen = CodeGen(check(tree, env), prefix=prefix)
+        checked = check(tree, env)
+        gen = CodeGen(checked, prefix=prefix)
         codes.append(gen.cond(tree))
-        assert not gen.statements  # no aggregates here
+        local: dict[int, str] = {}
+        for part in _card_free_parts(tree):
+            name = hoisted.get(part)
+            if name is None:
+                name = hoisted[part] = f"_h{len(hoisted)}"
+                hoisted_code.append(f"{name} = {gen.expr(part)}")
+                inner_vars[name] = Variable(checked.type_of(part), name, checked.may_be_nothing(part))
+            local[id(part)] = name
+        inner = _substitute(tree, local)
+        inner_gen = CodeGen(check(inner, Env(inner_vars)), prefix=f"{prefix}i")
+        inner_codes.append(inner_gen.cond(inner))
+        assert not gen.statements and not inner_gen.statements  # no aggregates here
         namespace.update(gen.globals)
+        namespace.update(inner_gen.globals)
+    key = f"({', '.join(hoisted.values())},)" if hoisted else "()"
     body = [
         "for _p2 in P2:",
         "    for _p1 in P1:",
+        *(f"        {line}" for line in hoisted_code),
+        f"        _key = {key}",
+        "        if _key in seen:",
+        "            continue",
         "        for card in C:",
-        f"            if {codes[0]} != {codes[1]}:",
+        f"            if {inner_codes[0]} != {inner_codes[1]}:",
         "                return (_p2, _p1, card)",
+        "        seen.add(_key)",
         "return None",
     ]
-    search, _ = build_function("search", ("C", "P1", "P2", *names.values()), body, namespace)
+    search, _ = build_function("search", ("C", "P1", "P2", "seen", *names.values()), body, namespace)
     listed = [
         "for _p2, _p1, card in T:",
         f"    if {codes[0]} != {codes[1]}:",
