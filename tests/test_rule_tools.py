@@ -353,13 +353,17 @@ def test_bounded_search_depth_three() -> None:
 # -- root bound ---------------------------------------------------------------------------------
 
 
-@given(st.integers(-50, 50), st.integers(-50, 50), st.integers(1, 5))
-def test_root_bound_is_past_every_root(c0: int, c1: int, c2: int) -> None:
+@given(st.lists(st.tuples(st.integers(-60, 60), st.integers(-60, 60)), min_size=2, max_size=4), st.data())
+def test_root_bound_is_past_every_root(bounds: list[tuple[int, int]], data: st.DataObject) -> None:
     from fractions import Fraction
 
-    bound = root_bound([Fraction(abs(c0)), Fraction(abs(c1)), Fraction(c2)], 1)
-    for x in range(bound, bound + 60):
-        assert c2 * x * x + c1 * x + c0 > 0
+    intervals = [(Fraction(min(a, b)), Fraction(max(a, b))) for a, b in bounds]
+    coeffs = [data.draw(st.integers(int(lo), int(hi))) for lo, hi in intervals]
+    bound = root_bound(intervals, 1)
+    if not any(coeffs[1:]):
+        return  # a constant: nothing to settle
+    values = [sum(c * x**k for k, c in enumerate(coeffs)) for x in range(bound, bound + 40)]
+    assert all(v > 0 for v in values) or all(v < 0 for v in values)
 
 
 # -- acceptance ------------------------------------------------------------------------------------
