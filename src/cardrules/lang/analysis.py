@@ -20,21 +20,34 @@ length, and the length matters only through ``position``:
 
 * every integer expression is, for positions in one residue class modulo ``P`` (the
   product of the ``%``/``//`` divisors on its path, and 2 for ``is odd/even`` on an
-  integer), a polynomial in ``position`` whose coefficients depend on the cards; the
-  coefficients' sizes are bounded from the literals (:class:`_Growth`), so past a
-  threshold ``T`` (a Cauchy root bound) every comparison, ``abs``, ``min``/``max``,
-  set membership and list index is settled;
+  integer; ``P`` is the least common multiple over all paths), a polynomial in
+  ``position`` whose coefficients depend on the cards.  :class:`_Growth` bounds each
+  coefficient by an interval computed from the literals (a rank is 1 to 13, ``x % n``
+  is 0 to ``n - 1``, ``x // n`` is ``(x - x % n) / n``, ...), so past a threshold ``T``
+  (:func:`root_bound`: the better of Cauchy's and Fujiwara's root bounds) every
+  comparison, ``abs``, ``min``/``max``, set membership and list index is settled;
 * so from ``T`` on, positions repeat with period ``P``, and searching positions
-  ``1 .. T + P - 1`` (lines of ``0 .. T + P - 2`` cards) decides the question.
+  ``1 .. T + P - 1`` (lines of ``0 .. T + P - 2`` cards) decides the question.  The
+  line before its last two cards does not matter; the least such line is all ``AS``.
 
-Within that range the search is cheap: the parts of each rule that depend on the position
-and on no card (*position atoms*, such as ``position % 3`` or ``has(prev2)``) are
-evaluated for each length; lengths whose atoms agree behave alike and are skipped.  For
-each new combination, both rules are specialised (the atoms become constants), compiled
-into one generated Python loop over the judged card and the last two line cards, and
-each card slot runs only over one representative per class of the attributes the two
-rules read there (13 ranks, 4 suits, 2 colours, or all 52 cards when a whole card is
-compared), the first in canonical order, so the first difference found is the least.
+Within that range the search is made cheap in four ways:
+
+1. The parts of each rule that depend on the position and on no card (*position atoms*,
+   such as ``position % 3`` or ``has(prev2)``) are evaluated for each length; a length
+   whose atoms repeat an earlier length's values behaves like it and is skipped.
+2. Both rules are compiled together, once, into one generated Python function that
+   loops over the second-to-last card, the last card and the judged card, with the
+   atoms as parameters.  Each slot runs only over one representative per class of what
+   the two rules read there (2 colours, 4 suits, 13 ranks, 26 rank-and-colours, or all
+   52 cards when a whole card is compared), the first of its class in canonical order,
+   so the first difference found is the least one.
+3. Inside that function, the parts that do not read the judged card are computed once
+   per pair of line cards; the loop over the judged card depends on nothing else, so a
+   combination of their values already seen without a difference (at this length or an
+   earlier one) is skipped.
+4. When whole cards are compared only with ``==``/``!=`` between slots, a list of a few
+   thousand triples showing every combination of attribute classes and equalities is
+   tried first; the full walk over 52 cards runs only at the length that differs.
 
 Otherwise (aggregates, or depth above 2), every line of 0, 1 and 2 cards is tried with
 every card, then a seeded sample of lines of each length up to ``max_length``; finding
