@@ -516,3 +516,11 @@ def test_rules_must_be_compiled() -> None:
         equivalent("card is red", compile_rule("card is red"))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="compile_rule"):
         profile("card is red")  # type: ignore[arg-type]
+
+
+def test_has_is_no_whole_card_use() -> None:
+    from cardrules.lang.analysis import _slot_uses
+
+    uses = _slot_uses([compile_rule("has(prev2) and card == prev").tree])
+    assert uses.opaque == set() and uses.equal == {"card", "prev"}
+    assert uses.attributes["prev2"] == set()

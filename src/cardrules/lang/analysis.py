@@ -786,18 +786,12 @@ def _slot_uses(trees: Iterable[A.Expr]) -> _SlotUses:
     for tree in trees:
         consumed: set[int] = set()
         for node in A.walk(tree):
-            if (
-                isinstance(node, A.Attribute)
-                and isinstance(node.obj, A.Name)
-                and node.obj.name in _CARD_SLOTS
-            ):
+            if isinstance(node, A.Call) and node.func == "has":
+                consumed.update(id(arg) for arg in node.args)  # has(prev2) reads no card
+            elif isinstance(node, A.Attribute) and isinstance(node.obj, A.Name) and node.obj.name in slots:
                 uses.attributes[node.obj.name].add(node.attr)
                 consumed.add(id(node.obj))
-            elif (
-                isinstance(node, A.Is)
-                and isinstance(node.subject, A.Name)
-                and node.subject.name in _CARD_SLOTS
-            ):
+            elif isinstance(node, A.Is) and isinstance(node.subject, A.Name) and node.subject.name in slots:
                 prop = node.prop
                 what = "rank" if prop in _RANK_PROPS else "color" if prop in _COLOR_PROPS else "suit"
                 uses.attributes[node.subject.name].add(what)
@@ -807,12 +801,12 @@ def _slot_uses(trees: Iterable[A.Expr]) -> _SlotUses:
                 and node.op in ("==", "!=")
                 and isinstance(node.left, A.Name)
                 and isinstance(node.right, A.Name)
-                and node.left.name in _CARD_SLOTS
-                and node.right.name in _CARD_SLOTS
+                and node.left.name in slots
+                and node.right.name in slots
             ):
                 uses.equal.update((node.left.name, node.right.name))
                 consumed.update((id(node.left), id(node.right)))
-            elif isinstance(node, A.Name) and node.name in _CARD_SLOTS and id(node) not in consumed:
+            elif isinstance(node, A.Name) and node.name in slots and id(node) not in consumed:
                 uses.opaque.add(node.name)
     return uses
 
