@@ -13,7 +13,12 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "rules"
 
 def test_check_prints_name_depth_and_acceptance(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(
-        ["rule", "check", str(EXAMPLES / "alternate-colours.rule"), str(EXAMPLES / "sum-of-three-even.rule")]
+        [
+            "rule",
+            "check",
+            str(EXAMPLES / "alternating-colours.rule"),
+            str(EXAMPLES / "sum-of-three-even.rule"),
+        ]
     )
     out = capsys.readouterr().out
     assert status == 0
@@ -55,7 +60,7 @@ def test_judge_says_right_or_wrong_and_why(capsys: pytest.CaptureFixture[str]) -
     status = main(["rule", "judge", str(EXAMPLES / "odd-black-even-red.rule"), "--line", "5H 7C", "4D", "QS"])
     out = capsys.readouterr().out.splitlines()
     assert status == 0
-    assert out[0].startswith("4D: wrong: ") and "prev is odd" in out[0]
+    assert out[0].startswith("4D: wrong: ") and "prev 7C is odd" in out[0]
     assert out[1].startswith("QS: right: ")
 
 
@@ -70,3 +75,34 @@ def test_judge_needs_a_rule_name_for_a_file_of_several(
     assert capsys.readouterr().out.startswith("5H: wrong")
     assert main(["rule", "judge", str(both), "--rule", "nope", "5H"]) == 1
     assert main(["rule", "judge", str(both), "--rule", "reds", "--line", "5X", "5H"]) == 1
+
+
+def test_check_refuses_a_file_without_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.rule"
+    empty.write_text("# to do\n")
+    assert main(["rule", "check", str(empty)]) == 1
+    assert "no rule" in capsys.readouterr().err
+
+
+def test_diff_finds_a_telling_card_or_says_equivalent(capsys: pytest.CaptureFixture[str]) -> None:
+    same = main(
+        ["rule", "diff", "card.color != prev.color", "if prev is red then card is black else card is red"]
+    )
+    assert same == 0 and capsys.readouterr().out.startswith("equivalent")
+    status = main(["rule", "diff", str(EXAMPLES / "alternating-colours.rule"), "card.suit != prev.suit"])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 1
+    assert out[0].startswith("different: main line ")
+    # the counterexample really tells them apart: one says right, the other wrong
+    assert {out[1].split(":")[0].split()[-1], out[2].split(":")[0].split()[-1]} == {"right", "wrong"}
+
+
+def test_bounded_difference_is_shortest_first() -> None:
+    from cardrules import parse_card
+    from cardrules.cli.rule_cmd import _bounded_difference
+    from cardrules.lang import compile_rule
+
+    found = _bounded_difference(compile_rule("card is red"), compile_rule("card is red or card is ace"))
+    assert found == ((), parse_card("AS"))
+    found = _bounded_difference(compile_rule("true"), compile_rule("position != 4"))
+    assert found is not None and len(found[0]) == 3

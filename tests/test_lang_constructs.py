@@ -378,3 +378,32 @@ def test_bad_arguments_are_card_rules_errors() -> None:
         compile_rule("")
     with pytest.raises(RuleSyntaxError):
         compile_rule("# only a comment\n")
+
+
+def test_bound_names_may_start_with_an_underscore() -> None:
+    assert holds("count(_x1 in line where _x1 is red) == 1", "2H 3S")
+
+
+def test_a_rules_file_of_comments_holds_no_rules() -> None:
+    from cardrules.lang import compile_rules
+
+    assert compile_rules("# nothing yet\n\n") == {}
+    assert compile_rules("") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "column"),
+    [
+        ("card is red or or", 16),
+        ("count(where in line where where is red) > 0", 7),
+        ("card.if == 1", 6),
+        ("card is in", 9),
+        ("card.rank == then", 14),
+        ("any(line in line where true)", 5),
+    ],
+)
+def test_keywords_are_reserved_everywhere(text: str, column: int) -> None:
+    with pytest.raises(RuleSyntaxError) as info:
+        compile_rule(text)
+    assert info.value.column == column
+    assert "unexpected '" in info.value.message and "unknown name" not in info.value.message

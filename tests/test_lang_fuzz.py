@@ -14,14 +14,14 @@ import lark
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.extra.lark import from_lark
+from hypothesis.extra.lark import LarkStrategy, from_lark
 
 from cardrules import JOKER, Card, Suit, standard_deck
 from cardrules._resources import grammar_text
 from cardrules.errors import CardRulesError
 from cardrules.lang import RuleSyntaxError, compile_rule, compile_rules
 from cardrules.lang.explain import judge
-from cardrules.lang.parser import _LOADER
+from cardrules.lang.parser import _LOADER, KEYWORDS
 
 DECK = standard_deck()
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples" / "rules").glob("*.rule"))
@@ -72,20 +72,89 @@ _NAMES = [
     "face", "number", "spades", "hearts", "A", "K", "jack", "true", "false", "rank", "suit",
     "color", "abs", "min", "max", "next", "has", "ace", "cardd", "prev10", "start", "play",
 ]  # fmt: skip
-GRAMMAR_TEXT = from_lark(
-    _grammar(),
-    explicit={
-        "expr__NAME": st.sampled_from(_NAMES),
-        "expr__INT": st.sampled_from(["0", "1", "2", "3", "7", "13", "99", "0003"]),
-        "STRING": st.sampled_from(['"r"', '"s"', '""']),
-        "COMMENT": st.just("# c\n"),
-        "WS": st.sampled_from([" ", "\n", "  "]),
-    },
-)
+_WORDS = {
+    # every keyword terminal, spaced so that generated tokens do not run together
+    **{f"expr__{name}": st.just(f" {word} ") for word, name in KEYWORDS.items()},
+    "expr__NAME": st.sampled_from(_NAMES).map(lambda n: f" {n} "),
+    "expr__INT": st.sampled_from(["0", "1", "2", "3", "7", "13", "99", "0003"]).map(lambda n: f" {n} "),
+    "RULE": st.just("rule "),
+    "START": st.just(" start"),
+    "PLAY": st.just(" play"),
+    "STRING": st.sampled_from(['"r"', '"s"', '""']),
+    "COMMENT": st.just("# c\n"),
+    "WS": st.sampled_from([" ", "\n", "  "]),
+}
+
+
+class _BoundedLark(LarkStrategy):  # type: ignore[misc]
+    """``from_lark``'s strategy with a depth bound: below ``MAX_DEPTH`` nonterminals it
+    draws as usual; deeper, each nonterminal takes the expansion that ends soonest.
+    Unbounded, almost every draw of this recursive grammar runs out of data and
+    Hypothesis ends up with a handful of examples."""
+
+    MAX_DEPTH = 9
+
+    def __init__(self, base: LarkStrategy) -> None:
+        self.__dict__.update(base.__dict__)
+        expansions = {k: list(v.elements) for k, v in base.nonterminal_strategies.items()}
+        height: dict[str, float] = {}
+        changed = True
+        while changed:  # fixpoint: how many levels each nonterminal needs to end
+            changed = False
+            for name, options in expansions.items():
+                best = min(
+                    1
+                    + max(
+                        (height.get(sym.name, float("inf")) if not sym.is_term else 0 for sym in opt),
+                        default=0,
+                    )
+                    for opt in options
+                )
+                if best < height.get(name, float("inf")):
+                    height[name], changed = best, True
+        self._ending = {
+            name: min(
+                options,
+                key=lambda opt: max(
+                    (height.get(sym.name, float("inf")) if not sym.is_term else 0 for sym in opt), default=0
+                ),
+            )
+            for name, options in expansions.items()
+        }
+        self._depth = 0
+
+    def draw_symbol(self, data: object, symbol: object, draw_state: list[str]) -> None:
+        if getattr(symbol, "is_term", True) or self._depth < self.MAX_DEPTH:
+            self._depth += 1
+            try:
+                super().draw_symbol(data, symbol, draw_state)
+            finally:
+                self._depth -= 1
+            return
+        for sym in self._ending[symbol.name]:  # type: ignore[attr-defined]
+            self.draw_symbol(data, sym, draw_state)
+            self.gen_ignore(data, draw_state)
+
+    def do_draw(self, data: object) -> str:
+        self._depth = 0
+        return str(super().do_draw(data))
+
+
+def _grammar_text() -> st.SearchStrategy[str]:
+    base = from_lark(_grammar(), explicit=_WORDS).wrapped_strategy  # type: ignore[attr-defined]
+    assert isinstance(base, LarkStrategy)
+    return _BoundedLark(base)
+
+
+GRAMMAR_TEXT = _grammar_text()
 
 
 @settings(suppress_health_check=list(HealthCheck), deadline=None)
-@given(GRAMMAR_TEXT, st.lists(st.sampled_from(DECK), max_size=6), st.sampled_from(DECK))
+@given(
+    GRAMMAR_TEXT,
+    st.lists(st.sampled_from(DECK), max_size=6),
+    st.sampled_from(DECK),
+)
 def test_grammar_shaped_text_compiles_or_fails_cleanly(text: str, line: list[Card], card: Card) -> None:
     try:
         rules = compile_any(text)
@@ -301,3 +370,34 @@ def test_every_example_compiles_and_round_trips(path: Path) -> None:
             assert rule.accepts(line, card) is judge(
                 rule.tree, line, card, depth=rule.depth, has=rule.uses_has
             )
+
+
+@settings(suppress_health_check=list(HealthCheck), deadline=None, max_examples=60)
+@given(TYPED_RULES, st.data())
+def test_layout_and_comments_do_not_change_a_rule(text: str, data: st.DataObject) -> None:
+    try:
+        rule = compile_rule(text)
+    except RuleSyntaxError:
+        return
+    pieces = text.split(" ")
+    seps = data.draw(
+        st.lists(
+            st.sampled_from([" ", "\n    ", "  # a comment\n", "\t"]),
+            min_size=len(pieces),
+            max_size=len(pieces),
+        )
+    )
+    spaced = "".join(p + s for p, s in zip(pieces, seps, strict=True))
+    assert compile_rule(f"({spaced})") == rule
+
+
+def test_source_errors_pickle() -> None:
+    import pickle
+
+    from cardrules.lang import RuleTypeError
+
+    with pytest.raises(RuleTypeError) as info:
+        compile_rule("card.suit == 3")
+    again = pickle.loads(pickle.dumps(info.value))
+    assert type(again) is RuleTypeError
+    assert (again.line, again.column, str(again)) == (info.value.line, info.value.column, str(info.value))

@@ -10,28 +10,38 @@ over 90% (published advice: such rules are too hard, or too easy, to find).
 extend the main line, and why.  A file of several rules needs ``--rule NAME``.
 
 ``check`` also prints each rule's profile (:func:`cardrules.lang.analysis.profile`).
-``cardrules rule diff A B`` compares two rules, as a god checks a scientist's guess:
-each of ``A``/``B`` is a rule file, ``FILE:NAME`` for one rule of a file of several, or
-rule text.  It prints ``equivalent`` (exit status 0), or a main line and a card that
-tells them apart with both rules' explanations (status 1); status 2 on a bad argument.
+
+``cardrules rule diff A B`` compares two rules (how a god checks a scientist's guess):
+it prints ``equivalent`` (exit status 0) or the shortest main line and card they judge
+differently, with both rules' explanations (status 1); status 2 when a rule cannot be
+read.  ``A`` and ``B`` are rule files, ``FILE:NAME`` (or ``--rule-a``/``--rule-b``) for
+one rule of a file of several, or rule text.  It uses
+:func:`cardrules.lang.analysis.equivalent`: exact for rules without aggregates that look
+back at most 2 cards, else a bounded search (every main line of up to two cards, then
+seeded random lines up to ``--max-length``), whose "equivalent" is followed by a
+``note:`` saying it is not proven.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import re
 import sys
 import warnings
 from pathlib import Path
 from typing import Any
 
-from ..cards import Card, parse_card, parse_cards
+from ..cards import Card, parse_card, parse_cards, standard_deck
 from ..errors import CardRulesError
 from ..lang.analysis import EquivalenceNotProven, equivalent, profile
-from ..lang.ast import unparse
+from ..lang.ast import Aggregate, Name, unparse, walk
 from ..lang.errors import SourceError
 from ..lang.parser import parse_rule_text
 from ..lang.rules import Rule, compile_rule, compile_rules
 from ..lang.tools import acceptance
+
+_COMMENT = re.compile(r"#[^\n]*")
 
 #: Below / above these shares, ``check`` warns that a rule is too hard / too easy.
 LOW, HIGH = 0.10, 0.90
@@ -50,9 +60,11 @@ def register(sub: Any) -> None:
     j.add_argument("--line", default="", help='the main line, starter first, e.g. "5H 7C"')
     j.add_argument("--rule", default=None, help="the rule's name, in a file of several rules")
     j.set_defaults(func=run_judge)
-    d = rsub.add_parser("diff", help="compare two rules: 'equivalent', or a play that tells them apart")
-    d.add_argument("a", metavar="A", help="a rule file, FILE:NAME, or rule text (the god's rule)")
-    d.add_argument("b", metavar="B", help="the same for the other rule (a scientist's guess)")
+    d = rsub.add_parser("diff", help="compare two rules: equivalent, or a card they judge differently")
+    d.add_argument("first", metavar="A", help="a rule file, FILE:NAME, or rule text (the god's rule)")
+    d.add_argument("second", metavar="B", help="the same for the other rule (a scientist's guess)")
+    d.add_argument("--rule-a", default=None, help="the rule's name in A, if A holds several")
+    d.add_argument("--rule-b", default=None, help="the rule's name in B, if B holds several")
     d.add_argument(
         "--max-length",
         type=int,
@@ -75,6 +87,8 @@ def load_rules(path: str) -> dict[str, Rule]:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CardRulesError(f"{path}: cannot read: {exc}") from None
+    if not _COMMENT.sub("", text).strip():
+        return {}
     parts = parse_rule_text(text)
     if parts and parts[0][0] is None:
         return {Path(path).stem: compile_rule(text, name=Path(path).stem)}
@@ -83,14 +97,18 @@ def load_rules(path: str) -> dict[str, Rule]:
 
 def _describe(rule: Rule, lines: int) -> tuple[str, float]:
     share = acceptance(rule, lines=lines)
-    depth = f"looks back {rule.depth}" if rule.depth else "looks back 0"
-    extras = []
+    parts = [f"looks back {rule.depth}"]
+    names = {n.name for n in walk(rule.tree) if isinstance(n, Name)}
+    if "position" in names:
+        parts.append("uses position")
+    if any(isinstance(n, Aggregate) for n in walk(rule.tree)):
+        parts.append("looks at the whole line")
     if rule.uses_has:
-        extras.append("uses has()")
+        parts.append("uses has()")
     if rule.start_tree is not None:
-        extras.append("judges the starter")
-    extra = f", {', '.join(extras)}" if extras else ""
-    return f"{depth}{extra}, accepts {share:.0%}", share
+        parts.append("judges the starter")
+    parts.append(f"accepts {share:.0%}")
+    return ", ".join(parts), share
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -106,6 +124,9 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"{path}: {exc}", file=sys.stderr)
             status = 1
             continue
+        if not rules:
+            print(f"{path}: no rule in this file", file=sys.stderr)
+            status = 1
         for name, rule in rules.items():
             summary, share = _describe(rule, args.lines)
             print(f"{path}: {name}: {summary}")
@@ -118,16 +139,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    rules = load_rules(args.file)
-    if args.rule is not None:
-        if args.rule not in rules:
-            names = ", ".join(map(repr, rules))
-            raise CardRulesError(f"{args.file} has no rule {args.rule!r}; it has {names}")
-        rule = rules[args.rule]
-    elif len(rules) == 1:
-        rule = next(iter(rules.values()))
-    else:
-        raise CardRulesError(f"{args.file} holds several rules; choose one with --rule ({', '.join(rules)})")
+    rule = _pick(args.file, load_rules(args.file), args.rule, "--rule")
     line = parse_cards(args.line)
     for token in args.cards:
         card = parse_card(token)
@@ -136,44 +148,72 @@ def run_judge(args: argparse.Namespace) -> int:
     return 0
 
 
-def rule_argument(arg: str) -> Rule:
-    """A rule named on the command line: a file holding one rule, ``FILE:NAME``, or rule
-    text.  Raises :class:`~cardrules.CardRulesError`."""
-    path = Path(arg)
-    if path.is_file():
-        rules = load_rules(arg)
-        if len(rules) == 1:
-            return next(iter(rules.values()))
-        raise CardRulesError(f"{arg} holds several rules; choose one as {arg}:NAME ({', '.join(rules)})")
-    head, sep, name = arg.rpartition(":")
-    if sep and Path(head).is_file():
-        rules = load_rules(head)
+def _pick(where: str, rules: dict[str, Rule], name: str | None, option: str) -> Rule:
+    if name is not None:
         if name not in rules:
-            raise CardRulesError(f"{head} has no rule {name!r}; it has {', '.join(map(repr, rules))}")
+            names = ", ".join(map(repr, rules))
+            raise CardRulesError(f"{where} has no rule {name!r}; it has {names}")
         return rules[name]
+    if len(rules) == 1:
+        return next(iter(rules.values()))
+    if not rules:
+        raise CardRulesError(f"{where} holds no rule")
+    raise CardRulesError(f"{where} holds several rules; choose one with {option} ({', '.join(rules)})")
+
+
+def _rule_arg(arg: str, name: str | None, option: str) -> Rule:
+    """A rule from a file name, ``FILE:NAME``, or rule text given on the command line."""
+    if Path(arg).is_file():
+        return _pick(arg, load_rules(arg), name, option)
+    head, sep, tail = arg.rpartition(":")
+    if sep and name is None and Path(head).is_file():
+        return _pick(head, load_rules(head), tail, option)
     return compile_rule(arg)
+
+
+Difference = tuple[tuple[Card, ...], Card]
+
+
+def _bounded_difference(a: Rule, b: Rule, *, samples: int = 2000, seed: int = 0) -> Difference | None:
+    """The first main line and card ``a`` and ``b`` judge differently: every line of
+    0, 1 and 2 cards in canonical order, then ``samples`` seeded random lines of 3 to 10
+    cards per length; ``None`` if none is found (which proves nothing)."""
+    deck = standard_deck()
+    fa, fb = a.accepts, b.accepts
+    lines: list[tuple[Card, ...]] = [()]
+    lines += [(x,) for x in deck]
+    lines += [(x, y) for x in deck for y in deck]
+    for line in lines:
+        for card in deck:
+            if fa(line, card) is not fb(line, card):
+                return line, card
+    rng = random.Random(seed)
+    for length in range(3, 11):
+        for _ in range(samples // 8):
+            line = tuple(rng.choice(deck) for _ in range(length))
+            for card in deck:
+                if fa(line, card) is not fb(line, card):
+                    return line, card
+    return None
 
 
 def _line_text(line: tuple[Card, ...]) -> str:
     if not line:
-        return "an empty main line"
+        return "(empty)"
     if len(line) <= 8:
-        return f"the main line {' '.join(map(str, line))}"
+        return " ".join(map(str, line))
     head = " ".join(map(str, line[:2]))
     tail = " ".join(map(str, line[-3:]))
-    return f"a main line of {len(line)} cards ({head} ... {tail})"
+    return f"of {len(line)} cards ({head} ... {tail})"
 
 
 def run_diff(args: argparse.Namespace) -> int:
     try:
-        a, b = rule_argument(args.a), rule_argument(args.b)
+        a = _rule_arg(args.first, args.rule_a, "--rule-a")
+        b = _rule_arg(args.second, args.rule_b, "--rule-b")
     except CardRulesError as exc:
         print(f"cardrules: {exc}", file=sys.stderr)
         return 2
-    for label, rule in (("A", a), ("B", b)):
-        named = f' (rule "{rule.name}")' if rule.name else ""
-        start = "; its start: part is not compared" if rule.start_tree is not None else ""
-        print(f"{label}: {unparse(rule.tree)}{named}{start}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", EquivalenceNotProven)
         found = equivalent(a, b, max_length=args.max_length)
@@ -184,8 +224,11 @@ def run_diff(args: argparse.Namespace) -> int:
                 print(f"note: {w.message}")
         return 0
     line, card = found
-    print(f"not equivalent: after {_line_text(line)}, the card {card} (position {len(line) + 1})")
+    print(f"different: main line {_line_text(line)}, card {card} (position {len(line) + 1})")
+    print(f"  A says {'right' if a.accepts(line, card) else 'wrong'}: {a.explain(line, card)}")
+    print(f"  B says {'right' if b.accepts(line, card) else 'wrong'}: {b.explain(line, card)}")
     for label, rule in (("A", a), ("B", b)):
-        verdict = "right" if rule.accepts(line, card) else "wrong"
-        print(f"  {label} says {verdict}: {rule.explain(line, card)}")
+        named = f' (rule "{rule.name}")' if rule.name else ""
+        start = "; its start: part is not compared" if rule.start_tree is not None else ""
+        print(f"  {label} is {unparse(rule.tree)}{named}{start}")
     return 1

@@ -203,44 +203,57 @@ def _show(value: object) -> str:
     return str(value)
 
 
-def _notes(node: A.Expr, ctx: Context) -> str:
-    """Values of the interesting operands of an atom: ``(card.color = red, prev = 7H)``."""
-    if isinstance(node, A.Compare):
-        parts: list[A.Expr] = [node.left, node.right]
-    elif isinstance(node, A.Member):
-        parts = [node.elem]
-    elif isinstance(node, A.Is):
-        parts = [node.subject]
-    elif isinstance(node, (A.Const, A.Not, A.BoolOp)):
-        parts = []
-    else:
-        parts = [node]
-    shown = []
-    for p in parts:
-        if isinstance(p, A.Const):
-            continue
-        shown.append(f"{A.unparse(p)} = {_show(evaluate(p, ctx))}")
-    return f" ({', '.join(shown)})" if shown else ""
+def _operand(node: A.Expr, ctx: Context) -> str:
+    """An operand with its value: ``prev 7H``, ``card.rank (5)``, ``3``."""
+    text = A.unparse(node)
+    if isinstance(node, A.Const):
+        return text
+    value = _show(evaluate(node, ctx))
+    if isinstance(node, A.Name):
+        return f"{text} {value}"
+    if len(text) > 50:
+        text = text[:47] + "..."
+    return f"{text} ({value})"
 
 
 def _why(node: A.Expr, ctx: Context) -> str:
+    """The facts that decide a boolean node's value, in words."""
     value = evaluate(node, ctx)
     text = A.unparse(node)
     if isinstance(node, A.If):
-        for cond, branch in node.branches:
-            if _truthy(evaluate(cond, ctx)):
-                return f"{_why(cond, ctx)}, so {A.unparse(branch)} must hold: {_why(branch, ctx)}"
-        conds = " and ".join(_why(c, ctx) for c, _ in node.branches)
-        return f"{conds}, so {A.unparse(node.orelse)} must hold: {_why(node.orelse, ctx)}"
+        return _decide(node, ctx)
     if isinstance(node, A.BoolOp):
         deciding = [o for o in node.operands if _truthy(evaluate(o, ctx)) is (node.op == "or")]
         if deciding:
             return _why(deciding[0], ctx)
         return " and ".join(_why(o, ctx) for o in node.operands)
     if isinstance(node, A.Not):
-        return f"{text} is {_show(value)}, because {_why(node.operand, ctx)}"
+        return _why(node.operand, ctx)
+    if isinstance(node, A.Is):
+        positive = _truthy(value) is not node.negated
+        return f"{_operand(node.subject, ctx)} is {'' if positive else 'not '}{node.prop}"
+    if isinstance(node, A.Member):
+        inside = _truthy(value) is not node.negated
+        items = ", ".join(
+            i.spelling if isinstance(i, A.Const) else f"{i.lo.spelling}..{i.hi.spelling}" for i in node.items
+        )
+        return f"{_operand(node.elem, ctx)} is {'' if inside else 'not '}in {{{items}}}"
+    if isinstance(node, A.Compare):
+        left, right = _operand(node.left, ctx), _operand(node.right, ctx)
+        if node.op in ("==", "!="):
+            equal = _truthy(value) is (node.op == "==")
+            a, b = evaluate(node.left, ctx), evaluate(node.right, ctx)
+            if a is None or b is None:
+                return f"{left} {node.op} {right} is {_show(value)} (nothing is never equal)"
+            return f"{left} {'==' if equal else '!='} {right}"
+        return f"{left} {node.op} {right}" + ("" if _truthy(value) else " is false")
+    if isinstance(node, A.Call) and node.func == "has":
+        cards = "card" if len(ctx.line) == 1 else "cards"
+        return f"the line has {len(ctx.line)} {cards} ({text} is {_show(value)})"
     if isinstance(node, A.Aggregate) and node.func in ("any", "all"):
         window = list(ctx.line) if node.last is None else list(ctx.line)[-node.last :]
+        where = "the line" if node.last is None else f"the last {node.last}"
+        pred = A.unparse(node.pred)
         saved = dict(ctx.bound)
         witness = None
         for x in window:
@@ -249,21 +262,128 @@ def _why(node: A.Expr, ctx: Context) -> str:
                 witness = x
                 break
         ctx.bound = saved
+        if node.func == "any":
+            if witness is None:
+                return f"no card {node.var} of {where} has {pred}"
+            return f"{witness} of {where} has {pred}"
         if witness is None:
-            return f"{text} is {_show(value)} ({len(window)} cards looked at)"
-        return f"{text} is {_show(value)} ({node.var} = {witness})"
-    return f"{text} is {_show(value)}{_notes(node, ctx)}"
+            return f"every card {node.var} of {where} has {pred}"
+        return f"{witness} of {where} does not have {pred}"
+    return f"{text} is {_show(value)}"
+
+
+_OP_WORDS = {
+    "==": "must be",
+    "!=": "must differ from",
+    "<": "must be less than",
+    "<=": "must be at most",
+    ">": "must be more than",
+    ">=": "must be at least",
+}
+_NEGATED_OP_WORDS = {
+    "==": "must differ from",
+    "!=": "must be",
+    "<": "must be at least",
+    "<=": "must be more than",
+    ">": "must be at most",
+    ">=": "must be less than",
+}
+_SUIT_WORDS = {"spades": "a spade", "hearts": "a heart", "diamonds": "a diamond", "clubs": "a club"}
+
+
+def _card_fact(card: Card, prop: str) -> str:
+    """What ``card`` is, in the category of ``prop``: ``4D is red``, ``4D is even``."""
+    if prop in ("red", "black"):
+        return f"{card} is {_show(card.color)}"
+    if prop in ("odd", "even"):
+        return f"{card} is {'odd' if card.rank % 2 else 'even'}"
+    if prop in ("face", "number", "ace"):
+        kind = "a face card" if card.rank in _FACE else "an ace" if card.rank == 1 else "a number card"
+        return f"{card} is {kind}"
+    suit = card.suit.name.lower() if card.suit is not None else ""
+    return f"{card} is {_SUIT_WORDS.get(suit, 'without a suit')}"
+
+
+def _value_fact(node: A.Expr, ctx: Context) -> str:
+    return f"{A.unparse(node)} is {_show(evaluate(node, ctx))}"
+
+
+def _requirement(node: A.Expr, ctx: Context, negate: bool = False) -> str:
+    """What the rule asks of this (boolean) part, then the facts: ``card must be black;
+    4D is red``."""
+    if isinstance(node, A.Not):
+        return _requirement(node.operand, ctx, not negate)
+    if isinstance(node, A.If):
+        return _decide(node, ctx, negate)
+    if isinstance(node, A.BoolOp):
+        values = [_truthy(evaluate(o, ctx)) for o in node.operands]
+        conj = (node.op == "and") is not negate  # all must hold, or one is enough
+        failing = [o for o, v in zip(node.operands, values, strict=True) if v is negate]
+        holding = [o for o, v in zip(node.operands, values, strict=True) if v is not negate]
+        if conj and failing:
+            return _requirement(failing[0], ctx, negate)
+        if not conj and holding:
+            return _requirement(holding[0], ctx, negate)
+        joiner = ", and " if conj else ", or "
+        return joiner.join(_requirement(o, ctx, negate) for o in node.operands)
+    must = "must not" if negate else "must"
+    if isinstance(node, A.Is):
+        neg = node.negated is not negate
+        subject = node.subject
+        want = f"{A.unparse(subject)} {'must not' if neg else 'must'} be {node.prop}"
+        value = evaluate(subject, ctx)
+        if isinstance(value, Card):
+            return f"{want}; {_card_fact(value, node.prop)}"
+        return f"{want}; {_value_fact(subject, ctx)}"
+    if isinstance(node, A.Compare):
+        words = (_NEGATED_OP_WORDS if negate else _OP_WORDS)[node.op]
+        facts = [_value_fact(side, ctx) for side in (node.left, node.right) if not isinstance(side, A.Const)]
+        return f"{A.unparse(node.left)} {words} {A.unparse(node.right)}; {', '.join(facts)}"
+    if isinstance(node, A.Member):
+        inside = node.negated is negate
+        items = ", ".join(
+            i.spelling if isinstance(i, A.Const) else f"{i.lo.spelling}..{i.hi.spelling}" for i in node.items
+        )
+        want = f"{A.unparse(node.elem)} must {'' if inside else 'not '}be in {{{items}}}"
+        return f"{want}; {_value_fact(node.elem, ctx)}"
+    if isinstance(node, A.Aggregate) and node.func in ("any", "all"):
+        where = "the line" if node.last is None else f"the last {node.last} cards"
+        pred = A.unparse(node.pred)
+        wants = {
+            ("any", False): f"a card {node.var} of {where} must have {pred}",
+            ("any", True): f"no card {node.var} of {where} may have {pred}",
+            ("all", False): f"every card {node.var} of {where} must have {pred}",
+            ("all", True): f"some card {node.var} of {where} must not have {pred}",
+        }
+        return f"{wants[node.func, negate]}; {_why(node, ctx)}"
+    if isinstance(node, A.Const):
+        says = "every card is right" if (node.value is True) is not negate else "no card is right"
+        return f"the rule says {says}"
+    return f"{A.unparse(node)} {must} hold; it is {_show(evaluate(node, ctx))}"
+
+
+def _decide(node: A.If, ctx: Context, negate: bool = False) -> str:
+    """``prev 7H is odd, so card must be black; 4D is red``: the condition that chose the
+    branch, as facts, then what the branch asks."""
+    for cond, branch in node.branches:
+        if _truthy(evaluate(cond, ctx)):
+            return f"{_why(cond, ctx)}, so {_requirement(branch, ctx, negate)}"
+    conds = " and ".join(_why(c, ctx) for c, _ in node.branches)
+    return f"{conds}, so {_requirement(node.orelse, ctx, negate)}"
 
 
 def explain(rule: Rule, line: Sequence[Card], card: Card) -> str:
-    """Why ``rule`` accepts or rejects ``card`` after ``line``, in one sentence."""
-    right = rule.accepts(line, card)
-    verdict = f"{card} is {'right' if right else 'wrong'}"
+    """Which part of ``rule`` decides on ``card`` after ``line``, in one sentence:
+    the conditions that hold, what the rule then asks, and what the card is.
+
+    >>> from cardrules import parse_card, parse_cards
+    >>> from cardrules.lang import compile_rule
+    >>> rule = compile_rule("if prev is odd then card is black else card is red")
+    >>> rule.explain(parse_cards("7H"), parse_card("4D"))
+    'prev 7H is odd, so card must be black; 4D is red'
+    """
     if not rule.uses_has and len(line) < rule.depth:
         cards = "card" if rule.depth == 1 else "cards"
-        return (
-            f"the rule looks back {rule.depth} {cards} and the main line has {len(line)}: "
-            f"every card is accepted, so {verdict}"
-        )
-    reason = _why(rule.tree, Context(line, card, rule.uses_has))
-    return f"{reason}; so {verdict}"
+        have = f"has {len(line)}" if line else "is empty"
+        return f"the rule looks back {rule.depth} {cards} and the main line {have}: every card is right"
+    return _requirement(rule.tree, Context(line, card, rule.uses_has))

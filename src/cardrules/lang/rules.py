@@ -35,6 +35,7 @@ __all__ = ["Rule", "RuleSyntaxError", "RuleTypeError", "compile_rule", "compile_
 Line = Sequence[Card]
 
 _PREV_NAME = re.compile(r"prev([1-9]?)\Z")
+_COMMENT = re.compile(r"#[^\n]*")
 _DEFAULT_DECK: tuple[Card, ...] = canonical(set(standard_deck()))
 
 
@@ -191,7 +192,7 @@ class Rule:
     uses_has: bool
     code: str
     #: ``accepts(line, card) -> bool``: whether ``card`` may extend the main line
-    #: ``line`` (a sequence of cards, starter first).  Never raises for any cards.  While
+    #: ``line`` (a list or tuple of cards, starter first).  Never raises for any cards.  While
     #: the line has fewer cards than the rule's :attr:`depth`, every card is accepted
     #: (unless the rule uses ``has``).  This is the generated function itself, so a call
     #: costs no more than a hand-written predicate.
@@ -323,7 +324,10 @@ def _compile_rule(text: str, name: str | None) -> Rule:
 
 def compile_rules(text: str) -> dict[str, Rule]:
     """Compile a file of named rules: ``{name: Rule}`` in the file's order.  A bare
-    expression, or two rules with one name, is an error."""
+    expression, or two rules with one name, is an error; a text with nothing but
+    comments and spaces holds no rules (``{}``)."""
+    if isinstance(text, str) and not _COMMENT.sub("", text).strip():
+        return {}
     parts = parse_rule_text(text)
     if parts and parts[0][0] is None:
         raise RuleSyntaxError(
