@@ -338,6 +338,8 @@ def _exact_search(a: Rule, b: Rule) -> tuple[Counterexample | None, bool]:
     # Whole cards compared only with == / != : look for a difference on a few thousand
     # telling triples first, and walk every card only at the length that has one.
     reduced = _reduced_triples(uses) if uses.equal and not uses.opaque else None
+    if reduced is not None and len(reduced) * 4 > math.prod(map(len, reps)):
+        reduced = None  # not much smaller than the full walk (fine classes in every slot)
     seen: set[tuple[object, ...]] = set()
     inner_seen: set[tuple[object, ...]] = set()
     for n in range(2, last_length + 1):
