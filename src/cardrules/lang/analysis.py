@@ -630,10 +630,6 @@ def _root_ceiling(value: int, k: int) -> int:
     return lo
 
 
-def _int_const(v: int) -> A.Const:
-    return A.Const(v, str(v))
-
-
 def _item_count(items: Sequence[A.Item]) -> int:
     count = 0
     for item in items:
