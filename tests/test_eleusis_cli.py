@@ -1,0 +1,84 @@
+"""``cardrules play eleusis``: automatic rounds, hot-seat rounds read from a pipe, rule files."""
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import eleusis_standin
+import pytest
+
+from cardrules.cli import main
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def run(argv, stdin="", monkeypatch=None, capsys=None):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(argv)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_auto_plays_a_whole_round_and_draws_the_layout(monkeypatch, capsys):
+    status, out, _ = run(
+        ["play", "eleusis", "--auto", "--seed", "7", "--players", "4"], "", monkeypatch, capsys
+    )
+    assert status == 0
+    assert out.startswith("New Eleusis, 4 players (player 0 is God), seed 7")
+    assert "the rule was: card.color != prev.color" in out
+    assert "scores: [" in out and "winners: [" in out
+    assert "cards held  1:" in out
+    # the same seed plays the same round
+    _status2, out2, _ = run(
+        ["play", "eleusis", "--auto", "--seed", "7", "--players", "4"], "", monkeypatch, capsys
+    )
+    assert out2 == out
+
+
+def test_hot_seat_reads_moves_from_a_pipe_and_explains_mistakes(monkeypatch, capsys):
+    # Find the first scientist's hand for seed 3, then script a bad card, a no-play, quit.
+    from cardrules import eleusis as E
+
+    s = E.new_game(seed="3", players=4)
+    p = s.to_act
+    absent = next(c for c in E._DECK if c not in s.hands[p])
+    script = f"{absent}\n1 2 3 4 5\nhelp\nnone\nquit\n"
+    status, out, _ = run(["play", "eleusis", "--seed", "3", "--players", "4"], script, monkeypatch, capsys)
+    assert status == 0
+    assert f"{absent} is not in your hand" in out
+    assert "is not a card" in out
+    assert out.count("On your turn type the cards") == 2
+    assert f"player {p} declares no play" in out
+    assert out.rstrip().endswith("stopped.")
+
+
+def test_end_of_input_stops_quietly(monkeypatch, capsys):
+    status, out, _ = run(["play", "eleusis", "--seed", "3"], "", monkeypatch, capsys)
+    assert status == 0 and "stopped." in out
+
+
+def test_a_rule_file_is_the_secret_rule(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "rule.txt"
+    path.write_text("card.rank > prev.rank\n", encoding="utf-8")
+    status, out, _ = run(
+        ["play", "eleusis", "--auto", "--seed", "1", "--rule", str(path)], "", monkeypatch, capsys
+    )
+    assert status == 0 and "the rule was: card.rank > prev.rank" in out
+
+
+def test_a_missing_rule_file_is_an_error(tmp_path, monkeypatch, capsys):
+    status, _, err = run(["play", "eleusis", "--rule", str(tmp_path / "nope.txt")], "", monkeypatch, capsys)
+    assert status == 1 and "cannot read the rule file" in err
+
+
+@pytest.mark.skipif(eleusis_standin.STANDIN, reason="needs the real rule language")
+def test_a_real_pipe_drives_the_command():
+    env = dict(os.environ, PYTHONPATH=SRC)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cardrules", "play", "eleusis", "--seed", "3", "--players", "4"],
+        input="none\nquit\n", capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "declares no play" in proc.stdout
