@@ -120,6 +120,9 @@ def _ask(state: Any, stdin: TextIO, out: TextIO) -> Any:
             prompt = f"player {p}, your hand: {hand}\nplayer {p}> "
         elif state.phase == "judge":
             what = eleusis._what(state.pending)
+            if isinstance(state.pending, eleusis.NoPlay):
+                shown = " ".join(map(str, state.hands[state.turn]))
+                what += f", showing {shown}; 'right', or 'wrong CARD' naming a right card"
             prompt = f"prophet {p}: player {state.turn} {what}. right or wrong?\nprophet {p}> "
         else:
             prompt = f"player {p}: become prophet? (y/n)\nplayer {p}> "
