@@ -28,7 +28,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 import attrs
 
@@ -48,6 +48,7 @@ __all__ = [
     "BecomeProphet",
     "GreedyAgent",
     "Judge",
+    "Layout",
     "NoPlay",
     "Pass",
     "Play",
@@ -883,9 +884,20 @@ def _view(state: State, player: int) -> View:
 # -- text ------------------------------------------------------------------------------
 
 
-def layout_text(state: State | View, *, width: int = 13) -> str:
+class Layout(Protocol):
+    """Anything with a main line and side lines: a :class:`State`, a :class:`View`, or
+    a program's own record of a real table."""
+
+    @property
+    def main(self) -> Sequence[Card]: ...
+    @property
+    def sides(self) -> Sequence[tuple[int, Sequence[Card]]]: ...
+
+
+def layout_text(state: Layout, *, width: int = 13) -> str:
     """The layout as text: the main line in rows of ``width`` cards, each wrong play
     hanging under the main-line card it was played on (a string joined by ``+``).
+    ``state`` is anything with ``main`` and ``sides`` (:class:`Layout`).
 
     >>> from cardrules import parse_cards
     >>> v = attrs.evolve(view(new_game(seed=0), 0), main=parse_cards("5H 8S 3D"),
