@@ -703,19 +703,14 @@ def _wrong_kind(state: State, action: Any) -> str:
 
 
 def _distinct(hand: tuple[Card, ...]) -> list[Card]:
-    out: list[Card] = []
-    last = None
-    for c in hand:
-        if c is not last:
-            out.append(c)
-            last = c
-    return out
+    """The distinct cards of a hand, in its (canonical) order."""
+    return list(dict.fromkeys(hand))
 
 
 def _legal(state: State) -> tuple[Any, ...]:
     phase = state.phase
     if phase == "turn":
-        return (*(_PLAY1[c] for c in _distinct(state.hands[state.to_act])), _NOPLAY)
+        return (*map(_PLAY1.__getitem__, dict.fromkeys(state.hands[state.to_act])), _NOPLAY)
     if phase == "judge":
         if type(state.pending) is Play:
             return (_RIGHT, _WRONG)
