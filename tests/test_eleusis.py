@@ -532,3 +532,18 @@ def test_a_custom_rule_judges():
     s = game(H3, "7H", secret=rule("card.rank > prev.rank"))
     assert line(play(s, "2S")) == "7H"
     assert line(play(s, "3H")) == "7H"
+
+
+def test_a_seeded_round_deals_the_shuffle_api_md_describes():
+    import random
+
+    from cardrules import two_decks
+
+    order = list(two_decks())
+    random.Random("9:0").shuffle(order)
+    s = E.new_game(players=6, seed=9)
+    assert s.history == (Shuffle(tuple(order)),)
+    assert s.hands[1] == tuple(sorted(order[0:70:5], key=lambda c: c.index))
+    assert s.hands[5] == tuple(sorted(order[4:70:5], key=lambda c: c.index))
+    assert s.main == (order[70],) and s.stock == tuple(order[71:])
+    assert s.to_act == (order[70].rank - 1) % 5 + 1
