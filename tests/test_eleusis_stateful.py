@@ -3,7 +3,6 @@ every card accounted for, replay and round-trip through JSON exactly."""
 
 from collections import Counter
 
-import eleusis_standin  # noqa: F401  (TEMPORARY until lang lands)
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule

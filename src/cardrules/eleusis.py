@@ -34,14 +34,9 @@ import attrs
 
 from .cards import Card, canonical, standard_deck
 from .errors import CardRulesError, IllegalActionError, RulesError
-from .lang.rules import (
-    Rule,
-    RuleSyntaxError,
-    RuleTypeError,
-    acceptance,
-    compile_rule,
-    compile_rules,
-)
+from .lang.errors import RuleSyntaxError, RuleTypeError
+from .lang.rules import Rule, compile_rule, compile_rules
+from .lang.tools import acceptance
 from .protocol import CHANCE, GameDef, Shuffle
 
 __all__ = [
