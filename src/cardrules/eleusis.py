@@ -779,8 +779,8 @@ def match_scores(rounds: Sequence[State | Sequence[int]]) -> tuple[int, ...]:
     players) gives every player who was never God 10 more.  Returns the totals by
     match player.
 
-    >>> match_scores([(12, 0, 5, 12), (3, 1, 0, 2)])
-    (14, 15, 15, 12)
+    >>> match_scores([(12, 0, 5, 12), (3, 1, 0, 2)])  # two rounds of four: 2 and 3 never God
+    (14, 3, 16, 22)
     """
     if not rounds:
         raise CardRulesError("match_scores needs at least one round")
