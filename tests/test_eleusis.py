@@ -509,8 +509,8 @@ def test_describe_and_summary_read_like_a_table():
     s = game(H3, "7H")
     g = E.GAME
     assert g.describe(s, E.Play(parse_cards("2S"))) == "player 1 plays 2S: right"
-    assert g.describe(s, E.Play(parse_cards("3H"))) == "player 1 plays 3H: wrong"
-    assert g.describe(s, E.NoPlay()) == "player 1 declares no play: wrong: 2S goes on the main line"
+    assert g.describe(s, E.Play(parse_cards("3H"))) == "player 1 plays 3H: wrong, draws 2"
+    assert g.describe(s, E.NoPlay()) == "player 1 declares no play: wrong: 2S goes on the main line, draws 5"
     end = play(game(["2S 3H 4C", "5C 6H 7S", "8D 9C 10H"], "7H"), "2S 3H 4C")
     text = E.summary(end)
     assert "7H 2S 3H 4C" in text and "card.color != prev.color" in text

@@ -935,22 +935,36 @@ def _describe(state: State, action: Any) -> str:
     if state.phase == "turn" and state.prophet is not None:
         what = f"plays {action}" if type(action) is Play else "declares no play"
         return f"player {p} {what}; prophet {state.prophet} judges"
-    notes = []
+    rules = state.rules
     if state.phase == "judge":
-        head = f"prophet {p} calls player {state.turn}'s {_what(state.pending)} {action}"
-        notes.append("approved" if after.prophet == state.prophet else "overthrown")
-        actor = state.turn
+        actor, played = state.turn, state.pending
+        if type(played) is Play:
+            head = f"prophet {p} calls player {actor}'s {played} {'right' if action.right else 'wrong'}"
+        elif action.right:
+            head = f"prophet {p} agrees player {actor} has no right card"
+        else:
+            head = f"prophet {p} says player {actor} could play {action.card}"
+        overthrown = after.prophet != state.prophet
+        notes = ["overthrown" if overthrown else "approved"]
     else:
+        actor, played, overthrown = p, action, False
         head = f"player {p} {_what(action)}"
-        actor = p
-    played = state.pending if state.phase == "judge" else action
+        notes = []
+    expelled = actor in after.expelled and actor not in state.expelled
     if type(played) is Play:
-        notes.append("right" if len(after.main) > len(state.main) else "wrong")
+        right = len(after.main) > len(state.main)
+        notes.append("right" if right else "wrong")
+        if not right and not expelled and not overthrown and rules.penalty:
+            notes.append(f"draws {rules.penalty * len(played.cards)}")
     elif len(after.main) > len(state.main):
         notes.append(f"wrong: {after.main[-1]} goes on the main line")
+        if not expelled and not overthrown and rules.no_play_penalty:
+            notes.append(f"draws {rules.no_play_penalty}")
     else:
-        notes.append("right")
-    if actor in after.expelled and actor not in state.expelled:
+        notes.append("right: the hand goes back into the stock")
+    if overthrown and rules.overthrow_penalty:
+        notes.append(f"prophet {p} draws {rules.overthrow_penalty}")
+    if expelled:
         notes.append("expelled")
     if after.is_over:
         notes.append("the round is over")
