@@ -84,6 +84,9 @@ def default_rule() -> Rule:
 
 _DECK: Final = standard_deck()
 
+#: Where ``cardrules demo`` seats the :class:`GreedyAgent`: player 0 is God and never acts.
+DEMO_SEAT: Final = 1
+
 
 # -- rules -----------------------------------------------------------------------------
 
