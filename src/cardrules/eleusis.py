@@ -34,6 +34,7 @@ import attrs
 
 from .cards import Card, canonical, standard_deck
 from .errors import CardRulesError, IllegalActionError, RulesError
+from .lang.analysis import EquivalenceNotProven, Profile, equivalent, profile
 from .lang.errors import RuleSyntaxError, RuleTypeError
 from .lang.rules import Rule, compile_rule, compile_rules
 from .lang.tools import acceptance
@@ -41,12 +42,14 @@ from .protocol import CHANCE, GameDef, Shuffle
 
 __all__ = [
     "BecomeProphet",
+    "EquivalenceNotProven",
     "GreedyAgent",
     "Judge",
     "Layout",
     "NoPlay",
     "Pass",
     "Play",
+    "Profile",
     "Rule",
     "RuleSyntaxError",
     "RuleTypeError",
@@ -58,10 +61,12 @@ __all__ = [
     "compile_rule",
     "compile_rules",
     "default_rule",
+    "equivalent",
     "layout_text",
     "legal_actions",
     "match_scores",
     "new_game",
+    "profile",
     "replay",
     "round_scores",
     "strings",
