@@ -547,3 +547,80 @@ def test_a_seeded_round_deals_the_shuffle_api_md_describes():
     assert s.hands[5] == tuple(sorted(order[4:70:5], key=lambda c: c.index))
     assert s.main == (order[70],) and s.stock == tuple(order[71:])
     assert s.to_act == (order[70].rank - 1) % 5 + 1
+
+
+# -- more prophet cases, and what the record says --------------------------------------
+
+
+def test_going_out_on_a_play_the_prophet_calls_wrong_still_costs_the_prophet_five():
+    s = prophet_game(hands=["2S 3H 4S 5H", "7H 6S 9H 8S", "10S JH QS KH", "AS 2H 3S 4H"])
+    t = E.apply(play(s, "7H 6S 9H 8S"), E.Judge(False))  # all right: the call is wrong
+    assert t.is_over and hand(t, 2) == "" and t.prophet is None
+    assert len(t.hands[1]) == 3 + 5  # decision: the overthrow's draw happens before the end
+    assert t.scores == (12, 0, 12, 4, 4)
+
+
+def test_a_right_no_play_approved_by_the_prophet_reshuffles():
+    s = prophet_game(hands=["2S 3H 4S 5H", "6S 8S 10C 8C", "10S JH QS KH", "AS 2H 3S 4H"], no_play_shrink=2)
+    t = E.apply(E.apply(s, E.NoPlay()), E.Judge(True))
+    assert t.phase == "reshuffle" and t.prophet == 1
+    t = fresh(t, "AD 2D")
+    assert hand(t, 2) == "AD 2D" and t.to_act == 3 and t.prophet == 1
+
+
+def test_the_true_prophets_bonus_counts_cards_god_puts_out_after_the_marker():
+    s = prophet_game(sudden_death_prophet=0)
+    s = E.apply(E.apply(s, E.NoPlay()), E.Judge(False, card("7H")))  # approved: 7H out, 2 expelled
+    s = E.apply(play(s, "JH"), E.Judge(False))  # red after red: 3 expelled
+    s = E.apply(play(s, "2H"), E.Judge(False))  # 4 expelled: the end
+    assert s.is_over and line(s) == "KD 2S 7H" and s.side_cards == 2
+    # hands: prophet 3, scientist 2 holds 3, 3 and 4 hold 3; high count 3
+    assert s.scores == (2, 0 + 1 + 2 * 2, 0, 0, 0)
+
+
+def test_a_view_shows_no_other_players_cards():
+    from cardrules import Card
+
+    s = E.apply(play(prophet_game(), "6S"), E.Judge(False))
+    for p in range(5):
+        v = E.view(s, p)
+        public = [
+            getattr(v, f.name)
+            for f in attrs.fields(E.View)
+            if f.name not in ("hand", "main", "sides", "pending", "shown")
+        ]
+
+        def cards_in(x):
+            if isinstance(x, Card):
+                yield x
+            elif isinstance(x, tuple):
+                for y in x:
+                    yield from cards_in(y)
+
+        assert [c for x in public for c in cards_in(x)] == []
+        assert v.hand == s.hands[p] and v.shown == ()
+
+
+def test_describe_tells_the_prophets_calls():
+    g = E.GAME
+    s = prophet_game()
+    t = play(s, "6S")
+    assert g.describe(s, E.Play(parse_cards("6S"))) == "player 2 plays 6S; prophet 1 judges"
+    assert g.describe(t, E.Judge(False)) == "prophet 1 calls player 2's 6S wrong: approved, wrong, draws 2"
+    assert (
+        g.describe(t, E.Judge(True))
+        == "prophet 1 calls player 2's 6S right: overthrown, wrong, prophet 1 draws 5"
+    )
+    n = E.apply(s, E.NoPlay())
+    assert g.describe(n, E.Judge(False, card("9H"))) == (
+        "prophet 1 says player 2 could play 9H: approved, wrong: 9H goes on the main line, draws 5"
+    )
+    assert g.describe(n, E.Judge(True)) == (
+        "prophet 1 agrees player 2 has no right card: overthrown, wrong: 7H goes on the main line, prophet 1 draws 5"
+    )
+    u = E.apply(play(game(H3, "7H", sudden_death=1), "2S"), E.Pass())
+    assert g.describe(u, E.Play(parse_cards("5C"))) == "player 2 plays 5C: wrong, expelled"
+    assert (
+        g.describe(u, E.BecomeProphet())
+        == "player 2: become prophet (illegal: you may become prophet only right after your own play)"
+    )

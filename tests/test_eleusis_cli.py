@@ -78,3 +78,20 @@ def test_a_real_pipe_drives_the_command():
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "declares no play" in proc.stdout
+
+
+def test_hot_seat_through_a_prophet_offer_and_a_judgment(monkeypatch, capsys):
+    from cardrules import eleusis as E
+
+    s = E.new_game(seed="4", players=5)
+    p = s.to_act
+    right = next(c for c in s.hands[p] if s.rules.secret.accepts(s.main, c))
+    script = f"{right}\nmaybe\ny\nnone\nwrong\nright\nquit\n"
+    status, out, _ = run(["play", "eleusis", "--seed", "4"], script, monkeypatch, capsys)
+    assert status == 0
+    assert f"player {p} plays {right}: right" in out
+    assert "answer y (become prophet) or n (pass)" in out
+    assert f"player {p} becomes prophet" in out
+    assert f"prophet {p}: player" in out and "showing" in out
+    assert "name a right card" in out  # 'wrong' alone does not say which card
+    assert f"prophet {p} agrees player" in out
