@@ -7,10 +7,11 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from cardrules import CHANCE, IllegalActionError, from_json, parse_card, to_json
+from cardrules import CHANCE, IllegalActionError, Shuffle, chance_cards, from_json, parse_card, to_json
 from cardrules import eleusis as E
 
 RULE_TEXTS = (
+    'rule "from an ace":\n    start: card is ace and card is black\n    play: card.color != prev.color\n',
     "card.color != prev.color",
     "card.rank > prev.rank",
     "card.suit == prev.suit or card.rank == prev.rank",
@@ -27,18 +28,25 @@ class EleusisMachine(RuleBasedStateMachine):
         prophets=st.booleans(),
         decks=st.sampled_from([1, 2]),
         penalty=st.sampled_from([2, 0]),
+        seeded=st.booleans(),
     )
-    def start(self, players, seed, text, hand_size, sudden, prophets, decks, penalty):
+    def start(self, players, seed, text, hand_size, sudden, prophets, decks, penalty, seeded):
         if (players - 1) * hand_size + 1 > 52 * decks:
             decks = 2
         self.rules = E.Rules(
             secret=E.compile_rule(text), hand_size=hand_size, decks=decks, sudden_death=sudden[0],
             sudden_death_prophet=sudden[1], prophets=prophets, penalty=penalty,
         )  # fmt: skip
-        self.state = E.new_game(self.rules, players=players, seed=seed)
+        self.state = E.new_game(self.rules, players=players, seed=seed if seeded else None)
         self.players = players
 
-    @precondition(lambda self: not self.state.is_over)
+    @precondition(lambda self: self.state.to_act is CHANCE)
+    @rule(data=st.data())
+    def chance(self, data):
+        order = data.draw(st.permutations(chance_cards(self.state)))
+        self.state = E.apply(self.state, Shuffle(tuple(order)))
+
+    @precondition(lambda self: not self.state.is_over and self.state.to_act is not CHANCE)
     @rule(data=st.data())
     def act(self, data):
         s = self.state
@@ -56,7 +64,7 @@ class EleusisMachine(RuleBasedStateMachine):
             action = data.draw(st.sampled_from(actions))
         self.state = E.apply(s, action)
 
-    @precondition(lambda self: not self.state.is_over)
+    @precondition(lambda self: not self.state.is_over and self.state.to_act is not CHANCE)
     @rule(data=st.data())
     def illegal(self, data):
         s = self.state
@@ -92,6 +100,8 @@ class EleusisMachine(RuleBasedStateMachine):
     @invariant()
     def cards_are_accounted_for(self):
         s = self.state
+        if s.phase in ("setup", "starter"):
+            return
         held = Counter(c for h in s.hands for c in h)
         held.update(s.stock)
         held.update(s.main)
@@ -105,7 +115,9 @@ class EleusisMachine(RuleBasedStateMachine):
     @invariant()
     def who_acts(self):
         s = self.state
-        assert s.to_act is not CHANCE  # seeded
+        assert (s.to_act is CHANCE) == (s.phase in ("setup", "starter", "fresh", "reshuffle"))
+        if s.seed is not None:
+            assert s.to_act is not CHANCE
         if s.phase == "turn":
             assert s.to_act not in (0, s.prophet) and s.to_act not in s.expelled
         if s.phase == "judge":
