@@ -7,7 +7,7 @@ rule (:func:`equivalent`), as ``rule-language.md`` section 2c specifies.
 True
 >>> line, card = equivalent(alternate, compile_rule("card.suit != prev.suit"))
 >>> [str(c) for c in line], str(card)
-(['AS'], '2C')
+(['AS'], 'AC')
 
 How :func:`equivalent` decides
 ------------------------------
@@ -52,10 +52,10 @@ from typing import Any
 
 import attrs
 
-from ..cards import Card, Color, Suit, canonical, standard_deck
+from ..cards import Card, canonical, standard_deck
 from . import ast as A
 from .ast import Type
-from .check import Checked, Env, Variable, check
+from .check import Env, Variable, check
 from .codegen import CodeGen, build_function
 from .rules import Rule, prev_number
 from .tools import acceptance
@@ -311,20 +311,16 @@ def _exact_search(a: Rule, b: Rule) -> tuple[Counterexample | None, bool]:
 
     atom_nodes = [*_atoms(a.tree), *_atoms(b.tree)]
     evaluate = _atom_evaluator(atom_nodes)
-    env = _atom_env()
-    types = {id(node): check(node, env, want=None).type_of(node) for node in atom_nodes}
+    search = _triple_search(a.tree, b.tree, atom_nodes)
+    reads = _reads((a.tree, b.tree))
+    reps = [_representatives(reads[slot]) for slot in ("card", "prev", "prev2")]
     seen: set[tuple[object, ...]] = set()
     for n in range(2, last_length + 1):
-        values = evaluate(n + 1, n) if atom_nodes else ()
+        values = evaluate(n + 1, n)
         if values in seen:
             continue
         seen.add(values)
-        table = {id(node): value for node, value in zip(atom_nodes, values)}
-        ta = _rebuild(a.tree, table, types)
-        tb = _rebuild(b.tree, table, types)
-        if ta == tb:
-            continue
-        hit = _search_triples(ta, tb)
+        hit = search(*reps, *values)
         if hit is not None:
             p2, p1, card = hit
             return ((_ACE_OF_SPADES,) * (n - 2) + (p2, p1), card), True
@@ -361,7 +357,8 @@ def _pad_max(*cs: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
 
 def _pad_add(x: tuple[Fraction, ...], y: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
     size = max(len(x), len(y))
-    return tuple((x[k] if k < len(x) else 0) + (y[k] if k < len(y) else 0) for k in range(size))
+    zero = Fraction(0)
+    return tuple((x[k] if k < len(x) else zero) + (y[k] if k < len(y) else zero) for k in range(size))
 
 
 def _const_val(value: int) -> _Val:
@@ -384,16 +381,16 @@ class _Growth:
         self.period = 1
 
     def settle(self, d: _Val) -> None:
+        """Raise the threshold past every real root of ``d`` (a difference compared with 0)."""
         if len(d.coeffs) > 1:
-            bound = 1 + d.den * max(d.coeffs)
-            self.threshold = max(self.threshold, math.floor(bound) + 1)
+            self.threshold = max(self.threshold, root_bound(d.coeffs, d.den))
 
     def visit(self, node: A.Expr) -> _Val:
         v = self._visit(node)
         self.period = math.lcm(self.period, v.period)
         return v
 
-    def _visit(self, node: A.Expr) -> _Val:  # noqa: C901 - one case per node type
+    def _visit(self, node: A.Expr) -> _Val:
         if isinstance(node, A.Const):
             v = node.value
             return _const_val(v) if type(v) is int else _Val(False)
@@ -412,7 +409,9 @@ class _Growth:
             left, right = self.visit(node.left), self.visit(node.right)
             pos, period = _combine([left, right])
             if pos and len(left.coeffs) + len(right.coeffs) > 2:
-                self.settle(_Val(True, period, _pad_add(left.coeffs, right.coeffs), math.lcm(left.den, right.den)))
+                self.settle(
+                    _Val(True, period, _pad_add(left.coeffs, right.coeffs), math.lcm(left.den, right.den))
+                )
             return _Val(pos, period)
         if isinstance(node, A.Member):
             elem = self.visit(node.elem)
@@ -436,7 +435,9 @@ class _Growth:
             return self._call(node)
         if isinstance(node, A.Index):
             index = self.visit(node.index)
-            self._against_items(index, (A.Range(_int_const(0), _int_const(_item_count(node.items.items) - 1)),))
+            self._against_items(
+                index, (A.Range(_int_const(0), _int_const(_item_count(node.items.items) - 1)),)
+            )
             return _Val(index.pos, index.period, _items_size(node.items.items), 1)
         # Aggregates never reach here (the exact search refuses them); be safe anyway.
         kids = [self.visit(k) for k in A.children(node) if not isinstance(k, A.Range)]  # pragma: no cover
@@ -470,8 +471,8 @@ class _Growth:
         if op == "%":
             return _Val(pos, period, (Fraction(n - 1),), 1)
         # p // n == (p - p % n) / n, where p % n is fixed on a residue class.
-        coeffs = ((left.coeffs[0] + n - 1) / n, *(c / n for c in left.coeffs[1:]))
-        return _Val(pos, period, coeffs, left.den * n)
+        shrunk = ((left.coeffs[0] + n - 1) / n, *(c / n for c in left.coeffs[1:]))
+        return _Val(pos, period, shrunk, left.den * n)
 
     def _call(self, node: A.Call) -> _Val:
         f = node.func
@@ -497,6 +498,43 @@ class _Growth:
                 if x.pos or y.pos:
                     self.settle(_Val(True, period, _pad_add(x.coeffs, y.coeffs), math.lcm(x.den, y.den)))
         return _Val(pos, period, _pad_max(*(x.coeffs for x in args)), math.lcm(*(x.den for x in args)))
+
+
+def root_bound(coeffs: Sequence[Fraction], den: int) -> int:
+    """An integer ``R`` such that every real root ``x`` of every polynomial ``sum c_k x**k``
+    with ``|c_k| <= coeffs[k]``, rational coefficients of denominator ``den`` and at
+    least one nonzero coefficient of degree 1 or more satisfies ``|x| < R``.
+
+    Whatever the leading degree ``m`` turns out to be, ``|c_m| >= 1 / den``; the roots are
+    then below both Cauchy's bound ``1 + max |c_k / c_m|`` and Fujiwara's ``2 max |c_(m-k)
+    / c_m| ** (1 / k)`` (the better one for high degrees, as in ``position * position``).
+
+    >>> root_bound([Fraction(100), Fraction(1)], 1)   # x - 100 (or x + 100)
+    102
+    >>> root_bound([Fraction(100000), Fraction(0), Fraction(1)], 1)   # x**2 - 100000
+    635
+    """
+    worst = 0
+    for m in range(1, len(coeffs)):
+        if coeffs[m] == 0:  # this coefficient is always zero: never the leading one
+            continue
+        scaled = [math.ceil(den * c) for c in coeffs[:m]]
+        cauchy = 1 + max(scaled) + 1
+        fujiwara = 2 * max(_root_ceiling(scaled[m - k], k) for k in range(1, m + 1)) + 1
+        worst = max(worst, min(cauchy, fujiwara))
+    return worst
+
+
+def _root_ceiling(value: int, k: int) -> int:
+    """The least integer ``r >= 0`` with ``r ** k >= value``."""
+    lo, hi = 0, 1 << (value.bit_length() // k + 1)  # hi ** k > value
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if mid**k >= value:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def _int_const(v: int) -> A.Const:
@@ -588,39 +626,19 @@ def _atom_evaluator(atoms: Sequence[A.Expr]) -> Callable[[int, int], tuple[objec
         namespace.update(gen.globals)
     body = [*statements, f"return ({', '.join(codes)},)" if codes else "return ()"]
     fn, _ = build_function("atoms", ("_pos", "_n"), body, namespace)
-    return fn  # type: ignore[no-any-return]
+    return fn
 
 
-def _const_node(value: object, like: A.Expr, checked_type: Type) -> A.Expr:
-    """An AST node with the given value: a constant, or a canonical *nothing* (an
-    out-of-range index into a one-item list of the right type)."""
-    if value is None:
-        item = {
-            Type.INT: A.Const(0, "0"),
-            Type.BOOL: A.Const(True, "true"),
-            Type.SUIT: A.Const(Suit.SPADES, "spades"),
-            Type.COLOR: A.Const(Color.RED, "red"),
-        }[checked_type]
-        return A.Index(A.ListLit((item,)), _int_const(-1))
-    if isinstance(value, bool):
-        return A.Const(value, "true" if value else "false")
-    if isinstance(value, int):
-        return _int_const(value)
-    if isinstance(value, Suit):
-        return A.Const(value, value.name.lower())
-    if isinstance(value, Color):
-        return A.Const(value, value.value)
-    raise TypeError(f"unexpected atom value {value!r} in {A.unparse(like)}")  # pragma: no cover
-
-
-def _rebuild(node: A.Expr, values: dict[int, object], types: dict[int, Type]) -> A.Expr:  # noqa: C901
-    """``node`` with each atom (by ``id``) replaced by its value (``types``: the atoms'
-    types), and conditionals and logic whose conditions became constants simplified."""
-    if id(node) in values:
-        return _const_node(values[id(node)], node, types[id(node)])
+def _substitute(node: A.Expr, names: dict[int, str]) -> A.Expr:
+    """``node`` with each atom (by ``id``) replaced by a :class:`~cardrules.lang.ast.Name`."""
+    if id(node) in names:
+        return A.Name(names[id(node)])
     if isinstance(node, (A.Const, A.Name)):
         return node
-    r = lambda n: _rebuild(n, values, types)  # noqa: E731
+
+    def r(n: A.Expr) -> A.Expr:
+        return _substitute(n, names)
+
     if isinstance(node, A.Attribute):
         return A.Attribute(r(node.obj), node.attr)
     if isinstance(node, A.Neg):
@@ -634,36 +652,11 @@ def _rebuild(node: A.Expr, values: dict[int, object], types: dict[int, Type]) ->
     if isinstance(node, A.Is):
         return A.Is(r(node.subject), node.prop, node.negated)
     if isinstance(node, A.Not):
-        operand = r(node.operand)
-        if isinstance(operand, A.Const) and isinstance(operand.value, bool):
-            return _const_node(not operand.value, node, Type.BOOL)
-        return A.Not(operand)
+        return A.Not(r(node.operand))
     if isinstance(node, A.BoolOp):
-        absorbing = node.op == "or"  # true absorbs an `or`, false an `and`
-        kept: list[A.Expr] = []
-        for operand in node.operands:
-            o = r(operand)
-            if isinstance(o, A.Const) and isinstance(o.value, bool):
-                if o.value is absorbing:
-                    return o
-                continue
-            kept.append(o)
-        if not kept:
-            return _const_node(not absorbing, node, Type.BOOL)
-        return kept[0] if len(kept) == 1 else A.BoolOp(node.op, tuple(kept))
+        return A.BoolOp(node.op, tuple(r(o) for o in node.operands))
     if isinstance(node, A.If):
-        branches: list[tuple[A.Expr, A.Expr]] = []
-        for cond, value in node.branches:
-            c = r(cond)
-            if isinstance(c, A.Const) and isinstance(c.value, bool):
-                if c.value:
-                    if not branches:
-                        return r(value)
-                    return A.If(tuple(branches), r(value))
-                continue
-            branches.append((c, r(value)))
-        orelse = r(node.orelse)
-        return A.If(tuple(branches), orelse) if branches else orelse
+        return A.If(tuple((r(c), r(v)) for c, v in node.branches), r(node.orelse))
     if isinstance(node, A.Call):
         return A.Call(node.func, tuple(a if isinstance(a, A.ListLit) else r(a) for a in node.args))
     if isinstance(node, A.Index):
@@ -673,13 +666,11 @@ def _rebuild(node: A.Expr, values: dict[int, object], types: dict[int, Type]) ->
 
 # Searching the card triples of one specialisation.
 
-_TRIPLE_ENV = Env(
-    {
-        "card": Variable(Type.CARD, "card"),
-        "prev": Variable(Type.CARD, "_p1"),
-        "prev2": Variable(Type.CARD, "_p2"),
-    }
-)
+_TRIPLE_VARIABLES = {
+    "card": Variable(Type.CARD, "card"),
+    "prev": Variable(Type.CARD, "_p1"),
+    "prev2": Variable(Type.CARD, "_p2"),
+}
 
 
 def _reads(trees: Iterable[A.Expr]) -> dict[str, set[str]]:
@@ -714,14 +705,25 @@ def _representatives(read: set[str]) -> tuple[Card, ...]:
     return tuple(seen.values())
 
 
-def _search_triples(ta: A.Expr, tb: A.Expr) -> tuple[Card, Card, Card] | None:
-    """The first ``(prev2, prev, card)`` in canonical order on which two specialised
-    rules (of depth <= 2, lines of 2 cards or more) disagree."""
-    reads = _reads((ta, tb))
+TripleSearch = Callable[..., "tuple[Card, Card, Card] | None"]
+
+
+def _triple_search(a: A.Expr, b: A.Expr, atoms: Sequence[A.Expr]) -> TripleSearch:
+    """One generated function ``search(C, P1, P2, *atom_values)`` returning the first
+    ``(prev2, prev, card)`` (cards from ``C``, ``P1``, ``P2``, in that nesting) on which
+    the two rules disagree on a line of 2 cards or more, or ``None``."""
+    env_atoms = _atom_env()
+    names = {id(atom): f"_x{i}" for i, atom in enumerate(atoms)}
+    variables = dict(_TRIPLE_VARIABLES)
+    for i, atom in enumerate(atoms):
+        checked = check(atom, env_atoms, want=None)
+        variables[f"_x{i}"] = Variable(checked.type_of(atom), f"_x{i}", checked.may_be_nothing(atom))
+    env = Env(variables)
     namespace: dict[str, Any] = {}
     codes = []
-    for prefix, tree in (("a", ta), ("b", tb)):
-        gen = CodeGen(check(tree, _TRIPLE_ENV), prefix=prefix)
+    for prefix, tree in (("a", a), ("b", b)):
+        tree = _substitute(tree, names)
+        gen = CodeGen(check(tree, env), prefix=prefix)
         codes.append(gen.cond(tree))
         assert not gen.statements  # no aggregates here
         namespace.update(gen.globals)
@@ -733,8 +735,5 @@ def _search_triples(ta: A.Expr, tb: A.Expr) -> tuple[Card, Card, Card] | None:
         "                return (_p2, _p1, card)",
         "return None",
     ]
-    search, _ = build_function("search", ("C", "P1", "P2"), body, namespace)
-    hit: tuple[Card, Card, Card] | None = search(
-        _representatives(reads["card"]), _representatives(reads["prev"]), _representatives(reads["prev2"])
-    )
-    return hit
+    search, _ = build_function("search", ("C", "P1", "P2", *names.values()), body, namespace)
+    return search
