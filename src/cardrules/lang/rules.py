@@ -37,19 +37,29 @@ _PREV_NAME = re.compile(r"prev([1-9]?)\Z")
 _DEFAULT_DECK: tuple[Card, ...] = canonical(set(standard_deck()))
 
 
-def _prev_variables(nothing: bool) -> dict[str, Variable]:
-    out = {"prev": Variable(A.Type.CARD, "_p1", nothing)}
-    for n in range(2, 10):
-        out[f"prev{n}"] = Variable(A.Type.CARD, f"_p{n}", nothing)
-    return out
+def _uses(tree: A.Expr) -> dict[str, int]:
+    """How often each name is read; a read inside an aggregate's loop counts as many."""
+    counts: dict[str, int] = {}
+    stack: list[tuple[A.Expr | A.Range, bool]] = [(tree, False)]
+    while stack:
+        node, in_loop = stack.pop()
+        if isinstance(node, A.Name):
+            counts[node.name] = counts.get(node.name, 0) + (2 if in_loop else 1)
+        inner = in_loop or isinstance(node, A.Aggregate)
+        stack.extend((child, inner) for child in A.children(node))
+    return counts
 
 
-def _play_env(uses_has: bool) -> Env:
-    variables = {
-        "card": Variable(A.Type.CARD, "card"),
-        **_prev_variables(uses_has),
-        "position": Variable(A.Type.INT, "_pos"),
-    }
+def _play_env(has: bool, uses: dict[str, int]) -> Env:
+    """The variables of a play rule.  A ``prevN`` or ``position`` read once (outside any
+    loop) is read in place (``line[-2]``); otherwise it is bound once to a local."""
+    variables = {"card": Variable(A.Type.CARD, "card")}
+    for n in range(1, 10):
+        name = "prev" if n == 1 else f"prev{n}"
+        inline = not has and uses.get(name, 0) == 1
+        variables[name] = Variable(A.Type.CARD, f"line[-{n}]" if inline else f"_p{n}", has)
+    inline_pos = uses.get("position", 0) == 1
+    variables["position"] = Variable(A.Type.INT, "(len(line) + 1)" if inline_pos else "_pos")
     return Env(variables, line="line", length="_n")
 
 
@@ -84,30 +94,28 @@ def uses_has(tree: A.Expr) -> bool:
     return any(isinstance(n, A.Call) and n.func == "has" for n in A.walk(tree))
 
 
-def _names(tree: A.Expr) -> set[str]:
-    return {n.name for n in A.walk(tree) if isinstance(n, A.Name)}
-
-
 def _compile_play(tree: A.Expr, text: str) -> tuple[Callable[[Line, Card], bool], Checked, str]:
     has = uses_has(tree)
-    checked = check(tree, _play_env(has), text)
+    uses = _uses(tree)
+    env = _play_env(has, uses)
+    checked = check(tree, env, text)
     depth = depth_of(tree)
-    names = _names(tree)
-    gen = CodeGen(checked)
-    value = gen.cond(tree)
     body: list[str] = []
-    needs_length = has or "position" in names or depth > 0
-    if needs_length:
+    if has:
         body.append("_n = len(line)")
-    if depth and not has:
-        body.append(f"if _n < {depth}:")
-        body.append("    return True")
+    elif depth == 1:
+        body += ["if not line:", "    return True"]
+    elif depth:
+        body += [f"if len(line) < {depth}:", "    return True"]
     for n in range(1, 10):
-        name = "prev" if n == 1 else f"prev{n}"
-        if name in names:
+        var = env.variables["prev" if n == 1 else f"prev{n}"]
+        if var.code.startswith("_p") and uses.get("prev" if n == 1 else f"prev{n}"):
             body.append(f"_p{n} = line[-{n}] if _n >= {n} else None" if has else f"_p{n} = line[-{n}]")
-    if "position" in names:
-        body.append("_pos = _n + 1")
+    if env.variables["position"].code == "_pos" and "position" in uses:
+        body.append("_pos = _n + 1" if has else "_pos = len(line) + 1")
+    gen = CodeGen(checked)
+    gen.hoist_common(tree)
+    value = gen.cond(tree)
     body.extend(gen.statements)
     body.append(f"return {value}")
     try:
@@ -120,6 +128,7 @@ def _compile_play(tree: A.Expr, text: str) -> tuple[Callable[[Line, Card], bool]
 def _compile_start(tree: A.Expr, text: str) -> Callable[[Card], bool]:
     checked = check(tree, _START_ENV, text)
     gen = CodeGen(checked)
+    gen.hoist_common(tree)
     value = gen.cond(tree)
     try:
         fn, _ = build_function("accepts_start", ("card",), [*gen.statements, f"return {value}"], gen.globals)
