@@ -90,8 +90,11 @@ def test_a_rule_without_start_clause_takes_the_top_card():
 
 
 def test_a_start_clause_that_accepts_no_card_is_refused_when_the_game_is_made():
-    with pytest.raises(RulesError, match="start"):
-        E.Rules(secret=start_rule("card.rank == 0", "card.color != prev.color"))
+    rules = E.Rules(secret=start_rule("card.rank == 0", "card.color != prev.color"))
+    with pytest.raises(RulesError, match="start: clause accepts no card"):
+        E.new_game(rules)
+    with pytest.raises(RulesError, match="start: clause accepts no card"):
+        E.new_game(rules, players=3, seed=1)
 
 
 def test_when_no_card_left_in_the_deck_suits_the_start_clause_a_fresh_deck_is_searched():

@@ -109,12 +109,6 @@ def _check_secret(instance: object, attribute: object, value: object) -> None:
         raise RulesError(
             f"eleusis: secret must be a compiled Rule (use compile_rule(text)), not {type(value).__name__}"
         )
-    try:
-        starts = any(value.accepts_start(c) for c in _DECK)
-    except CardRulesError as exc:  # pragma: no cover - accepts_start must not raise
-        raise RulesError(f"eleusis: the rule's start: clause cannot judge a card: {exc}") from None
-    if not starts:
-        raise RulesError("eleusis: the rule's start: clause accepts no card, so no starter could be laid")
 
 
 @attrs.frozen
@@ -126,8 +120,8 @@ class Rules:
     (Matuszek's summary: 40 and 30).  Every other field is a count of cards as its name
     says; ``max_string`` is the longest string a scientist may play at once (1: no
     strings); ``prophets=False`` plays without prophets.  Bad values raise
-    :class:`~cardrules.RulesError`, and so does a rule whose ``start:`` clause accepts
-    no card at all.
+    :class:`~cardrules.RulesError`.  A rule whose ``start:`` clause accepts no card is
+    refused when the game is made (:func:`new_game` raises ``RulesError``).
 
     >>> Rules(sudden_death=40, sudden_death_prophet=30).sudden_death
     40
@@ -365,6 +359,8 @@ def _make(
 
 
 def _start(rules: Rules, players: int) -> State:
+    if not any(rules.secret.accepts_start(c) for c in _DECK):
+        raise RulesError("eleusis: the rule's start: clause accepts no card, so no starter could be laid")
     scientists = players - 1
     need = scientists * rules.hand_size + 1
     if need > 52 * rules.decks:
