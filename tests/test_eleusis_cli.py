@@ -95,3 +95,18 @@ def test_hot_seat_through_a_prophet_offer_and_a_judgment(monkeypatch, capsys):
     assert f"prophet {p}: player" in out and "showing" in out
     assert "name a right card" in out  # 'wrong' alone does not say which card
     assert f"prophet {p} agrees player" in out
+
+
+def test_the_table_judge_example_judges_a_piped_table():
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=SRC)
+    script = "start 7H\n2S\nKD\n4H\nJC 8D\nnone 3H 5D 9C\nlayout\nquit\n"
+    proc = subprocess.run(
+        [sys.executable, str(root / "examples" / "eleusis_table.py"), str(root / "examples" / "rules" / "odd-black-even-red.rule")],
+        input=script, capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[:6] == [
+        "starter 7H", "right", "right", "wrong: draw 2", "wrong: draw 4", "wrong: 9C goes on the main line; draw 5",
+    ]  # fmt: skip
+    assert "JC+8D" in proc.stdout
