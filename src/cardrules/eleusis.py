@@ -727,10 +727,12 @@ def strings(state: State, n: int) -> tuple[Play, ...]:
     :func:`apply` accepts any string of 2 to ``rules.max_string`` cards of the hand.
     ``()`` when it is not a scientist's turn or ``n`` is not a legal string length.
 
-    >>> from cardrules import Shuffle, two_decks
     >>> s = new_game(seed=3)
-    >>> len(strings(s, 2)) == len({tuple(c) for c in itertools.permutations(s.hands[s.to_act], 2)})
+    >>> twos = strings(s, 2)
+    >>> len(twos) == len(set(itertools.permutations(s.hands[s.to_act], 2)))
     True
+    >>> apply(s, twos[0]).count
+    2
     """
     if state.phase != "turn" or not 1 <= n <= state.rules.max_string:
         return ()
