@@ -84,7 +84,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
     args = parser.parse_args()
     print(f"CPython {platform.python_version()} on {platform.machine()}, {time.strftime('%Y-%m-%d')}")
-    print(f"{'random playouts, 5 players':40} {'actions/s':>10} {'steps/s':>10} {'games/s':>9} {'actions/game':>13}")
+    print(
+        f"{'random playouts, 5 players':40} {'actions/s':>10} {'steps/s':>10} {'games/s':>9} {'actions/game':>13}"
+    )
     for name, text in RULES.items():
         a, s, g, per = bench_eleusis(args.seconds, text)
         print(f"{'cardrules eleusis, ' + name:40} {a:10,.0f} {s:10,.0f} {g:9,.1f} {per:13,.1f}")
