@@ -110,3 +110,26 @@ def test_the_table_judge_example_judges_a_piped_table():
         "starter 7H", "right", "right", "wrong: draw 2", "wrong: draw 4", "wrong: 9C goes on the main line; draw 5",
     ]  # fmt: skip
     assert "JC+8D" in proc.stdout
+
+
+def test_a_file_of_several_rules_needs_a_name(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "rules.txt"
+    path.write_text('rule "a": card is red\nrule "b": card is black\n', encoding="utf-8")
+    status, _, err = run(["play", "eleusis", "--auto", "--rule", str(path)], "", monkeypatch, capsys)
+    assert status == 1 and 'holds 2 rules ("a", "b"): choose one with --name' in err
+    status, out, _ = run(
+        ["play", "eleusis", "--auto", "--seed", "2", "--rule", str(path), "--name", "b"],
+        "",
+        monkeypatch,
+        capsys,
+    )
+    assert status == 0 and "the rule was: card is black" in out.replace('rule "b": ', "")
+    status, _, err = run(["play", "eleusis", "--rule", str(path), "--name", "c"], "", monkeypatch, capsys)
+    assert status == 1 and "no rule named 'c'" in err
+
+
+def test_a_faulty_rule_file_shows_where(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "bad.txt"
+    path.write_text("card.rnak > prev.rank\n", encoding="utf-8")
+    status, _, err = run(["play", "eleusis", "--rule", str(path)], "", monkeypatch, capsys)
+    assert status == 1 and "line 1, column" in err and "^" in err

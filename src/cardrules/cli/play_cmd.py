@@ -55,7 +55,19 @@ def load_rule(path: str, name: str | None = None) -> Any:
             known = ", ".join(sorted(rules)) or "none"
             raise CardRulesError(f"{path} has no rule named {name!r} (it has: {known})")
         return rules[name]
-    return eleusis.compile_rule(text)
+    try:
+        return eleusis.compile_rule(text)
+    except eleusis.RuleSyntaxError:
+        try:
+            several = eleusis.compile_rules(text)
+        except CardRulesError:
+            several = {}
+        if len(several) > 1:
+            names = ", ".join(f'"{n}"' for n in several)
+            raise CardRulesError(
+                f"{path} holds {len(several)} rules ({names}): choose one with --name"
+            ) from None
+        raise
 
 
 def run(args: argparse.Namespace) -> int:
