@@ -182,7 +182,7 @@ def test_allowed_is_canonical_and_distinct() -> None:
 
 def test_allowed_costs_at_most_52_accepts() -> None:
     calls = 0
-    rule = compile_rule("card is red")
+    rule = compile_rule("card is red  # a private copy: this test patches it")
     inner = rule.accepts
 
     def counting(line: Sequence[Card], card: Card) -> bool:

@@ -285,7 +285,8 @@ class _Checker:
         t = self.visit(node.subject)
         allowed = PROPERTIES[node.prop]
         if t not in allowed:
-            kinds = " or ".join(sorted(str(k) for k in allowed))
+            names = [str(k) for k in (Type.CARD, Type.INT, Type.SUIT, Type.COLOR) if k in allowed]
+            kinds = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
             raise self.type_err(
                 f"'{node.prop}' is a property of a {kinds}, but {_describe(node.subject, self.result)}",
                 node.pos,

@@ -106,10 +106,11 @@ class CodeGen:
         subexpressions and loop invariants.  Evaluating them up front changes no result
         (evaluation is total and has no effects)."""
         counts: dict[A.Expr, int] = {}
+        bound = self.checked.bound
         stack: list[tuple[A.Expr | A.Range, bool]] = [(tree, False)]
         while stack:
             node, in_loop = stack.pop()
-            if isinstance(node, _HOISTABLE) and not _reads_bound(node, self.checked.bound):
+            if isinstance(node, _HOISTABLE) and not (bound and _reads_bound(node, bound)):
                 counts[node] = counts.get(node, 0) + (2 if in_loop else 1)
             inner = in_loop or isinstance(node, A.Aggregate)
             stack.extend((child, inner) for child in A.children(node))

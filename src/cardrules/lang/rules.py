@@ -16,6 +16,7 @@ reference.  The public names are re-exported by :mod:`cardrules.eleusis`.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -37,17 +38,22 @@ _PREV_NAME = re.compile(r"prev([1-9]?)\Z")
 _DEFAULT_DECK: tuple[Card, ...] = canonical(set(standard_deck()))
 
 
-def _uses(tree: A.Expr) -> dict[str, int]:
-    """How often each name is read; a read inside an aggregate's loop counts as many."""
+def _analyse(tree: A.Expr) -> tuple[dict[str, int], int, bool]:
+    """One walk: how often each name is read (a read inside an aggregate's loop counts
+    as many), the depth, and whether ``has`` appears."""
     counts: dict[str, int] = {}
+    has = False
     stack: list[tuple[A.Expr | A.Range, bool]] = [(tree, False)]
     while stack:
         node, in_loop = stack.pop()
         if isinstance(node, A.Name):
             counts[node.name] = counts.get(node.name, 0) + (2 if in_loop else 1)
+        elif isinstance(node, A.Call) and node.func == "has":
+            has = True
         inner = in_loop or isinstance(node, A.Aggregate)
         stack.extend((child, inner) for child in A.children(node))
-    return counts
+    depth = max((n for n in map(prev_number, counts) if n is not None), default=0)
+    return counts, depth, has
 
 
 def _play_env(has: bool, uses: dict[str, int]) -> Env:
@@ -94,12 +100,10 @@ def uses_has(tree: A.Expr) -> bool:
     return any(isinstance(n, A.Call) and n.func == "has" for n in A.walk(tree))
 
 
-def _compile_play(tree: A.Expr, text: str) -> tuple[Callable[[Line, Card], bool], Checked, str]:
-    has = uses_has(tree)
-    uses = _uses(tree)
+def _compile_play(tree: A.Expr, text: str) -> tuple[Callable[[Line, Card], bool], Checked, str, int, bool]:
+    uses, depth, has = _analyse(tree)
     env = _play_env(has, uses)
     checked = check(tree, env, text)
-    depth = depth_of(tree)
     body: list[str] = []
     if has:
         body.append("_n = len(line)")
@@ -122,7 +126,7 @@ def _compile_play(tree: A.Expr, text: str) -> tuple[Callable[[Line, Card], bool]
         fn, source = build_function("accepts", ("line", "card"), body, gen.globals)
     except CardRulesError as exc:
         raise RuleSyntaxError(str(exc), text) from None
-    return fn, checked, source
+    return fn, checked, source, depth, has
 
 
 def _compile_start(tree: A.Expr, text: str) -> Callable[[Card], bool]:
@@ -202,14 +206,14 @@ class Rule:
     def _make(cls, name: str | None, source: str, start: A.Expr | None, play: A.Expr, text: str) -> Rule:
         # ``text`` is the text the trees were parsed from (their positions refer to it).
         self = object.__new__(cls)
-        fn, checked, code = _compile_play(play, text)
+        fn, checked, code, depth, has = _compile_play(play, text)
         setattr_ = object.__setattr__
         setattr_(self, "name", name)
         setattr_(self, "source", source)
         setattr_(self, "tree", checked.tree)
         setattr_(self, "start_tree", start)
-        setattr_(self, "depth", depth_of(play))
-        setattr_(self, "uses_has", uses_has(play))
+        setattr_(self, "depth", depth)
+        setattr_(self, "uses_has", has)
         setattr_(self, "code", code)
         setattr_(self, "accepts", fn)
         setattr_(self, "_start", _accept_any_start if start is None else _compile_start(start, text))
@@ -287,8 +291,21 @@ def compile_rule(text: str, *, name: str | None = None) -> Rule:
     (``name=`` overrides the text's name).
 
     Raises :class:`RuleSyntaxError` or :class:`RuleTypeError` (with line, column, the
-    source line and a caret).
+    source line and a caret).  Rules are immutable, so compiling the same text twice
+    may return the same object (a small cache serves programs that rebuild rules from
+    their text, such as JSON replays).
     """
+    if isinstance(text, str) and len(text) <= 4096 and (name is None or isinstance(name, str)):
+        return _compile_cached(text, name)
+    return _compile_rule(text, name)
+
+
+@functools.lru_cache(maxsize=256)
+def _compile_cached(text: str, name: str | None) -> Rule:
+    return _compile_rule(text, name)
+
+
+def _compile_rule(text: str, name: str | None) -> Rule:
     if name is not None:
         _check_name(name)
     parts = parse_rule_text(text)
