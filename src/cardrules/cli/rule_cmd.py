@@ -8,17 +8,26 @@ over 90% (published advice: such rules are too hard, or too easy, to find).
 
 ``cardrules rule judge FILE --line "5H 7C" CARD...`` says, for each card, whether it may
 extend the main line, and why.  A file of several rules needs ``--rule NAME``.
+
+``check`` also prints each rule's profile (:func:`cardrules.lang.analysis.profile`).
+``cardrules rule diff A B`` compares two rules, as a god checks a scientist's guess:
+each of ``A``/``B`` is a rule file, ``FILE:NAME`` for one rule of a file of several, or
+rule text.  It prints ``equivalent`` (exit status 0), or a main line and a card that
+tells them apart with both rules' explanations (status 1); status 2 on a bad argument.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
-from ..cards import parse_card, parse_cards
+from ..cards import Card, parse_card, parse_cards
 from ..errors import CardRulesError
+from ..lang.analysis import EquivalenceNotProven, equivalent, profile
+from ..lang.ast import unparse
 from ..lang.errors import SourceError
 from ..lang.parser import parse_rule_text
 from ..lang.rules import Rule, compile_rule, compile_rules
@@ -41,6 +50,16 @@ def register(sub: Any) -> None:
     j.add_argument("--line", default="", help='the main line, starter first, e.g. "5H 7C"')
     j.add_argument("--rule", default=None, help="the rule's name, in a file of several rules")
     j.set_defaults(func=run_judge)
+    d = rsub.add_parser("diff", help="compare two rules: 'equivalent', or a play that tells them apart")
+    d.add_argument("a", metavar="A", help="a rule file, FILE:NAME, or rule text (the god's rule)")
+    d.add_argument("b", metavar="B", help="the same for the other rule (a scientist's guess)")
+    d.add_argument(
+        "--max-length",
+        type=int,
+        default=10,
+        help="longest main line sampled when the search cannot be exact (default 10)",
+    )
+    d.set_defaults(func=run_diff)
     p.set_defaults(func=lambda args: _usage(p))
 
 
@@ -90,6 +109,7 @@ def run_check(args: argparse.Namespace) -> int:
         for name, rule in rules.items():
             summary, share = _describe(rule, args.lines)
             print(f"{path}: {name}: {summary}")
+            print(f"{path}: {name}: profile: {profile(rule, lines=args.lines)}")
             if share < LOW:
                 print(f"{path}: {name}: warning: accepts under {LOW:.0%} of cards: very hard to play")
             elif share > HIGH:
@@ -114,3 +134,58 @@ def run_judge(args: argparse.Namespace) -> int:
         verdict = "right" if rule.accepts(line, card) else "wrong"
         print(f"{card}: {verdict}: {rule.explain(line, card)}")
     return 0
+
+
+def rule_argument(arg: str) -> Rule:
+    """A rule named on the command line: a file holding one rule, ``FILE:NAME``, or rule
+    text.  Raises :class:`~cardrules.CardRulesError`."""
+    path = Path(arg)
+    if path.is_file():
+        rules = load_rules(arg)
+        if len(rules) == 1:
+            return next(iter(rules.values()))
+        raise CardRulesError(f"{arg} holds several rules; choose one as {arg}:NAME ({', '.join(rules)})")
+    head, sep, name = arg.rpartition(":")
+    if sep and Path(head).is_file():
+        rules = load_rules(head)
+        if name not in rules:
+            raise CardRulesError(f"{head} has no rule {name!r}; it has {', '.join(map(repr, rules))}")
+        return rules[name]
+    return compile_rule(arg)
+
+
+def _line_text(line: tuple[Card, ...]) -> str:
+    if not line:
+        return "an empty main line"
+    if len(line) <= 8:
+        return f"the main line {' '.join(map(str, line))}"
+    head = " ".join(map(str, line[:2]))
+    tail = " ".join(map(str, line[-3:]))
+    return f"a main line of {len(line)} cards ({head} ... {tail})"
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    try:
+        a, b = rule_argument(args.a), rule_argument(args.b)
+    except CardRulesError as exc:
+        print(f"cardrules: {exc}", file=sys.stderr)
+        return 2
+    for label, rule in (("A", a), ("B", b)):
+        named = f' (rule "{rule.name}")' if rule.name else ""
+        start = "; its start: part is not compared" if rule.start_tree is not None else ""
+        print(f"{label}: {unparse(rule.tree)}{named}{start}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", EquivalenceNotProven)
+        found = equivalent(a, b, max_length=args.max_length)
+    if found is None:
+        print("equivalent")
+        for w in caught:
+            if issubclass(w.category, EquivalenceNotProven):
+                print(f"note: {w.message}")
+        return 0
+    line, card = found
+    print(f"not equivalent: after {_line_text(line)}, the card {card} (position {len(line) + 1})")
+    for label, rule in (("A", a), ("B", b)):
+        verdict = "right" if rule.accepts(line, card) else "wrong"
+        print(f"  {label} says {verdict}: {rule.explain(line, card)}")
+    return 1

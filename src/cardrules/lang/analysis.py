@@ -116,10 +116,9 @@ class Profile:
             extras.append("uses position")
         if self.uses_line:
             extras.append("reads the whole line")
-        return (
-            f"{', '.join(extras)}; reads {attrs_text}; {self.branches} branches, "
-            f"size {self.size}; accepts {self.acceptance:.0%}"
-        )
+        branches = "1 branch" if self.branches == 1 else f"{self.branches} branches"
+        share = f"accepts {self.acceptance:.0%}"
+        return f"{', '.join(extras)}; reads {attrs_text}; {branches}, size {self.size}; {share}"
 
 
 _RANK_PROPS = frozenset({"odd", "even", "face", "number", "ace"})
