@@ -41,6 +41,9 @@ from .lang.tools import acceptance
 from .protocol import CHANCE, GameDef, Shuffle
 
 __all__ = [
+    "DEFAULT_RULE_TEXT",
+    "DEMO_SEAT",
+    "LIBRARY",
     "BecomeProphet",
     "EquivalenceNotProven",
     "GreedyAgent",
