@@ -3,7 +3,7 @@ every card accounted for, replay and round-trip through JSON exactly."""
 
 from collections import Counter
 
-from hypothesis import settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -142,3 +142,39 @@ class EleusisMachine(RuleBasedStateMachine):
 
 EleusisMachine.TestCase.settings = settings(settings.default, stateful_step_count=50)
 TestEleusis = EleusisMachine.TestCase
+
+
+ODD_THINGS = st.one_of(
+    st.none(),
+    st.integers(),
+    st.text(max_size=3),
+    st.sampled_from(E._DECK),
+    st.lists(st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=60)
+@given(
+    seed=st.integers(0, 50),
+    steps=st.integers(0, 30),
+    kind=st.sampled_from(["play", "judge", "other"]),
+    things=st.lists(ODD_THINGS, min_size=0, max_size=5),
+    right=st.one_of(st.booleans(), st.integers(), st.none()),
+)
+def test_odd_actions_are_refused_with_illegal_action_error_only(seed, steps, kind, things, right):
+    s = E.new_game(players=4, seed=seed)
+    for i in range(steps):
+        if s.is_over:
+            break
+        actions = E.legal_actions(s)
+        s = E.apply(s, actions[(seed + i) % len(actions)])
+    if kind == "play":
+        action = E.Play(tuple(things))
+    elif kind == "judge":
+        action = E.Judge(right, things[0] if things else None)
+    else:
+        action = things[0] if things else object()
+    try:
+        E.apply(s, action)
+    except IllegalActionError as exc:
+        assert str(exc)
