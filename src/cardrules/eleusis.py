@@ -250,6 +250,13 @@ class State:
     ``marker`` is ``(count, len(main), side cards)`` when the prophet declared itself.
     ``turn`` is the scientist whose turn it is (or was, while the prophet judges or the
     offer is open); ``pending`` the play the prophet is judging.
+
+    ``phase`` says what the round waits for: ``"setup"`` (the first shuffle),
+    ``"starter"`` (a fresh deck to find a starter the ``start:`` clause accepts),
+    ``"turn"`` (a scientist's ``Play`` or ``NoPlay``), ``"judge"`` (the prophet's
+    ``Judge``), ``"offer"`` (``BecomeProphet`` or ``Pass``), ``"fresh"`` (a fresh deck
+    in the middle of a draw), ``"reshuffle"`` (a right no-play's hand shuffled into the
+    stock) or ``"over"``.  ``tasks`` is the rest of the turn's work after a chance node.
     """
 
     rules: Rules
