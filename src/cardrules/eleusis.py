@@ -174,7 +174,7 @@ class Play:
 
 @attrs.frozen
 class NoPlay:
-    """ "I have no right card": the scientist shows its hand."""
+    """The scientist says it has no right card, showing its hand."""
 
     def __str__(self) -> str:
         return "no play"
