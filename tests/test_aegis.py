@@ -915,6 +915,7 @@ def test_view_at_the_end_and_at_chance_nodes():
     state = aegis.new_game()
     v = aegis.view(state, 0)
     assert v.to_act is CHANCE and v.hand == () and v.role is None and v.key is None
+    assert json.loads(json.dumps(_encode(v)))["phase"] == "draw"  # a server can send it
     state = season(5, 5, 5)
     state = season(5, 1, 5, strong="slave", state=state)
     v = aegis.view(state, 1)
