@@ -32,6 +32,7 @@ of nothing else.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import Any, Final, Literal
@@ -399,35 +400,6 @@ def _deal(state: State, shuffle: Shuffle) -> State:
     )  # fmt: skip
 
 
-def _plays(cards: Iterable[Card]) -> tuple[Play, ...]:
-    out = []
-    prev = None
-    for c in cards:
-        if c is not prev:
-            out.append(_PLAY[c])
-            prev = c
-    return tuple(out)
-
-
-def _legal(state: State) -> tuple[Any, ...]:
-    p = state.to_act
-    if type(p) is not int:
-        return ()
-    hand = state.hands[p]
-    table = state.table
-    if not table:
-        if state.season == "development" and state.rules.declare_war:
-            return (*_plays(hand), _DECLARE)
-        return _plays(hand)
-    suit = table[0].suit
-    if suit is None:
-        return _plays(hand)
-    if state.season == "development":
-        return _plays([c for c in hand if c.suit is not suit])
-    follow = [c for c in hand if c.suit is suit]
-    return _plays(follow or hand)
-
-
 def _suit_name(card: Card) -> str:
     assert card.suit is not None
     return card.suit.name.lower()
@@ -455,13 +427,10 @@ def _refuse(state: State, action: object) -> IllegalActionError:
     return IllegalActionError(f"gunsore: {action!r} is not a Gunsore action ({names})")
 
 
-def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    i = hand.index(card)
-    return hand[:i] + hand[i + 1 :]
-
-
 def _add(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    return tuple(sorted((*hand, card), key=_INDEX))
+    cards = list(hand)
+    insort(cards, card, key=_INDEX)
+    return tuple(cards)
 
 
 def _step(state: State, action: object) -> State:
@@ -476,13 +445,16 @@ def _step(state: State, action: object) -> State:
         ):
             return State(
                     state.rules, 2, p, p, "war", "declared", state.hands, state.stock, state.pools,
-                    state.scores, (), state.last_trick, (*state.history, action), state.seed,
+                    state.scores, (), state.last_trick, state.history + (action,), state.seed,  # noqa: RUF005
                 )  # fmt: skip
         raise _refuse(state, action)
     card = action.card
     hand = state.hands[p]
-    if card not in hand:
-        raise _refuse(state, action)
+    try:
+        i = hand.index(card)
+    except ValueError:
+        raise _refuse(state, action) from None
+    rest = hand[:i] + hand[i + 1 :]
     rules = state.rules
     season = state.season
     table = state.table
@@ -497,10 +469,10 @@ def _step(state: State, action: object) -> State:
                     break
             else:
                 season, cause = "war", "stuck"
-        hands = (_remove(hand, card), state.hands[1]) if p == 0 else (state.hands[0], _remove(hand, card))
+        hands = (rest, state.hands[1]) if p == 0 else (state.hands[0], rest)
         return State(
             rules, 2, 1 - p, p, season, cause, hands, state.stock, state.pools, state.scores,
-            (card,), state.last_trick, (*state.history, action), state.seed,
+            (card,), state.last_trick, state.history + (action,), state.seed,  # noqa: RUF005
         )  # fmt: skip
 
     # The slave answers.
@@ -521,7 +493,12 @@ def _step(state: State, action: object) -> State:
                         f"war: you hold {c}, so you must follow {_suit_name(lead)}{extra}"
                     )
     master = 1 - p
-    winner = master if _trick_winner(rules.table, lead, card) == 0 else p
+    table_ = rules.table
+    entry = _WINNERS.get(id(table_))
+    w = entry[1].get((lead, card)) if entry is not None and entry[0] is table_ else None
+    if w is None:
+        w = _trick_winner(table_, lead, card)
+    winner = master if w == 0 else p
     pools = state.pools
     if card is JOKER:
         pools = (pools[1], pools[0])  # the slave's joker swaps the pools, before the points
@@ -535,11 +512,10 @@ def _step(state: State, action: object) -> State:
         pw = rules.points_war
         gain = pw[lead.rank] + pw[card.rank]
         pools = (pools[0] + gain, pools[1]) if winner == 0 else (pools[0], pools[1] + gain)
-    h0, h1 = state.hands
     if p == 0:
-        h0 = _remove(h0, card)
+        h0, h1 = rest, state.hands[1]
     else:
-        h1 = _remove(h1, card)
+        h0, h1 = state.hands[0], rest
     stock = state.stock
     cause = state.war_cause
     if season == "development" and stock:
@@ -553,7 +529,7 @@ def _step(state: State, action: object) -> State:
             if len(stock) > 1:
                 h0 = _add(h0, stock[1])
         stock = stock[2:]
-    history = (*state.history, action)
+    history = state.history + (action,)  # noqa: RUF005 (concatenation is 40% faster here)
     if h0 or h1:
         if season == "development" and not stock and rules.war_when_stock_empty:
             season, cause = "war", "stock"
@@ -859,23 +835,6 @@ class GreedyAgent:
 
 # -- the public functions ----------------------------------------------------------------
 
-GAME: Final = GameDef(
-    "gunsore",
-    rules_type=Rules,
-    state_type=State,
-    action_types=(Play, DeclareWar),
-    player_counts=(2,),
-    default_players=2,
-    start=_start,
-    legal_actions=_legal,
-    step=_step,
-    chance_cards=_chance_cards,
-    deal=_deal,
-    view=_view,
-    describe=describe,
-    module=__name__,
-)
-
 
 def new_game(rules: Rules | None = None, *, seed: object = None) -> State:
     """A new game (two players).  With ``seed`` every shuffle resolves itself;
@@ -891,13 +850,46 @@ def legal_actions(state: State) -> tuple[Any, ...]:
     """Every legal action of the player to act: one :class:`Play` per distinct card
     it may play, in canonical order, then :class:`DeclareWar` where the master may
     declare war.  ``()`` at a chance node or at the end."""
-    return _legal(state)
+    p = state.to_act
+    if type(p) is not int:
+        return ()
+    hand = state.hands[p]
+    table = state.table
+    plays = _PLAY
+    out: list[Any] = []
+    prev = None
+    suit = table[0].suit if table else None
+    if suit is None:  # a lead, or an answer to a led joker: anything
+        for c in hand:
+            if c is not prev:
+                out.append(plays[c])
+                prev = c
+        if not table and state.season == "development" and state.rules.declare_war:
+            out.append(_DECLARE)
+    elif state.season == "development":  # can't follow
+        for c in hand:
+            if c.suit is not suit and c is not prev:
+                out.append(plays[c])
+                prev = c
+    else:  # must follow
+        for c in hand:
+            if c.suit is suit and c is not prev:
+                out.append(plays[c])
+                prev = c
+        if not out:
+            for c in hand:
+                if c is not prev:
+                    out.append(plays[c])
+                    prev = c
+    return tuple(out)
 
 
 def apply(state: State, action: Any) -> State:
     """The state after ``action``; an illegal one raises
     :class:`~cardrules.IllegalActionError` saying why ("war: you hold 5H, so you must
     follow hearts")."""
+    if type(state.to_act) is int and type(action) is not Shuffle:
+        return _step(state, action)  # the protocol's own path, without its chance checks
     return GAME.apply(state, action)
 
 
@@ -911,3 +903,21 @@ def view(state: State, player: int) -> View:
 def replay(rules: Rules | None, actions: Iterable[Any]) -> State:
     """The state reached by applying ``actions`` (shuffles included) to a new game."""
     return GAME.replay(rules, actions)
+
+
+GAME: Final = GameDef(
+    "gunsore",
+    rules_type=Rules,
+    state_type=State,
+    action_types=(Play, DeclareWar),
+    player_counts=(2,),
+    default_players=2,
+    start=_start,
+    legal_actions=legal_actions,
+    step=_step,
+    chance_cards=_chance_cards,
+    deal=_deal,
+    view=_view,
+    describe=describe,
+    module=__name__,
+)
