@@ -37,10 +37,8 @@ def playthrough(name: str) -> str:
     g = GAMES[game]
     state = g.new_game(players=players, seed=seed)
     agents = [RandomAgent(f"{seed}:{p}") for p in range(players)]
-    out = [
-        f"# golden playthrough: {game}, {players} players, seed {seed!r}",
-        "# regenerate with: python tests/golden/regenerate.py",
-    ]
+    out = [f"# golden playthrough: {game}, {players} players, seed {seed!r}",
+           "# regenerate with: python tests/golden/regenerate.py"]
     for i in range(limit):
         out.append(f"\n## state {i}: to_act {state.to_act!r}, scores {list(state.scores)}")
         for p in range(players):

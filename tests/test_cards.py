@@ -66,30 +66,17 @@ def test_notation(text, rank, suit):
     assert (card.rank, card.suit) == (rank, suit)
 
 
-@pytest.mark.parametrize(
-    "card, text",
-    [("10h", "10H"), ("Ts", "10S"), ("qs", "QS"), ("a♣", "AC"), ("*", "JK"), ("q", "Q"), ("5☾", "5M")],
-)
+@pytest.mark.parametrize("card, text", [("10h", "10H"), ("Ts", "10S"), ("qs", "QS"),
+                                        ("a♣", "AC"), ("*", "JK"), ("q", "Q"), ("5☾", "5M")])
 def test_canonical_str(card, text):
     assert str(parse_card(card)) == text
 
 
 @pytest.mark.parametrize(
     "text, token",
-    [
-        ("1H", "'1'"),
-        ("11H", "'11'"),
-        ("QX", "'X'"),
-        ("", "empty"),
-        ("10", "suit is missing"),
-        ("AM", "moons"),
-        ("KM", "moons"),
-        ("H", "'H'"),
-        ("10HH", "'10H'"),
-        ("JKS", "'JK'"),
-        ("0S", "'0'"),
-        ("♠", "'♠'"),
-    ],
+    [("1H", "'1'"), ("11H", "'11'"), ("QX", "'X'"), ("", "empty"), ("10", "suit is missing"),
+     ("AM", "moons"), ("KM", "moons"), ("H", "'H'"), ("10HH", "'10H'"), ("JKS", "'JK'"),
+     ("0S", "'0'"), ("♠", "'♠'")],
 )
 def test_bad_cards_name_the_bad_token(text, token):
     with pytest.raises(CardParseError) as info:
@@ -109,19 +96,9 @@ def test_parse_cards_separators_and_errors():
         parse_card(5)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(
-    "rank, suit",
-    [
-        (14, Suit.SPADES),
-        (-1, None),
-        (1, Suit.MOONS),
-        (0, Suit.HEARTS),
-        (5, None),
-        (True, Suit.HEARTS),
-        ("5", Suit.HEARTS),
-        (5, "H"),
-    ],
-)
+@pytest.mark.parametrize("rank, suit", [(14, Suit.SPADES), (-1, None), (1, Suit.MOONS),
+                                        (0, Suit.HEARTS), (5, None), (True, Suit.HEARTS),
+                                        ("5", Suit.HEARTS), (5, "H")])
 def test_cards_that_do_not_exist(rank, suit):
     with pytest.raises(InvalidCardError):
         Card(rank, suit)
@@ -149,12 +126,7 @@ def test_suits_and_colours():
 def test_canonical_order():
     deck = standard_deck()
     assert len(deck) == 52 and [str(c) for c in deck[:3]] == ["AS", "2S", "3S"]
-    assert [s for s in dict.fromkeys(c.suit for c in deck)] == [
-        Suit.SPADES,
-        Suit.HEARTS,
-        Suit.DIAMONDS,
-        Suit.CLUBS,
-    ]
+    assert [s for s in dict.fromkeys(c.suit for c in deck)] == [Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS]
     mixed = parse_cards("JK K 5M 2C AS JK Q 10H 2C")
     assert [str(c) for c in canonical(mixed)] == ["AS", "10H", "2C", "2C", "5M", "Q", "K", "JK", "JK"]
 

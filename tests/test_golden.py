@@ -17,6 +17,4 @@ def test_golden_playthrough(name):
         pytest.skip(f"cardrules.{game} does not exist yet")
     assert path.exists(), f"missing {path.name}: run tests/golden/regenerate.py {name}"
     expected = path.read_text(encoding="utf-8")
-    assert playthrough(name) == expected, (
-        f"{name}: behaviour changed; run tests/golden/regenerate.py and review the diff"
-    )
+    assert playthrough(name) == expected, f"{name}: behaviour changed; run tests/golden/regenerate.py and review the diff"

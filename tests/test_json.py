@@ -50,33 +50,30 @@ def _tamper(fn):
     return json.dumps(doc)
 
 
-@pytest.mark.parametrize(
-    "text, why",
-    [
-        ("{", "not JSON"),
-        ("[]", "JSON object"),
-        ("[" * 100000 + "]" * 100000, "not JSON"),
-        (_tamper(lambda d: d.update(format="other")), "not a cardrules state"),
-        (_tamper(lambda d: d.update(version=99)), "unsupported version 99"),
-        (_tamper(lambda d: d.update(game="chess")), "unknown game 'chess'"),
-        (_tamper(lambda d: d.update(players=3)), "played by 2 players"),
-        (_tamper(lambda d: d.update(players="2")), "players must be an integer"),
-        (_tamper(lambda d: d.update(seed=[1])), "seed must be"),
-        (_tamper(lambda d: d.pop("history")), "no 'history'"),
-        (_tamper(lambda d: d.update(history={})), "must be a list"),
-        (_tamper(lambda d: d["history"][1].update(card="ZZ")), "history\\[1\\].card: 'ZZ' is not a card"),
-        (_tamper(lambda d: d["history"][1].update(card=7)), "expected a card"),
-        (_tamper(lambda d: d["history"][1].update(action="Fold")), "no action 'Fold'"),
-        (_tamper(lambda d: d["history"][1].update(extra=1)), "no field 'extra'"),
-        (_tamper(lambda d: d["history"][2].update(card=d["history"][1]["card"])), "does not replay"),
-        (_tamper(lambda d: d["history"][0]["order"].pop()), "does not replay.*lacks"),
-        (_tamper(lambda d: d["history"][0]["order"].__setitem__(0, "KH")), "does not replay.*holds KH"),
-        (_tamper(lambda d: d["rules"].update(cards=5)), "highcard deals 2, 4 or 6"),
-        (_tamper(lambda d: d["rules"].update(cards="6")), "rules.cards: expected an integer"),
-        (_tamper(lambda d: d["rules"].update(speed=1)), "no field 'speed'"),
-        (_tamper(lambda d: d["history"].pop(0)), "does not replay"),
-    ],
-)
+@pytest.mark.parametrize("text, why", [
+    ("{", "not JSON"),
+    ("[]", "JSON object"),
+    ("[" * 100000 + "]" * 100000, "not JSON"),
+    (_tamper(lambda d: d.update(format="other")), "not a cardrules state"),
+    (_tamper(lambda d: d.update(version=99)), "unsupported version 99"),
+    (_tamper(lambda d: d.update(game="chess")), "unknown game 'chess'"),
+    (_tamper(lambda d: d.update(players=3)), "played by 2 players"),
+    (_tamper(lambda d: d.update(players="2")), "players must be an integer"),
+    (_tamper(lambda d: d.update(seed=[1])), "seed must be"),
+    (_tamper(lambda d: d.pop("history")), "no 'history'"),
+    (_tamper(lambda d: d.update(history={})), "must be a list"),
+    (_tamper(lambda d: d["history"][1].update(card="ZZ")), "history\\[1\\].card: 'ZZ' is not a card"),
+    (_tamper(lambda d: d["history"][1].update(card=7)), "expected a card"),
+    (_tamper(lambda d: d["history"][1].update(action="Fold")), "no action 'Fold'"),
+    (_tamper(lambda d: d["history"][1].update(extra=1)), "no field 'extra'"),
+    (_tamper(lambda d: d["history"][2].update(card=d["history"][1]["card"])), "does not replay"),
+    (_tamper(lambda d: d["history"][0]["order"].pop()), "does not replay.*lacks"),
+    (_tamper(lambda d: d["history"][0]["order"].__setitem__(0, "KH")), "does not replay.*holds KH"),
+    (_tamper(lambda d: d["rules"].update(cards=5)), "highcard deals 2, 4 or 6"),
+    (_tamper(lambda d: d["rules"].update(cards="6")), "rules.cards: expected an integer"),
+    (_tamper(lambda d: d["rules"].update(speed=1)), "no field 'speed'"),
+    (_tamper(lambda d: d["history"].pop(0)), "does not replay"),
+])
 def test_tampered_input_is_refused_with_a_clear_error(text, why):
     with pytest.raises(StateFormatError, match=why):
         from_json(text)

@@ -33,15 +33,12 @@ def test_unseeded_game_stops_at_chance_and_a_stacked_deck_deals_exactly():
     assert chance_cards(s) == ()
 
 
-@pytest.mark.parametrize(
-    "order, why",
-    [
-        ("AS 2S 3S 4S 5S", "lacks 6S"),
-        ("AS 2S 3S 4S 5S 6S 6S", "holds 6S"),
-        ("AS 2S 3S 4S 5S 7S", "holds 7S"),
-        ("AS AS 3S 4S 5S 6S", "holds AS"),
-    ],
-)
+@pytest.mark.parametrize("order, why", [
+    ("AS 2S 3S 4S 5S", "lacks 6S"),
+    ("AS 2S 3S 4S 5S 6S 6S", "holds 6S"),
+    ("AS 2S 3S 4S 5S 7S", "holds 7S"),
+    ("AS AS 3S 4S 5S 6S", "holds AS"),
+])
 def test_a_shuffle_must_be_a_permutation_of_the_chance_cards(order, why):
     s = G.new_game()
     with pytest.raises(IllegalActionError, match=why):

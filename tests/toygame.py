@@ -90,7 +90,8 @@ def step(state: State, action: object) -> State:
         scores = tuple(s + (i == w) for i, s in enumerate(scores))
         table = ()
         to_act = 0 if hands[0] else None
-    return State(state.rules, 2, tuple(hands), table, scores, to_act, (*state.history, action), state.seed)
+    return State(state.rules, 2, tuple(hands), table, scores, to_act,
+                 (*state.history, action), state.seed)
 
 
 def view(state: State, player: int) -> tuple[Card, ...]:
