@@ -49,6 +49,8 @@ def measure(rules: gunsore.Rules, games: int, seed: str) -> dict[str, object]:
         "seasons per game": (statistics.mean(seasons), min(seasons), max(seasons)),
         "one-season games": one_season / games,
         "development tricks per season": (statistics.mean(dev), min(dev), max(dev)),
+        "median development tricks": statistics.median(dev),
+        "seasons with 1-4 dev. tricks": sum(1 <= d <= 4 for d in dev) / len(dev),
         "war tricks per season": (statistics.mean(war), min(war), max(war)),
         "player actions per game": (statistics.mean(lengths), min(lengths), max(lengths)),
         "declared wars per game": causes["declared"] / games,
@@ -64,7 +66,7 @@ def _fmt(value: object) -> str:
         mean, lo, hi = value
         return f"{mean:.2f} (min {lo}, max {hi})"
     if isinstance(value, float):
-        return f"{value:.3f}"
+        return f"{value:.3f}".rstrip("0").rstrip(".") if value == int(value) else f"{value:.3f}"
     return str(value)
 
 

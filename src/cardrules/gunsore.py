@@ -56,10 +56,12 @@ __all__ = [
     "View",
     "apply",
     "describe",
+    "first_master",
     "legal_actions",
     "new_game",
     "replay",
     "season_log",
+    "stronger",
     "summary",
     "view",
 ]
