@@ -108,6 +108,8 @@ def _check_hand_size(instance: object, attribute: attrs.Attribute[Any], value: o
         raise RulesError(f"gunsore: hand_size must be a whole number of at least 1, not {value!r}")
 
 
+_PROBE: Final = (parse_card("2S"), parse_card("3H"))
+
 #: The most decks a game may use (a bound so that untrusted JSON cannot ask for a
 #: deck of a billion cards).
 MAX_DECKS: Final = 20
@@ -125,6 +127,10 @@ def _check_decks(instance: object, attribute: attrs.Attribute[Any], value: objec
 def _check_table(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, TrickTable):
         raise RulesError(f"gunsore: table must be a cardrules.tricks.TrickTable, not {value!r}")
+    try:  # a table that needs what Gunsore does not have (a key card) is refused now
+        value.winner(_PROBE)
+    except CardRulesError as exc:
+        raise RulesError(f"gunsore: table {value.name!r} cannot decide a Gunsore trick: {exc}") from None
 
 
 @attrs.frozen
