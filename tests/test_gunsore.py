@@ -553,3 +553,35 @@ def test_greedy_agent_only_chooses_legal_actions_and_uses_the_joker_swap():
     assert agent(gunsore.view(s, 1), gunsore.legal_actions(s)) != Play(JOKER)
     with_gap = gunsore.GreedyAgent(5, margin=5)
     assert with_gap(gunsore.view(s, 1), gunsore.legal_actions(s)) == Play(JOKER)
+
+
+def test_describe_tells_swaps_empty_stock_wars_and_equal_truces():
+    rules = Rules(hand_size=1)
+    s = game("7S", "JK", "KH QD 2C 3C", rules=rules)
+    assert gunsore.describe(play(s, "7S"), Play("JK")) == (
+        "player 1 (slave) plays JK, swapping the pools; player 0 wins the trick (pools 7-0)"
+    )
+    s = game("7S", "7C", "KH QD 2C 3C", rules=rules)
+    s = play(s, "7S", "7C", "war", "KH")
+    assert gunsore.describe(s, Play("QD")) == (
+        "player 1 (slave) plays QD; player 0 wins the trick; truce: equal pools (7), each scores "
+        "its own; scores 7 to 7; new season: 1 card each, player 0 is master"
+    )
+    s = gunsore.new_game(Rules(hand_size=53), seed=2)
+    s = play(s, str(gunsore.legal_actions(s)[0].card))
+    line = gunsore.describe(s, gunsore.legal_actions(s)[0])
+    assert line.endswith("; the stock is empty: war breaks out")
+    deal = gunsore.apply(gunsore.new_game(), stacked("KS 2S"))
+    assert (
+        gunsore.describe(deal, stacked(""))
+        == "chance: the deal, 5 cards each, master first; 96 cards in the stock"
+    )
+
+
+def test_season_log_of_a_running_game_ends_with_the_open_season():
+    s = play(game("5H 2S 3S 4S 6S", "2H 3H 4H 7H 8D"), "6S", "8D", "war")
+    log = gunsore.season_log(s)
+    assert log == (gunsore.SeasonRecord(0, 1, 0, "declared", None),)
+    assert (
+        gunsore.summary(s) == "gunsore: 1 season; wars: 1 declared, 0 on an empty stock, 0 by a stuck slave"
+    )

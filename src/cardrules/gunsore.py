@@ -45,6 +45,7 @@ from .protocol import CHANCE, GameDef, Shuffle, _Chance
 from .tricks import TrickTable, builtin
 
 __all__ = [
+    "MAX_DECKS",
     "POINTS_DEVELOPMENT",
     "POINTS_WAR",
     "DeclareWar",
