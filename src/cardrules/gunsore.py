@@ -453,9 +453,9 @@ def _step(state: State, action: object) -> State:
             and state.rules.declare_war
         ):
             return State(
-                    state.rules, 2, p, p, "war", "declared", state.hands, state.stock, state.pools,
-                    state.scores, (), state.last_trick, state.history + (action,), state.seed,  # noqa: RUF005
-                )  # fmt: skip
+                state.rules, 2, p, p, "war", "declared", state.hands, state.stock, state.pools,
+                state.scores, (), state.last_trick, state.history + (action,), state.seed,  # noqa: RUF005
+            )  # fmt: skip
         raise _refuse(state, action)
     card = action.card
     hand = state.hands[p]
@@ -619,8 +619,8 @@ def _truce_words(before: State, after: State) -> str:
 
 
 def _pools_before_truce(before: State, after: State) -> tuple[int, int]:
-    # the pools at the truce are what the scores gained in total, split as they were:
-    # recompute them from the trick (cold code, for records only)
+    # The pools just before the truce, recomputed from the last trick (the state after
+    # the truce has them back at 0).  Cold code, for records only.
     lead, card = after.last_trick
     rules = before.rules
     pools = before.pools
