@@ -585,3 +585,23 @@ def test_season_log_of_a_running_game_ends_with_the_open_season():
     assert (
         gunsore.summary(s) == "gunsore: 1 season; wars: 1 declared, 0 on an empty stock, 0 by a stuck slave"
     )
+
+
+def test_json_refuses_a_tampered_history_and_bad_rules():
+    import json
+
+    from cardrules import StateFormatError
+
+    s = play(game("7S 2H 3H 4H 5H", "9C 8S 2D 3D 4D"), "7S")
+    doc = json.loads(to_json(s))
+    doc["history"][-1]["card"] = "8S"  # player 0 never held it
+    with pytest.raises(StateFormatError, match="you hold no 8S"):
+        from_json(json.dumps(doc))
+    doc = json.loads(to_json(s))
+    doc["history"].append({"action": "Play", "card": "8S"})  # following spades in development
+    with pytest.raises(StateFormatError, match="must not follow spades while you hold 2D"):
+        from_json(json.dumps(doc))
+    doc = json.loads(to_json(s))
+    doc["rules"]["decks"] = 3
+    with pytest.raises(StateFormatError, match="decks must be an even number"):
+        from_json(json.dumps(doc))
