@@ -5,6 +5,7 @@ faces beat numbers, numbers beat A; K > Q > J; higher number beats lower; then s
 clubs > hearts > diamonds; the joker is weakest; identical cards go to the slave.
 """
 
+import json
 from collections import Counter
 
 import attrs
@@ -19,6 +20,7 @@ from cardrules import (
     IllegalActionError,
     RulesError,
     Shuffle,
+    StateFormatError,
     chance_cards,
     from_json,
     gunsore,
@@ -588,10 +590,6 @@ def test_season_log_of_a_running_game_ends_with_the_open_season():
 
 
 def test_json_refuses_a_tampered_history_and_bad_rules():
-    import json
-
-    from cardrules import StateFormatError
-
     s = play(game("7S 2H 3H 4H 5H", "9C 8S 2D 3D 4D"), "7S")
     doc = json.loads(to_json(s))
     doc["history"][-1]["card"] = "8S"  # player 0 never held it
