@@ -10,6 +10,7 @@ A game's playthroughs are listed in :data:`CONFIGS`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -28,8 +29,26 @@ CONFIGS: dict[str, tuple[str, int, str, int]] = {
 }
 
 
+#: Longer lists of legal actions are written as their first actions and a digest of all.
+SHOWN_ACTIONS = 24
+
+
 def _line(value: Any) -> str:
     return json.dumps(encode_value(value), ensure_ascii=False, sort_keys=True)
+
+
+def _action(action: Any) -> str:
+    data = encode_value(action)
+    fields = "" if data == {} else " " + json.dumps(data, ensure_ascii=False, sort_keys=True)
+    return type(action).__name__ + fields
+
+
+def _legal(actions: tuple[Any, ...]) -> str:
+    shown = " | ".join(_action(a) for a in actions[:SHOWN_ACTIONS])
+    if len(actions) <= SHOWN_ACTIONS:
+        return f"legal ({len(actions)}): {shown}"
+    digest = hashlib.sha256("\n".join(_action(a) for a in actions).encode()).hexdigest()[:16]
+    return f"legal ({len(actions)}, all with sha256 {digest}): {shown} | ..."
 
 
 def playthrough(name: str) -> str:
@@ -48,8 +67,8 @@ def playthrough(name: str) -> str:
             break
         assert state.to_act is not CHANCE  # seeded: chance resolves itself
         actions = g.legal_actions(state)
-        out.append("legal: " + " | ".join(_line(a) for a in actions))
+        out.append(_legal(actions))
         action = agents[state.to_act](g.view(state, state.to_act), actions)
-        out.append("apply: " + _line(action) + f"  ({type(action).__name__})")
+        out.append("apply: " + _action(action))
         state = g.apply(state, action)
     return "\n".join(out) + "\n"
