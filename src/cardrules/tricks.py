@@ -122,12 +122,12 @@ class RankOrder:
         self,
         name: str,
         groups: Sequence[tuple[str, Sequence[int]]],
-        group_beats: frozenset[tuple[str, str]],
+        group_beats: Sequence[tuple[str, str]],
         source: str,
     ) -> None:
         self.name = name
         self.groups: tuple[tuple[str, tuple[int, ...]], ...] = tuple((g, tuple(rs)) for g, rs in groups)
-        self.group_beats = group_beats
+        self.group_beats = tuple(group_beats)
         self.source = source
         where: dict[int, tuple[str, int]] = {}
         for gname, ranks in self.groups:
@@ -153,12 +153,12 @@ class RankOrder:
         return self._cmp[a][b]
 
     def describe(self) -> str:
-        """The order in words, e.g. ``aces (A) beat faces (K > Q > J); ...``."""
+        """The order in words: ``A > K > ... > 2``, or the groups and how they relate
+        (``aces = A; faces = K > Q > J; ...; aces beat faces, ...``)."""
         if len(self.groups) == 1:
             return " > ".join(_rank_str(r) for r in self.groups[0][1])
-        chains = {g: " > ".join(_rank_str(r) for r in rs) for g, rs in self.groups}
-        beats = [f"{a} ({chains[a]}) beat {b} ({chains[b]})" for a, b in sorted(self.group_beats)]
-        return "; ".join(beats)
+        chains = "; ".join(f"{g} = {' > '.join(_rank_str(r) for r in rs)}" for g, rs in self.groups)
+        return chains + "; " + ", ".join(f"{a} beat {b}" for a, b in self.group_beats)
 
     def __repr__(self) -> str:
         return f"<RankOrder {self.name}: {self.describe()}>"
@@ -703,7 +703,7 @@ class _Compiler:
                         f"add '{ga} beat {gb}' or '{gb} beat {ga}'",
                         kw,
                     )
-        return RankOrder(name, groups, frozenset(beats), self.slice(d))
+        return RankOrder(name, groups, list(beats), self.slice(d))
 
     # -- suits
 
