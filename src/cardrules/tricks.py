@@ -572,6 +572,7 @@ class _Compiler:
         self.own_ranks: dict[str, RankOrder] = {}
         self.own_suits: dict[str, SuitOrder] = {}
         self.tables: dict[str, TrickTable] = {}
+        self.def_text: dict[int, str] = {}
 
     def error(self, message: str, tok: _Token) -> TableError:
         return TableError(message, line=tok.line, column=tok.column, source=self.text)
@@ -580,13 +581,31 @@ class _Compiler:
         return f"line {tok.line}, column {tok.column}"
 
     def slice(self, tree: _Tree[_Token]) -> str:
-        """The definition's own text, with a comment that ends its last line."""
-        start, end = tree.meta.start_pos, tree.meta.end_pos
-        nl = self.text.find("\n", end)
-        rest = self.text[end : nl if nl >= 0 else len(self.text)]
-        if rest.strip().startswith("#") or not rest.strip():
-            end += len(rest.rstrip())
-        return self.text[start:end]
+        """The text of an expression, as written."""
+        return self.text[tree.meta.start_pos : tree.meta.end_pos]
+
+    def definition_text(self, start: int, end: int) -> str:
+        """The text of the definition whose first token is at ``start`` (the next one
+        starts at ``end``): the comment lines right above it, its own lines with the
+        comment that ends its last line, and nothing after."""
+        text = self.text
+        lines = text[start:end].split("\n")
+        while len(lines) > 1 and (not lines[-1].strip() or lines[-1].lstrip().startswith("#")):
+            lines.pop()
+        body = "\n".join(lines).rstrip()
+        line_start = text.rfind("\n", 0, start) + 1
+        if text[line_start:start].strip():
+            return body  # another definition ends on this line
+        above: list[str] = []
+        pos = line_start
+        while pos > 0:
+            prev_start = text.rfind("\n", 0, pos - 1) + 1
+            prev = text[prev_start : pos - 1]
+            if not prev.lstrip().startswith("#"):
+                break
+            above.insert(0, prev.strip())
+            pos = prev_start
+        return "\n".join([*above, body])
 
     def run(self) -> dict[str, TrickTable]:
         try:
@@ -594,6 +613,15 @@ class _Compiler:
         except lark.exceptions.UnexpectedInput as exc:
             raise _syntax_error(exc, self.text) from None
         defs = tree.children
+        starts = []
+        for d in defs:
+            assert isinstance(d, _Tree)
+            kw = d.children[0]
+            assert isinstance(kw, _Token) and kw.start_pos is not None
+            starts.append(kw.start_pos)
+        self.def_text = {
+            id(d): self.definition_text(a, b) for d, a, b in zip(defs, starts, [*starts[1:], len(self.text)])
+        }
         seen: dict[tuple[str, str], _Token] = {}
         for d in defs:
             assert isinstance(d, _Tree)
@@ -703,7 +731,7 @@ class _Compiler:
                         f"add '{ga} beat {gb}' or '{gb} beat {ga}'",
                         kw,
                     )
-        return RankOrder(name, groups, list(beats), self.slice(d))
+        return RankOrder(name, groups, list(beats), self.def_text[id(d)])
 
     # -- suits
 
@@ -731,7 +759,7 @@ class _Compiler:
                 f"suits {name_tok} does not place {', '.join(missing)}: every suit must appear exactly once",
                 kw,
             )
-        return SuitOrder(str(name_tok), list(placed), self.slice(d))
+        return SuitOrder(str(name_tok), list(placed), self.def_text[id(d)])
 
     # -- tables
 
@@ -802,7 +830,7 @@ class _Compiler:
         # The self-contained source: the orders this table uses, then the table.
         pieces = [o.source for o in used if isinstance(o, RankOrder)]
         pieces += [o.source for o in used if isinstance(o, SuitOrder)]
-        parts.source = "\n\n".join([*dict.fromkeys(pieces), self.slice(d)]) + "\n"
+        parts.source = "\n\n".join([*dict.fromkeys(pieces), self.def_text[id(d)]]) + "\n"
         return parts
 
     def known_class(self, tok: _Token, classes: Mapping[str, _Token], table: str) -> None:
