@@ -620,7 +620,8 @@ class _Compiler:
             assert isinstance(kw, _Token) and kw.start_pos is not None
             starts.append(kw.start_pos)
         self.def_text = {
-            id(d): self.definition_text(a, b) for d, a, b in zip(defs, starts, [*starts[1:], len(self.text)], strict=True)
+            id(d): self.definition_text(a, b)
+            for d, a, b in zip(defs, starts, [*starts[1:], len(self.text)], strict=True)
         }
         seen: dict[tuple[str, str], _Token] = {}
         for d in defs:
