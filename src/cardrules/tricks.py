@@ -619,9 +619,9 @@ class _Compiler:
             kw = d.children[0]
             assert isinstance(kw, _Token) and kw.start_pos is not None
             starts.append(kw.start_pos)
+        ends = [*starts[1:], len(self.text)] if starts else []
         self.def_text = {
-            id(d): self.definition_text(a, b)
-            for d, a, b in zip(defs, starts, [*starts[1:], len(self.text)], strict=True)
+            id(d): self.definition_text(a, b) for d, a, b in zip(defs, starts, ends, strict=True)
         }
         seen: dict[tuple[str, str], _Token] = {}
         for d in defs:
