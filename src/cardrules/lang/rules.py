@@ -1,0 +1,334 @@
+"""Eleusis secret rules: compile rule text into :class:`Rule` objects that judge cards.
+
+>>> rule = compile_rule("card.color != prev.color")
+>>> from cardrules import parse_card, parse_cards
+>>> rule.accepts(parse_cards("5H 7C"), parse_card("4D"))
+True
+>>> rule.accepts(parse_cards("5H 7C"), parse_card("QS"))
+False
+>>> [str(c) for c in rule.allowed(parse_cards("5H"))][:3]
+['AS', '2S', '3S']
+
+A rule text is a bare boolean expression or one or more named rules
+(``rule "name": ...``, with optional ``start:`` and ``play:`` parts); see the language
+reference.  The public names are re-exported by :mod:`cardrules.eleusis`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from ..cards import Card, canonical, standard_deck
+from ..errors import CardRulesError
+from ..serialize import register_codec
+from . import ast as A
+from .check import Checked, Env, Variable, check
+from .codegen import CodeGen, build_function
+from .errors import RuleSyntaxError, RuleTypeError
+from .parser import parse_rule_text
+
+__all__ = ["Rule", "RuleSyntaxError", "RuleTypeError", "compile_rule", "compile_rules"]
+
+Line = Sequence[Card]
+
+_PREV_NAME = re.compile(r"prev([1-9]?)\Z")
+_DEFAULT_DECK: tuple[Card, ...] = canonical(set(standard_deck()))
+
+
+def _prev_variables(nothing: bool) -> dict[str, Variable]:
+    out = {"prev": Variable(A.Type.CARD, "_p1", nothing)}
+    for n in range(2, 10):
+        out[f"prev{n}"] = Variable(A.Type.CARD, f"_p{n}", nothing)
+    return out
+
+
+def _play_env(uses_has: bool) -> Env:
+    variables = {
+        "card": Variable(A.Type.CARD, "card"),
+        **_prev_variables(uses_has),
+        "position": Variable(A.Type.INT, "_pos"),
+    }
+    return Env(variables, line="line", length="_n")
+
+
+_START_ENV = Env(
+    {"card": Variable(A.Type.CARD, "card"), "position": Variable(A.Type.INT, "1")},
+    where="in a start: part (there is no main line before the starter)",
+)
+
+
+def prev_number(name: str) -> int | None:
+    """``N`` for ``prevN`` (1 for ``prev``), else ``None``."""
+    m = _PREV_NAME.match(name)
+    if m is None:
+        return None
+    return int(m.group(1) or "1")
+
+
+def depth_of(tree: A.Expr) -> int:
+    """The rule's depth: the largest ``N`` such that ``prevN`` appears (``prev`` is 1),
+    inside aggregates too; 0 when no ``prevN`` appears."""
+    depth = 0
+    for node in A.walk(tree):
+        if isinstance(node, A.Name):
+            n = prev_number(node.name)
+            if n is not None:
+                depth = max(depth, n)
+    return depth
+
+
+def uses_has(tree: A.Expr) -> bool:
+    """Whether ``has(...)`` appears anywhere in the tree."""
+    return any(isinstance(n, A.Call) and n.func == "has" for n in A.walk(tree))
+
+
+def _names(tree: A.Expr) -> set[str]:
+    return {n.name for n in A.walk(tree) if isinstance(n, A.Name)}
+
+
+def _compile_play(tree: A.Expr, text: str) -> tuple[Callable[[Line, Card], bool], Checked, str]:
+    has = uses_has(tree)
+    checked = check(tree, _play_env(has), text)
+    depth = depth_of(tree)
+    names = _names(tree)
+    gen = CodeGen(checked)
+    value = gen.cond(tree)
+    body: list[str] = []
+    needs_length = has or "position" in names or depth > 0
+    if needs_length:
+        body.append("_n = len(line)")
+    if depth and not has:
+        body.append(f"if _n < {depth}:")
+        body.append("    return True")
+    for n in range(1, 10):
+        name = "prev" if n == 1 else f"prev{n}"
+        if name in names:
+            body.append(f"_p{n} = line[-{n}] if _n >= {n} else None" if has else f"_p{n} = line[-{n}]")
+    if "position" in names:
+        body.append("_pos = _n + 1")
+    body.extend(gen.statements)
+    body.append(f"return {value}")
+    try:
+        fn, source = build_function("accepts", ("line", "card"), body, gen.globals)
+    except CardRulesError as exc:
+        raise RuleSyntaxError(str(exc), text) from None
+    return fn, checked, source
+
+
+def _compile_start(tree: A.Expr, text: str) -> Callable[[Card], bool]:
+    checked = check(tree, _START_ENV, text)
+    gen = CodeGen(checked)
+    value = gen.cond(tree)
+    try:
+        fn, _ = build_function("accepts_start", ("card",), [*gen.statements, f"return {value}"], gen.globals)
+    except CardRulesError as exc:
+        raise RuleSyntaxError(str(exc), text) from None
+    return fn
+
+
+def _accept_any_start(card: Card) -> bool:
+    return True
+
+
+def _check_name(name: str) -> str:
+    if not isinstance(name, str) or '"' in name or "\n" in name:
+        raise RuleSyntaxError(f"a rule name is text without double quotes or newlines, not {name!r}", "")
+    return name
+
+
+class Rule:
+    """A compiled Eleusis rule.
+
+    Made by :func:`compile_rule` or :func:`compile_rules`; immutable.  Two rules are
+    equal when their names and normalised texts (``str(rule)``) are equal; a rule
+    pickles and serialises (JSON) as its name and source text.
+
+    Attributes:
+
+    * :attr:`name`: the rule's name (``None`` for an unnamed bare expression);
+    * :attr:`source`: the text it was compiled from;
+    * :attr:`tree`: the checked expression of the rule (the ``play:`` part), a
+      :mod:`cardrules.lang.ast` tree; :attr:`start_tree` the ``start:`` part or ``None``;
+    * :attr:`depth`: the largest ``N`` of a ``prevN`` in the rule (0 if none);
+    * :attr:`uses_has`: whether the rule uses ``has(...)`` (then it is exempt from the
+      depth rule and a missing ``prevN`` is *nothing*);
+    * :attr:`code`: the Python source generated for :meth:`accepts` (for the curious).
+    """
+
+    __slots__ = (
+        "_start",
+        "_text",
+        "accepts",
+        "code",
+        "depth",
+        "name",
+        "source",
+        "start_tree",
+        "tree",
+        "uses_has",
+    )
+
+    name: str | None
+    source: str
+    tree: A.Expr
+    start_tree: A.Expr | None
+    depth: int
+    uses_has: bool
+    code: str
+    #: ``accepts(line, card) -> bool``: whether ``card`` may extend the main line
+    #: ``line`` (a sequence of cards, starter first).  Never raises for any cards.  While
+    #: the line has fewer cards than the rule's :attr:`depth`, every card is accepted
+    #: (unless the rule uses ``has``).  This is the generated function itself, so a call
+    #: costs no more than a hand-written predicate.
+    accepts: Callable[[Line, Card], bool]
+    _start: Callable[[Card], bool]
+    _text: str
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("use compile_rule(text) to make a Rule")
+
+    @classmethod
+    def _make(cls, name: str | None, source: str, start: A.Expr | None, play: A.Expr, text: str) -> Rule:
+        # ``text`` is the text the trees were parsed from (their positions refer to it).
+        self = object.__new__(cls)
+        fn, checked, code = _compile_play(play, text)
+        setattr_ = object.__setattr__
+        setattr_(self, "name", name)
+        setattr_(self, "source", source)
+        setattr_(self, "tree", checked.tree)
+        setattr_(self, "start_tree", start)
+        setattr_(self, "depth", depth_of(play))
+        setattr_(self, "uses_has", uses_has(play))
+        setattr_(self, "code", code)
+        setattr_(self, "accepts", fn)
+        setattr_(self, "_start", _accept_any_start if start is None else _compile_start(start, text))
+        setattr_(self, "_text", _normalised(name, start, play))
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Rule is immutable")
+
+    def accepts_start(self, card: Card) -> bool:
+        """Whether ``card`` may be the starter: the rule's ``start:`` part (``True``
+        for every card without one)."""
+        return self._start(card)
+
+    def accepts_string(self, line: Line, cards: Iterable[Card]) -> bool:
+        """Whether a string of cards played at once is right: each card is judged in
+        turn, extending the line; true iff all are accepted (and for no cards)."""
+        current = list(line)
+        fn = self.accepts
+        for card in cards:
+            if not fn(current, card):
+                return False
+            current.append(card)
+        return True
+
+    def allowed(self, line: Line, deck: Iterable[Card] | None = None) -> tuple[Card, ...]:
+        """The distinct cards of ``deck`` (default: one 52-card deck) that the rule
+        accepts next, in canonical order.  Costs at most one :meth:`accepts` per
+        distinct card."""
+        cards = _DEFAULT_DECK if deck is None else canonical(set(deck))
+        fn = self.accepts
+        seq = line if isinstance(line, (list, tuple)) else tuple(line)
+        return tuple([c for c in cards if fn(seq, c)])
+
+    def explain(self, line: Line, card: Card) -> str:
+        """A short sentence saying which part of the rule decided, e.g. ``"prev 7H is
+        odd, so card is black must hold: 4D is not black, so 4D is wrong"``."""
+        from .explain import explain
+
+        return explain(self, list(line), card)
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"<Rule {self._text!r}>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rule):
+            return NotImplemented
+        return self.name == other.name and self._text == other._text
+
+    def __hash__(self) -> int:
+        return hash((self.name, self._text))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_load, (self.source, self.name))
+
+
+def _load(source: str, name: str | None) -> Rule:
+    return compile_rule(source, name=name)
+
+
+def _normalised(name: str | None, start: A.Expr | None, play: A.Expr) -> str:
+    if name is None and start is None:
+        return A.unparse(play)
+    head = f'rule "{name or "rule"}":'
+    if start is None:
+        return f"{head}\n    {A.unparse(play)}"
+    return f"{head}\n    start: {A.unparse(start)}\n    play: {A.unparse(play)}"
+
+
+def compile_rule(text: str, *, name: str | None = None) -> Rule:
+    """Compile one rule: a bare boolean expression, or a single named rule
+    (``name=`` overrides the text's name).
+
+    Raises :class:`RuleSyntaxError` or :class:`RuleTypeError` (with line, column, the
+    source line and a caret).
+    """
+    if name is not None:
+        _check_name(name)
+    parts = parse_rule_text(text)
+    if len(parts) != 1:
+        pos = parts[1][1]
+        raise RuleSyntaxError(
+            "compile_rule takes one rule; use compile_rules for a file of named rules",
+            text,
+            pos.line,
+            pos.column,
+        )
+    rule_name, _, start, play = parts[0]
+    return Rule._make(name if name is not None else rule_name, text, start, play, text)
+
+
+def compile_rules(text: str) -> dict[str, Rule]:
+    """Compile a file of named rules: ``{name: Rule}`` in the file's order.  A bare
+    expression, or two rules with one name, is an error."""
+    parts = parse_rule_text(text)
+    if parts and parts[0][0] is None:
+        raise RuleSyntaxError(
+            'a rules file holds named rules, such as: rule "alternate colours": card.color != prev.color',
+            text,
+        )
+    out: dict[str, Rule] = {}
+    offsets = [_offset(text, p[1]) for p in parts] + [len(text)]
+    for i, (rule_name, pos, start, play) in enumerate(parts):
+        assert rule_name is not None
+        if rule_name in out:
+            raise RuleSyntaxError(f'a second rule named "{rule_name}"', text, pos.line, pos.column)
+        source = text[offsets[i] : offsets[i + 1]].rstrip()
+        out[rule_name] = Rule._make(rule_name, source, start, play, text)
+    return out
+
+
+def _offset(text: str, pos: A.Pos) -> int:
+    lines = text.split("\n")
+    return sum(len(x) + 1 for x in lines[: pos.line - 1]) + pos.column - 1
+
+
+def _decode(data: Any) -> Rule:
+    if isinstance(data, str):
+        return compile_rule(data)
+    if not isinstance(data, dict) or not isinstance(data.get("source"), str):
+        raise CardRulesError(f"a rule is stored as {{'name': ..., 'source': ...}}, not {data!r}")
+    name = data.get("name")
+    if name is not None and not isinstance(name, str):
+        raise CardRulesError(f"a rule's name is a string or null, not {name!r}")
+    return compile_rule(data["source"], name=name)
+
+
+register_codec(Rule, lambda r: {"name": r.name, "source": r.source}, _decode)
