@@ -161,6 +161,45 @@ CASES = [
         7,
         "ranks standard is defined twice",
     ),
+    # when: the shared checker, located where it points
+    ("table t:\n    class a when card is purple\n    class b\n", 2, 26, "unknown property 'purple'"),
+    (
+        "table t:\n    class a when card.rank == spades\n    class b\n",
+        2,
+        28,
+        "card.rank is an integer and spades is a suit",
+    ),
+    ("table t:\n    class a when prev is red\n    class b\n", 2, 18, "unknown name 'prev' in a trick table"),
+    ("table t:\n    class a when position == 2\n    class b\n", 2, 18, "unknown name 'position'"),
+    ("table t:\n    class a when card.rnak == 2\n    class b\n", 2, 23, "did you mean 'rank'"),
+    (
+        "table t:\n    class a when count(x in line where x is red) > 2\n    class b\n",
+        2,
+        18,
+        "looks at the main line, which does not exist in a trick table",
+    ),
+    ("table t:\n    class a when has(prev2)\n    class b\n", 2, 18, "main line"),
+    (
+        "table t:\n    class a when card.rank\n    class b\n",
+        2,
+        18,
+        "a 'when' condition must be true or false, but card.rank is an integer",
+    ),
+    ("table t:\n    class a when card.rank % 0 == 1\n    class b\n", 2, 30, "positive"),
+    (
+        "table t:\n    class a when card.suit = lead.suit\n    class b\n",
+        2,
+        28,
+        "unexpected '=': use == to compare",
+    ),
+    ("table t:\n    class a when card.rank ==\n    class b\n", 3, 5, "unexpected 'class': expected a value"),
+    (
+        "table t:\n    class a when card.suit == lead.suit and\n    otherwise by ranks standard\n",
+        3,
+        5,
+        "unexpected 'otherwise'",
+    ),
+    ("table t:\n    class a when card.rank in {5..2}\n    class b\n", 2, 33, "is empty"),
     # otherwise
     ("table t:\n    class a\n    otherwise\n", 3, 5, "'otherwise' needs"),
     (

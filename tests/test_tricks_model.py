@@ -21,16 +21,41 @@ DECK = standard_deck()
 RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 SUIT_TEXT = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds", Suit.CLUBS: "clubs"}
 
-# (condition text, the same condition in Python)
+NEXT_SUIT = {
+    Suit.SPADES: Suit.HEARTS,
+    Suit.HEARTS: Suit.DIAMONDS,
+    Suit.DIAMONDS: Suit.CLUBS,
+    Suit.CLUBS: Suit.SPADES,
+}
+RED = {Suit.HEARTS, Suit.DIAMONDS}
+
+# (condition text, the same condition in plain Python, read from rule-language.md section 1)
 CONDITIONS = [
     ("card.suit == key.suit", lambda c, lead, key: c.suit is key.suit),
     ("card.suit == lead.suit", lambda c, lead, key: c.suit is lead.suit),
     ("card.rank == key.rank", lambda c, lead, key: c.rank == key.rank),
     ("card.rank == lead.rank", lambda c, lead, key: c.rank == lead.rank),
     ("card.color == lead.color", lambda c, lead, key: c.color is lead.color),
-    ("card.color == key.color", lambda c, lead, key: c.color is key.color),
-    ("card.rank == 12", lambda c, lead, key: c.rank == 12),
+    ("card.rank == Q", lambda c, lead, key: c.rank == 12),
     ("card.rank == 0", lambda c, lead, key: c.rank == 0),
+    ("card is red", lambda c, lead, key: c.suit in RED),
+    ("card is not face", lambda c, lead, key: not 11 <= c.rank <= 13),
+    ("card.rank in {J..K}", lambda c, lead, key: c.rank in (11, 12, 13)),
+    ("card.rank > key.rank", lambda c, lead, key: c.rank > key.rank),
+    (
+        "card is odd and card.suit != lead.suit",
+        lambda c, lead, key: c.rank % 2 == 1 and c.suit is not lead.suit,
+    ),
+    ("abs(card.rank - lead.rank) <= 1", lambda c, lead, key: abs(c.rank - lead.rank) <= 1),
+    (
+        "card.suit == next(lead.suit, [spades, hearts, diamonds, clubs])",
+        lambda c, lead, key: lead.suit in NEXT_SUIT and c.suit is NEXT_SUIT[lead.suit],
+    ),
+    (
+        "if lead is red then card is black else card is red",
+        lambda c, lead, key: (c.suit in (Suit.SPADES, Suit.CLUBS)) if lead.suit in RED else (c.suit in RED),
+    ),
+    ("card.rank % 3 == key.rank % 3", lambda c, lead, key: c.rank % 3 == key.rank % 3),
 ]
 
 
@@ -82,7 +107,7 @@ def tables(draw):
     r1_text, r1 = draw(rank_orders("r1"))
     r2_text, r2 = draw(rank_orders("r2"))
     s1_text, s1 = draw(suit_orders("s1"))
-    conds = draw(st.lists(st.sampled_from(CONDITIONS), max_size=4))
+    conds = draw(st.lists(st.sampled_from(CONDITIONS), max_size=5))
     names = [f"c{i}" for i in range(len(conds) + 1)]
     pairs = [(a, b) for a in names for b in names if a < b]
     relations = set()

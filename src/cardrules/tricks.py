@@ -32,53 +32,50 @@ its own orders of the same names.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import lark
+from lark.visitors import merge_transformers
 
 from . import _resources
 from .cards import JOKER, Card, Suit, haggis_faces, haggis_number_cards, standard_deck
 from .errors import CardRulesError
+from .lang import (
+    BuildError,
+    CodeGen,
+    Env,
+    ExprBuilder,
+    SourceError,
+    Type,
+    Variable,
+    check,
+    source_error,
+)
+from .lang import ast as A
 from .serialize import register_codec
 
 __all__ = ["RankOrder", "SuitOrder", "TableError", "TrickTable", "builtin", "compile_tables"]
 
 
-class TableError(CardRulesError):
+class TableError(SourceError):
     """A fault in trick-table text, or a table used without what it needs.
 
-    Faults in text carry :attr:`line` and :attr:`column` (1-based) and print the
-    offending source line with a caret under the column.  A table called without the key
-    card it needs, or given something that is not a trick, raises it without a position.
+    A fault in text carries :attr:`line` and :attr:`column` (1-based) and prints the
+    offending source line with a caret under the column (see
+    :class:`~cardrules.lang.errors.SourceError`).  A table called without the key card it
+    needs, or given something that is not a trick, raises it with no place in any text:
+    ``line`` and ``column`` are then ``0`` and the message stands alone.
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        line: int | None = None,
-        column: int | None = None,
-        source: str | None = None,
-    ) -> None:
-        self.message = message
-        self.line = line
-        self.column = column
-        self.source_line = ""
-        if line is not None and source is not None:
-            lines = source.splitlines()
-            if 1 <= line <= len(lines):
-                self.source_line = lines[line - 1]
-        super().__init__(self._render())
-
-    def _render(self) -> str:
-        if self.line is None:
-            return self.message
-        text = f"line {self.line}, column {self.column}: {self.message}"
-        if self.source_line:
-            caret = " " * ((self.column or 1) - 1) + "^"
-            text += f"\n    {self.source_line.rstrip()}\n    {caret}"
-        return text
+    def __init__(self, message: str, text: str = "", line: int = 0, column: int = 0) -> None:
+        if line <= 0:
+            self.message = message
+            self.line = self.column = 0
+            self.source_line = ""
+            CardRulesError.__init__(self, message)
+        else:
+            super().__init__(message, text, line, column)
 
 
 # --------------------------------------------------------------------------- the cards
@@ -480,80 +477,76 @@ def _generate(parts: _TableParts) -> dict[str, Callable[..., Any]]:
 
 _PARSER: lark.Lark | None = None
 
-#: Plain words for the grammar's terminals, for "expected ..." in error messages.
+#: Plain words for this grammar's own terminals, for "expected ..." in error messages.
 _WORDS: Final = {
-    "NAME": "a name",
-    "INT": "a number",
-    "SUIT_SYMBOL": "a suit symbol",
-    "BEATS": "'beats'",
-    "$END": "the end of the text",
-}
+    "RANKS": "'ranks'", "SUITS": "'suits'", "TABLE": "'table'", "GROUP": "'group'",
+    "CLASS": "'class'", "WHEN": "'when'", "BEATS": "'beats'", "OTHERWISE": "'otherwise'",
+    "BY": "'by'", "LATER": "'later'", "EARLIER": "'earlier'", "_COLON": "':'", "_GT": "'>'",
+    "_EQUAL": "'='", "_COMMA": "','",
+}  # fmt: skip
+
+
+#: Words of the table language that never name anything inside a ``when`` condition:
+#: lexed there as keywords, so that a condition cut short ("when card.rank ==" followed
+#: by "class b") is reported where it stops instead of swallowing the next line.
+_RESERVED: Final = {"class": "CLASS", "otherwise": "OTHERWISE", "table": "TABLE", "ranks": "RANKS",
+                    "suits": "SUITS", "group": "GROUP", "when": "WHEN"}  # fmt: skip
+
+
+def _reserve(tok: lark.Token) -> lark.Token:
+    kind = _RESERVED.get(tok.value)
+    return tok if kind is None else lark.Token.new_borrow_pos(kind, tok.value, tok)
+
+
+class _Grammars:
+    """lark import loader: ``%import .expr`` finds ``grammars/expr.lark`` wherever
+    :func:`cardrules._resources.grammar_text` does (installed or source checkout)."""
+
+    def __call__(self, base_path: object, grammar_path: str) -> tuple[str, str]:
+        name = grammar_path.replace("\\", "/").rsplit("/", 1)[-1]
+        try:
+            return name, _resources.grammar_text(name)
+        except OSError as exc:  # lark tries the next loader on OSError
+            raise OSError(str(exc)) from None
+
+    def __repr__(self) -> str:  # part of lark's cache key: must not change between runs
+        return "cardrules-grammars"
 
 
 def _parser() -> lark.Lark:
+    """The table grammar (LALR, cached); ``when`` expressions arrive as
+    :mod:`cardrules.lang.ast` nodes built by the shared :class:`ExprBuilder`, everything
+    else as a lark tree."""
     global _PARSER
     if _PARSER is None:
+        builder: lark.Transformer[lark.Token, Any] = merge_transformers(  # type: ignore[no-untyped-call]
+            lark.Transformer(), expr=ExprBuilder()
+        )
         _PARSER = lark.Lark(
             _resources.grammar_text("tables.lark"),
             parser="lalr",
-            propagate_positions=True,
+            lexer="contextual",
+            transformer=builder,
+            import_paths=[_Grammars()],
+            source_path="tables.lark",
+            lexer_callbacks={"expr__NAME": _reserve},
+            cache=True,
             maybe_placeholders=False,
         )
     return _PARSER
 
 
-def _expected_words(names: Iterator[str] | set[str] | frozenset[str]) -> str:
-    parser = _parser()
-    patterns = {t.name: t.pattern for t in parser.terminals}
-    words = set()
-    for name in names:
-        if name in _WORDS:
-            words.add(_WORDS[name])
-        elif name in patterns and isinstance(patterns[name], lark.lexer.PatternStr):
-            words.add(repr(patterns[name].value))
-        else:  # pragma: no cover - every terminal is named above
-            words.add(name.lower())
-    ordered = sorted(words)
-    if len(ordered) == 1:
-        return ordered[0]
-    return ", ".join(ordered[:-1]) + " or " + ordered[-1]
-
-
-def _syntax_error(exc: lark.exceptions.UnexpectedInput, text: str) -> TableError:
-    if isinstance(exc, lark.exceptions.UnexpectedCharacters):
-        pos = exc.pos_in_stream
-        char = text[pos] if pos is not None and 0 <= pos < len(text) else "?"
-        return TableError(f"unexpected character {char!r}", line=exc.line, column=exc.column, source=text)
-    if isinstance(exc, lark.exceptions.UnexpectedToken):
-        tok = exc.token
-        expected = _expected_words(set(exc.accepts or exc.expected))
-        if tok.type == "$END":
-            line, column = _end_position(text)
-            return TableError(
-                f"unexpected end of text: expected {expected}", line=line, column=column, source=text
-            )
-        return TableError(
-            f"unexpected {str(tok)!r}: expected {expected}", line=tok.line, column=tok.column, source=text
-        )
-    if isinstance(exc, lark.exceptions.UnexpectedEOF):  # pragma: no cover - LALR reports tokens
-        line, column = _end_position(text)
-        return TableError(
-            f"unexpected end of text: expected {_expected_words(set(exc.expected))}",
-            line=line,
-            column=column,
-            source=text,
-        )
-    return TableError(str(exc))  # pragma: no cover
-
-
-def _end_position(text: str) -> tuple[int, int]:
-    """Line and column just after the last token (comments and blanks do not count)."""
-    lines = text.splitlines() or [""]
-    for i in range(len(lines) - 1, -1, -1):
-        code = lines[i].split("#", 1)[0].rstrip()
-        if code:
-            return i + 1, len(code) + 1
-    return 1, 1
+#: What a ``when`` condition may use: the card being classed, the lead, the key card.
+_ENV: Final = Env(
+    {
+        "card": Variable(Type.CARD, "card"),
+        "lead": Variable(Type.CARD, "lead"),
+        "key": Variable(Type.CARD, "key"),
+    },
+    syntax_error=TableError,
+    type_error=TableError,
+    where="in a trick table",
+)
 
 
 # --------------------------------------------------------------------------- checking
@@ -575,14 +568,10 @@ class _Compiler:
         self.def_text: dict[int, str] = {}
 
     def error(self, message: str, tok: _Token) -> TableError:
-        return TableError(message, line=tok.line, column=tok.column, source=self.text)
+        return TableError(message, self.text, tok.line or 1, tok.column or 1)
 
     def where(self, tok: _Token) -> str:
         return f"line {tok.line}, column {tok.column}"
-
-    def slice(self, tree: _Tree[_Token]) -> str:
-        """The text of an expression, as written."""
-        return self.text[tree.meta.start_pos : tree.meta.end_pos]
 
     def definition_text(self, start: int, end: int) -> str:
         """The text of the definition whose first token is at ``start`` (the next one
@@ -611,7 +600,14 @@ class _Compiler:
         try:
             tree = _parser().parse(self.text)
         except lark.exceptions.UnexpectedInput as exc:
-            raise _syntax_error(exc, self.text) from None
+            if isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type == "_EQUAL":
+                tok = exc.token
+                if "_EQUAL" not in exc.expected:
+                    message = "unexpected '=': use == to compare"
+                    raise TableError(message, self.text, tok.line or 1, tok.column or 1) from None
+            raise source_error(exc, self.text, TableError, extra_words=_WORDS) from None
+        except BuildError as exc:
+            raise TableError(exc.message, self.text, exc.pos.line, exc.pos.column) from None
         defs = tree.children
         starts = []
         for d in defs:
@@ -788,10 +784,9 @@ class _Compiler:
                 )
             if when:
                 expr = when[1]
-                assert isinstance(expr, _Tree)
-                source, uses_key = self.condition(expr, parts)
-                parts.uses_key |= uses_key
-                parts.classes.append(_Class(str(ctok), source, self.slice(expr)))
+                assert not isinstance(expr, (_Tree, _Token))
+                code = self.condition(expr, parts, i)
+                parts.classes.append(_Class(str(ctok), code, A.unparse(expr)))
             else:
                 parts.classes.append(_Class(str(ctok), None, None))
         if class_defs[-1].children[2:]:
@@ -867,25 +862,28 @@ class _Compiler:
                 raise self.error(f"{kind} {ntok} is already in the tie-break chain", ntok)
             used.append(order)
 
-    # -- conditions (INTERIM: replaced by the shared expression compiler)
+    # -- conditions: the shared checker and code generator
 
-    def condition(self, expr: _Tree[_Token], parts: _TableParts) -> tuple[str, bool]:
-        sides = []
-        uses_key = False
-        for op in expr.children:
-            assert isinstance(op, _Tree)
-            toks = [t for t in op.children if isinstance(t, _Token)]
-            if len(toks) == 1:
-                sides.append(str(int(toks[0])))
-                continue
-            var, attr = toks
-            if str(var) not in ("card", "lead", "key"):
-                raise self.error(f"unknown name {var!s} (known: card, lead, key)", var)
-            if str(attr) not in ("rank", "suit", "color"):
-                raise self.error(f"unknown attribute {attr!s} (known: rank, suit, color)", attr)
-            uses_key |= str(var) == "key"
-            sides.append(f"{var}.{attr}")
-        return f"{sides[0]} == {sides[1]}", uses_key
+    def condition(self, expr: A.Expr, parts: _TableParts, index: int) -> str:
+        """Python code for one ``when`` condition over ``card``, ``lead`` and ``key``."""
+        checked = check(expr, _ENV, self.text, want=None)
+        kind = checked.type_of(expr)
+        if kind is not Type.BOOL:
+            pos = A.start_pos(expr)
+            raise TableError(
+                f"a 'when' condition must be true or false, but {A.unparse(expr)} is "
+                f"{'an' if str(kind)[0] in 'aeiou' else 'a'} {kind}",
+                self.text,
+                pos.line,
+                pos.column,
+            )
+        gen = CodeGen(checked, prefix=f"w{index}_")
+        code = gen.cond(expr)
+        if gen.statements:  # pragma: no cover - aggregates are refused without a main line
+            raise TableError("a trick-table condition cannot look at a main line", self.text, 1, 1)
+        parts.namespace.update(gen.globals)
+        parts.uses_key |= any(isinstance(n, A.Name) and n.name == "key" for n in A.walk(expr))
+        return f"({code})"
 
 
 # --------------------------------------------------------------------------- shipped tables
