@@ -399,3 +399,30 @@ def test_equal_definitions_give_equal_tables():
     """Tables compare by their self-contained source, wherever they were written."""
     a = compile_tables(builtin("aegis").source + "\n# an unrelated comment\ntable x:\n  class y\n")["aegis"]
     assert a == builtin("aegis")
+
+
+def test_the_constructor_compiles_source():
+    t = builtin("whist")
+    assert TrickTable("whist", t.source) == t
+    with pytest.raises(TableError, match="defines no table 'nope'"):
+        TrickTable("nope", t.source)
+
+
+class LeadWins(TrickTable):
+    """A table written in Python, as a game's test double would be."""
+
+    def __init__(self):
+        super().__init__("lead-wins")
+        self.calls = []
+
+    def winner(self, cards, *, key=None):
+        self.calls.append(tuple(cards))
+        return 0
+
+
+def test_a_table_written_in_python():
+    t = LeadWins()
+    assert t.name == "lead-wins" and t.source == "" and t.classes == ()
+    assert t.winner(parse_cards("2H AH")) == 0 and t.calls == [parse_cards("2H AH")]
+    with pytest.raises(TableError):
+        t.relation("a", "b")

@@ -198,10 +198,16 @@ _TIEBREAK: Final = 2
 class TrickTable:
     """A compiled trick table (``rule-language.md`` section 3).
 
-    Build one with :func:`compile_tables` or :func:`builtin`.  A table is an immutable
-    value: two tables are equal when their names and their self-contained
-    :attr:`source` texts are equal, and a table pickles and serialises (JSON
-    ``{"name": ..., "source": ...}``) as that text.
+    Build one with :func:`compile_tables` or :func:`builtin`; ``TrickTable(name,
+    source)`` is ``compile_tables(source)[name]``.  A table is an immutable value: two
+    tables are equal when their names and their self-contained :attr:`source` texts are
+    equal, and a table pickles and serialises (JSON ``{"name": ..., "source": ...}``) as
+    that text.
+
+    A table may also be written in Python: a subclass that overrides :meth:`winner` (and
+    :meth:`classify`, :meth:`beats` if it is asked for them).  ``Subclass(name,
+    source="")`` then only sets :attr:`name` and :attr:`source`; the games call nothing
+    but ``winner``.  Such a table is not stored in JSON game states.
 
     Attributes: :attr:`name`; :attr:`source` (the table's definition preceded by the
     definitions of the orders it uses: compiling it gives this table back);
@@ -214,16 +220,25 @@ class TrickTable:
 
     name: str
     source: str
-    classes: tuple[str, ...]
-    conditions: tuple[str | None, ...]
-    relations: frozenset[tuple[str, str]]
-    tiebreak: tuple[RankOrder | SuitOrder, ...]
-    later: bool
-    uses_key: bool
+    classes: tuple[str, ...] = ()
+    conditions: tuple[str | None, ...] = ()
+    relations: frozenset[tuple[str, str]] = frozenset()
+    tiebreak: tuple[RankOrder | SuitOrder, ...] = ()
+    later: bool = False
+    uses_key: bool = False
 
-    def __init__(self, _parts: _TableParts) -> None:
-        # Built by compile_tables only; the generated functions shadow the methods below.
-        d = self.__dict__
+    def __init__(self, name: str, source: str = "") -> None:
+        if type(self) is not TrickTable:  # a table written in Python
+            object.__setattr__(self, "name", name)
+            object.__setattr__(self, "source", source)
+            return
+        self.__dict__.update(_from_source(name, source).__dict__)
+
+    @classmethod
+    def _build(cls, _parts: _TableParts) -> TrickTable:
+        # Used by compile_tables; the generated functions shadow the methods below.
+        table = object.__new__(TrickTable)
+        d = table.__dict__
         d["name"] = _parts.name
         d["source"] = _parts.source
         d["classes"] = tuple(c.name for c in _parts.classes)
@@ -233,12 +248,20 @@ class TrickTable:
         d["later"] = _parts.later
         d["uses_key"] = _parts.uses_key
         d.update(_generate(_parts))
+        return table
+
+    # A compiled table is immutable.  A subclass (a table written in Python, e.g. a test
+    # double that records its calls) manages its own attributes.
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"TrickTable is immutable: cannot set {name!r}")
+        if type(self) is TrickTable:
+            raise AttributeError(f"TrickTable is immutable: cannot set {name!r}")
+        object.__setattr__(self, name, value)
 
     def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"TrickTable is immutable: cannot delete {name!r}")
+        if type(self) is TrickTable:
+            raise AttributeError(f"TrickTable is immutable: cannot delete {name!r}")
+        object.__delattr__(self, name)
 
     # The three methods below document the API; each instance replaces them by code
     # generated for its own table (see _generate), so calls pay no extra indirection.
@@ -640,7 +663,7 @@ class _Compiler:
         for d in defs:
             assert isinstance(d, _Tree)
             if d.data == "table_def":
-                table = TrickTable(self.table(d))
+                table = TrickTable._build(self.table(d))
                 self.tables[table.name] = table
         return self.tables
 
