@@ -241,3 +241,28 @@ def test_not_text():
 def test_layout_is_free():
     one_line = "table t: class a when card.suit == lead.suit class b a beats b otherwise by ranks standard"
     assert compile_tables(one_line)["t"].relations == compile_tables(GOOD)["t"].relations
+
+
+def test_table_errors_are_source_errors_and_pickle():
+    import pickle
+
+    from cardrules.lang import SourceError
+
+    exc = fault(GOOD.replace("a beats b", "a beats c"))
+    assert isinstance(exc, SourceError)
+    back = pickle.loads(pickle.dumps(exc))
+    assert type(back) is TableError and str(back) == str(exc) and (back.line, back.column) == (4, 13)
+
+
+def test_errors_of_use_have_no_place():
+    import pickle
+
+    from cardrules import parse_cards
+    from cardrules.tricks import builtin
+
+    with pytest.raises(TableError) as info:
+        builtin("aegis").winner(parse_cards("2H 3H"))
+    exc = info.value
+    assert (exc.line, exc.column) == (0, 0) and str(exc) == "table aegis uses key: call it with key=<the key card>"
+    back = pickle.loads(pickle.dumps(exc))
+    assert str(back) == str(exc) and back.line == 0
