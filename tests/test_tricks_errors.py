@@ -263,6 +263,8 @@ def test_errors_of_use_have_no_place():
     with pytest.raises(TableError) as info:
         builtin("aegis").winner(parse_cards("2H 3H"))
     exc = info.value
-    assert (exc.line, exc.column) == (0, 0) and str(exc) == "table aegis uses key: call it with key=<the key card>"
+    assert (exc.line, exc.column) == (0, 0) and str(
+        exc
+    ) == "table aegis uses key: call it with key=<the key card>"
     back = pickle.loads(pickle.dumps(exc))
     assert str(back) == str(exc) and back.line == 0
