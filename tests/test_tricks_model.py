@@ -254,3 +254,23 @@ def test_mangled_tables_compile_or_raise_table_error(at, width, insert):
         compile_tables(text)
     except TableError as exc:
         assert exc.line >= 1 and exc.column >= 1
+
+
+def _grammar_shaped_text():
+    import lark
+    from hypothesis.extra.lark import from_lark
+
+    from cardrules import _resources, tricks
+
+    parser = lark.Lark(_resources.grammar_text("tables.lark"), parser="lalr", lexer="contextual",
+                       import_paths=[tricks._Grammars()], source_path="tables.lark", maybe_placeholders=False)  # fmt: skip
+    return from_lark(parser, explicit={"WS": st.just(" "), "COMMENT": st.just("# c\n")})
+
+
+@given(_grammar_shaped_text())
+def test_grammar_shaped_text_compiles_or_raises_table_error(text):
+    """Text generated from the grammar itself reaches the checks (names, ranks, types)."""
+    try:
+        compile_tables(text)
+    except TableError as exc:
+        assert exc.line >= 1 and exc.column >= 1
