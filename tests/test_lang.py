@@ -182,7 +182,7 @@ def test_allowed_is_canonical_and_distinct() -> None:
 
 def test_allowed_costs_at_most_52_accepts() -> None:
     calls = 0
-    rule = compile_rule("card is red")
+    rule = compile_rule("card is red  # a private copy: this test patches it")
     inner = rule.accepts
 
     def counting(line: Sequence[Card], card: Card) -> bool:
@@ -267,3 +267,112 @@ def test_errors_are_located() -> None:
     with pytest.raises(RuleTypeError) as t:
         compile_rule("card.suit == 3")
     assert (t.value.line, t.value.column) == (1, 11)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "card", "expected"),
+    [
+        # the spec's (and the README's) example, word for word
+        (
+            "if prev is odd then card is black else card is red",
+            "7H",
+            "4D",
+            "prev 7H is odd, so card must be black; 4D is red",
+        ),
+        (
+            "if prev is odd then card is black else card is red",
+            "8H",
+            "4D",
+            "prev 8H is not odd, so card must be red; 4D is red",
+        ),
+        (
+            "card.color != prev.color",
+            "7H",
+            "4D",
+            "card.color must differ from prev.color; card.color is red, prev.color is red",
+        ),
+        (
+            "not any(x in line where x.rank == card.rank)",
+            "7H 4S",
+            "4D",
+            "no card x of the line may have x.rank == card.rank; 4S of the line has x.rank == card.rank",
+        ),
+        ("card.rank in {2..10}", "", "KD", "card.rank must be in {2..10}; card.rank is 13"),
+        (
+            "card.suit == prev.suit or card.rank == prev.rank",
+            "9S",
+            "KD",
+            "card.suit must be prev.suit; card.suit is diamonds, prev.suit is spades, "
+            "or card.rank must be prev.rank; card.rank is 13, prev.rank is 9",
+        ),
+        (
+            "not (prev is red and card is red)",
+            "9H",
+            "KD",
+            "prev must not be red; 9H is red, or card must not be red; KD is red",
+        ),
+        ("card is face and card is red", "9H", "KS", "card must be red; KS is black"),
+        (
+            "card.color != prev2.color",
+            "7H",
+            "4D",
+            "the rule looks back 2 cards and the main line has 1: every card is right",
+        ),
+    ],
+)
+def test_explain_names_the_deciding_part(text: str, line: str, card: str, expected: str) -> None:
+    assert compile_rule(text).explain(parse_cards(line), parse_card(card)) == expected
+
+
+# More of section 2b against hand-written predicates: windows, nesting, has, lists.
+REACH_EXAMPLES: list[tuple[str, Pred]] = [
+    (
+        "count(x in last 3 where x.suit == card.suit) >= 1",
+        lambda ln, c: any(x.suit == c.suit for x in ln[-3:]),
+    ),
+    (
+        "count(x in line where any(y in last 2 where y.rank == x.rank)) > 2",
+        lambda ln, c: sum(1 for x in ln if any(y.rank == x.rank for y in ln[-2:])) > 2,
+    ),
+    (
+        "not (has(prev2) and card.suit == prev.suit and card.suit == prev2.suit)",
+        lambda ln, c: not (len(ln) >= 2 and c.suit == ln[-1].suit and c.suit == ln[-2].suit),
+    ),
+    (
+        "card.suit == [spades, hearts, diamonds, clubs][position % 4]",
+        lambda ln, c: c.suit == [Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS][(len(ln) + 1) % 4],
+    ),
+    (
+        "has(prev) and next(prev.rank, [A..K]) == card.rank",
+        lambda ln, c: len(ln) >= 1 and c.rank == ln[-1].rank % 13 + 1,
+    ),
+    ("[true, false][position - 2]", lambda ln, c: len(ln) == 1),
+    (
+        "if has(prev) then prev.rank + card.rank > 10 else card is face",
+        lambda ln, c: ln[-1].rank + c.rank > 10 if ln else c.rank > 10,
+    ),
+    (
+        "all(x in last 4 where x.color != card.color or x.rank < card.rank)",
+        lambda ln, c: all(x.color != c.color or x.rank < c.rank for x in ln[-4:]),
+    ),
+    (
+        "count(x in line where x.rank == prev2.rank) == 1",  # prev2 inside P sets the depth
+        depth_guard(2, lambda ln, c: sum(1 for x in ln if x.rank == ln[-2].rank) == 1),
+    ),
+    (
+        "has(prev3) or prev3.rank != card.rank",  # a missing prev3 is nothing: != is true
+        lambda ln, c: True,
+    ),
+    (
+        "[3, 1, 4][position] != card.rank",  # out of range: nothing, != true
+        lambda ln, c: not (len(ln) + 1 <= 2 and c.rank == [3, 1, 4][len(ln) + 1]),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "reference"), REACH_EXAMPLES, ids=[t[:40] for t, _ in REACH_EXAMPLES])
+@given(line=lines, card=cards)
+def test_reach_forms_match_hand_written_predicates(
+    text: str, reference: Pred, line: list[Card], card: Card
+) -> None:
+    assert compile_rule(text).accepts(line, card) is reference(line, card)

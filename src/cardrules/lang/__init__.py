@@ -16,10 +16,19 @@ The pieces, in the order text flows through them:
    expression goes.  Imported rules and terminals live in the namespace ``expr``
    (``expr__NAME``...).  :func:`load_parser` ``(grammar_file, transformer, start=...)``
    loads a grammar from ``grammars/`` (installed or source checkout) as a cached LALR
-   parser with a parse-time transformer; build the transformer with
+   parser with a parse-time transformer and :func:`keyword_callbacks` (so that keywords
+   such as ``or`` are never read as names, even where only a name fits; pass
+   ``lexer_callbacks=keyword_callbacks(extra={"class": "CLASS", ...})`` to reserve your
+   own words too).  A grammar loaded another way must give lark an import loader that
+   returns the *real path* of ``expr.lark``: lark's on-disk cache is keyed by the main
+   grammar's text only and re-checks imported files by path, so a loader returning a
+   bare name lets a stale parser (built from an older ``expr.lark``) be loaded.  Build
+   the transformer with
    ``lark.visitors.merge_transformers(YourBuilder(), expr=ExprBuilder())`` so the
    expression subtrees arrive in your callbacks as AST nodes.  Without a transformer,
-   :func:`build_expr` ``(subtree)`` converts an ``expr__...`` subtree.
+   :func:`build_expr` ``(subtree)`` converts an ``expr__...`` subtree.  Call
+   :func:`check_nesting` ``(text, YourError)`` before parsing untrusted text: it refuses
+   brackets nested deeper than the tree depth limit at once.
 
 2. **Errors.**  :class:`SourceError` ``(message, text, line, column)`` (a
    :class:`~cardrules.CardRulesError`) is the base of :class:`RuleSyntaxError`,
@@ -73,7 +82,9 @@ from .parser import (
     BuildError,
     ExprBuilder,
     build_expr,
+    check_nesting,
     describe_expected,
+    keyword_callbacks,
     load_parser,
     parse_expression,
     source_error,
@@ -97,10 +108,12 @@ __all__ = [
     "build_expr",
     "build_function",
     "check",
+    "check_nesting",
     "compile_expr",
     "compile_rule",
     "compile_rules",
     "describe_expected",
+    "keyword_callbacks",
     "load_parser",
     "parse_expression",
     "source_error",

@@ -67,7 +67,7 @@ PROPERTIES: dict[str, frozenset[Type]] = {
 #: own syntax).
 FUNCTIONS = ("abs", "min", "max", "next", "has")
 
-_BOUND_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+_BOUND_NAME = re.compile(r"[a-z_][a-z0-9_]*\Z")
 _PREV = re.compile(r"prev([1-9]?)\Z")
 
 
@@ -187,9 +187,12 @@ class _Checker:
         name = node.name
         m = re.fullmatch(r"prev(\d+)", name)
         if m and "prev" in self.env.variables:
-            return self.syntax(
-                f"unknown name '{name}': the language looks back at most 9 cards (prev .. prev9)", node.pos
+            why = (
+                "the last card is prev, the one before prev2"
+                if int(m.group(1)) <= 1
+                else "the language looks back at most 9 cards (prev .. prev9)"
             )
+            return self.syntax(f"unknown name '{name}': {why}", node.pos)
         known = self.known_names()
         if "prev" in known:
             shown = [k for k in known if not re.fullmatch(r"prev[2-9]", k)]
@@ -285,7 +288,8 @@ class _Checker:
         t = self.visit(node.subject)
         allowed = PROPERTIES[node.prop]
         if t not in allowed:
-            kinds = " or ".join(sorted(str(k) for k in allowed))
+            names = [str(k) for k in (Type.CARD, Type.INT, Type.SUIT, Type.COLOR) if k in allowed]
+            kinds = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
             raise self.type_err(
                 f"'{node.prop}' is a property of a {kinds}, but {_describe(node.subject, self.result)}",
                 node.pos,

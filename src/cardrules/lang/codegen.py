@@ -56,6 +56,7 @@ class CodeGen:
         self.statements: list[str] = []
         self._counter = 0
         self._bound: dict[str, str] = {}
+        self._common: dict[A.Expr, str] = {}
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -92,8 +93,33 @@ class CodeGen:
     # -- expressions -------------------------------------------------------------------
 
     def expr(self, node: A.Expr) -> str:
+        if self._common:
+            name = self._common.get(node)
+            if name is not None:
+                return name
         method: Callable[[Any], str] = getattr(self, "g_" + type(node).__name__)
         return method(node)
+
+    def hoist_common(self, tree: A.Expr) -> None:
+        """Compute once, in a local, every sub-expression that appears more than once
+        (or once inside an aggregate's loop) and reads no bound name: common
+        subexpressions and loop invariants.  Evaluating them up front changes no result
+        (evaluation is total and has no effects)."""
+        counts: dict[A.Expr, int] = {}
+        bound = self.checked.bound
+        stack: list[tuple[A.Expr | A.Range, bool]] = [(tree, False)]
+        while stack:
+            node, in_loop = stack.pop()
+            if isinstance(node, _HOISTABLE) and not (bound and _reads_bound(node, bound)):
+                counts[node] = counts.get(node, 0) + (2 if in_loop else 1)
+            inner = in_loop or isinstance(node, A.Aggregate)
+            stack.extend((child, inner) for child in A.children(node))
+        common = sorted((n for n, c in counts.items() if c > 1), key=lambda n: n.depth)
+        for node in common:
+            code = self.expr(node)
+            name = self.fresh("v")
+            self.statements.append(f"{name} = {code}")
+            self._common[node] = name
 
     def g_Const(self, node: A.Const) -> str:
         return self.literal(node.value)
@@ -275,6 +301,16 @@ class CodeGen:
         return result
 
 
+_HOISTABLE = (A.Arith, A.Call, A.Index, A.Attribute, A.Neg)
+
+
+def _reads_bound(node: A.Expr, bound: set[str]) -> bool:
+    """Whether a node reads a name bound by an aggregate (or contains an aggregate)."""
+    return any(
+        isinstance(n, A.Aggregate) or (isinstance(n, A.Name) and n.name in bound) for n in A.walk(node)
+    )
+
+
 def _item_values(items: Sequence[A.Item]) -> list[A.ConstValue]:
     values: list[A.ConstValue] = []
     for item in items:
@@ -328,6 +364,7 @@ def compile_expr(checked: Checked, params: Sequence[str], *, name: str = "expr")
     """
     gen = CodeGen(checked)
     tree = checked.tree
+    gen.hoist_common(tree)
     is_bool = checked.type_of(tree) is Type.BOOL
     value = gen.cond(tree) if is_bool else gen.expr(tree)
     fn, _ = build_function(f"_{name}", params, [*gen.statements, f"return {value}"], gen.globals)

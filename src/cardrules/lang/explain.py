@@ -1,16 +1,389 @@
-"""Placeholder: replaced below."""
+"""A reference interpreter of rule trees, and :func:`explain` built on it.
+
+:func:`evaluate` walks a checked tree directly, following the spec's wording
+(``rule-language.md``), *nothing* included.  It is slow and is never used to judge
+cards in play (compiled code does that); it explains a judgement in words, and the tests
+use it as an independent oracle for the code generator.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..cards import Card
+import attrs
+
+from ..cards import Card, Color, Suit
+from . import ast as A
 
 if TYPE_CHECKING:
     from .rules import Rule
 
+__all__ = ["Context", "evaluate", "explain", "judge"]
+
+_FACE = (11, 12, 13)
+
+
+@attrs.define
+class Context:
+    """What a rule sees: the main line, the judged card, and bound names.  ``has``: the
+    rule uses ``has`` (a missing ``prevN`` is then *nothing*; otherwise the caller has
+    applied the depth rule first)."""
+
+    line: Sequence[Card]
+    card: Card
+    has: bool = False
+    bound: dict[str, Card] = attrs.field(factory=dict)
+    position: int | None = None
+
+
+def _truthy(value: object) -> bool:
+    return value is True
+
+
+def _item_values(items: Sequence[A.Item]) -> list[Any]:
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, A.Range):
+            lo, hi = item.lo.value, item.hi.value
+            assert isinstance(lo, int) and isinstance(hi, int)
+            out.extend(range(lo, hi + 1))
+        else:
+            out.append(item.value)
+    return out
+
+
+def _card_property(card: Card, prop: str) -> bool:
+    if prop == "red":
+        return card.color is Color.RED
+    if prop == "black":
+        return card.color is Color.BLACK
+    if prop == "odd":
+        return card.rank % 2 == 1
+    if prop == "even":
+        return card.rank % 2 == 0
+    if prop == "face":
+        return card.rank in _FACE
+    if prop == "number":
+        return 2 <= card.rank <= 10
+    if prop == "ace":
+        return card.rank == 1
+    return card.suit is Suit[prop.upper()]
+
+
+def _property(value: object, prop: str) -> bool:
+    if isinstance(value, Card):
+        return _card_property(value, prop)
+    if isinstance(value, Suit):
+        return value.color is (Color.RED if prop == "red" else Color.BLACK)
+    if isinstance(value, Color):
+        return value is (Color.RED if prop == "red" else Color.BLACK)
+    assert isinstance(value, int)
+    return value % 2 == (1 if prop == "odd" else 0)
+
+
+def evaluate(node: A.Expr, ctx: Context) -> Any:
+    """The value of ``node`` (``None`` is *nothing*)."""
+    if isinstance(node, A.Const):
+        return node.value
+    if isinstance(node, A.Name):
+        name = node.name
+        if name in ctx.bound:
+            return ctx.bound[name]
+        if name == "card":
+            return ctx.card
+        if name == "position":
+            return ctx.position if ctx.position is not None else len(ctx.line) + 1
+        n = int(name[4:] or "1")  # prevN
+        return ctx.line[-n] if len(ctx.line) >= n else None
+    if isinstance(node, A.Attribute):
+        obj = evaluate(node.obj, ctx)
+        return None if obj is None else getattr(obj, node.attr)
+    if isinstance(node, A.Neg):
+        v = evaluate(node.operand, ctx)
+        return None if v is None else -v
+    if isinstance(node, A.Arith):
+        a, b = evaluate(node.left, ctx), evaluate(node.right, ctx)
+        if a is None or b is None:
+            return None
+        if node.op == "+":
+            return a + b
+        if node.op == "-":
+            return a - b
+        if node.op == "*":
+            return a * b
+        return a // b if node.op == "//" else a % b
+    if isinstance(node, A.Compare):
+        a, b = evaluate(node.left, ctx), evaluate(node.right, ctx)
+        if node.op == "!=":
+            return not (a is not None and b is not None and a == b)
+        if a is None or b is None:
+            return False
+        if node.op == "==":
+            return bool(a == b)
+        if node.op == "<":
+            return bool(a < b)
+        if node.op == "<=":
+            return bool(a <= b)
+        return bool(a > b) if node.op == ">" else bool(a >= b)
+    if isinstance(node, A.Member):
+        v = evaluate(node.elem, ctx)
+        inside = v is not None and v in _item_values(node.items)
+        return not inside if node.negated else inside
+    if isinstance(node, A.Is):
+        v = evaluate(node.subject, ctx)
+        holds = v is not None and _property(v, node.prop)
+        return not holds if node.negated else holds
+    if isinstance(node, A.Not):
+        return not _truthy(evaluate(node.operand, ctx))
+    if isinstance(node, A.BoolOp):
+        if node.op == "and":
+            return all(_truthy(evaluate(o, ctx)) for o in node.operands)
+        return any(_truthy(evaluate(o, ctx)) for o in node.operands)
+    if isinstance(node, A.If):
+        for cond, value in node.branches:
+            if _truthy(evaluate(cond, ctx)):
+                return evaluate(value, ctx)
+        return evaluate(node.orelse, ctx)
+    if isinstance(node, A.Call):
+        if node.func == "has":
+            arg = node.args[0]
+            assert isinstance(arg, A.Name)
+            return len(ctx.line) >= int(arg.name[4:] or "1")
+        if node.func == "next":
+            x = evaluate(node.args[0], ctx)
+            lst = node.args[1]
+            assert isinstance(lst, A.ListLit)
+            values = _item_values(lst.items)
+            for i, v in enumerate(values):
+                if x is not None and v == x and type(v) is type(x):
+                    return values[(i + 1) % len(values)]
+            return None
+        args = [evaluate(a, ctx) for a in node.args]
+        if any(a is None for a in args):
+            return None
+        if node.func == "abs":
+            return abs(args[0])
+        return min(args) if node.func == "min" else max(args)
+    if isinstance(node, A.Index):
+        i = evaluate(node.index, ctx)
+        values = _item_values(node.items.items)
+        return values[i] if i is not None and 0 <= i < len(values) else None
+    if isinstance(node, A.Aggregate):
+        window = list(ctx.line) if node.last is None else list(ctx.line)[-node.last :]
+        saved = dict(ctx.bound)
+        results = []
+        for x in window:
+            ctx.bound[node.var] = x
+            results.append(_truthy(evaluate(node.pred, ctx)))
+        ctx.bound = saved
+        if node.func == "count":
+            return sum(results)
+        return any(results) if node.func == "any" else all(results)
+    raise TypeError(f"not an expression node: {node!r}")  # pragma: no cover
+
+
+def judge(tree: A.Expr, line: Sequence[Card], card: Card, *, depth: int, has: bool) -> bool:
+    """Interpret a rule's decision: the depth rule, then the tree."""
+    if not has and len(line) < depth:
+        return True
+    return _truthy(evaluate(tree, Context(line, card, has)))
+
+
+# -- explanations ----------------------------------------------------------------------
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Suit):
+        return value.name.lower()
+    return str(value)
+
+
+def _operand(node: A.Expr, ctx: Context) -> str:
+    """An operand with its value: ``prev 7H``, ``card.rank (5)``, ``3``."""
+    text = A.unparse(node)
+    if isinstance(node, A.Const):
+        return text
+    value = _show(evaluate(node, ctx))
+    if isinstance(node, A.Name):
+        return f"{text} {value}"
+    if len(text) > 50:
+        text = text[:47] + "..."
+    return f"{text} ({value})"
+
+
+def _why(node: A.Expr, ctx: Context) -> str:
+    """The facts that decide a boolean node's value, in words."""
+    value = evaluate(node, ctx)
+    text = A.unparse(node)
+    if isinstance(node, A.If):
+        return _decide(node, ctx)
+    if isinstance(node, A.BoolOp):
+        deciding = [o for o in node.operands if _truthy(evaluate(o, ctx)) is (node.op == "or")]
+        if deciding:
+            return _why(deciding[0], ctx)
+        return " and ".join(_why(o, ctx) for o in node.operands)
+    if isinstance(node, A.Not):
+        return _why(node.operand, ctx)
+    if isinstance(node, A.Is):
+        positive = _truthy(value) is not node.negated
+        return f"{_operand(node.subject, ctx)} is {'' if positive else 'not '}{node.prop}"
+    if isinstance(node, A.Member):
+        inside = _truthy(value) is not node.negated
+        items = ", ".join(
+            i.spelling if isinstance(i, A.Const) else f"{i.lo.spelling}..{i.hi.spelling}" for i in node.items
+        )
+        return f"{_operand(node.elem, ctx)} is {'' if inside else 'not '}in {{{items}}}"
+    if isinstance(node, A.Compare):
+        left, right = _operand(node.left, ctx), _operand(node.right, ctx)
+        if node.op in ("==", "!="):
+            equal = _truthy(value) is (node.op == "==")
+            a, b = evaluate(node.left, ctx), evaluate(node.right, ctx)
+            if a is None or b is None:
+                return f"{left} {node.op} {right} is {_show(value)} (nothing is never equal)"
+            return f"{left} {'==' if equal else '!='} {right}"
+        return f"{left} {node.op} {right}" + ("" if _truthy(value) else " is false")
+    if isinstance(node, A.Call) and node.func == "has":
+        cards = "card" if len(ctx.line) == 1 else "cards"
+        return f"the line has {len(ctx.line)} {cards} ({text} is {_show(value)})"
+    if isinstance(node, A.Aggregate) and node.func in ("any", "all"):
+        window = list(ctx.line) if node.last is None else list(ctx.line)[-node.last :]
+        where = "the line" if node.last is None else f"the last {node.last}"
+        pred = A.unparse(node.pred)
+        saved = dict(ctx.bound)
+        witness = None
+        for x in window:
+            ctx.bound[node.var] = x
+            if _truthy(evaluate(node.pred, ctx)) is (node.func == "any"):
+                witness = x
+                break
+        ctx.bound = saved
+        if node.func == "any":
+            if witness is None:
+                return f"no card {node.var} of {where} has {pred}"
+            return f"{witness} of {where} has {pred}"
+        if witness is None:
+            return f"every card {node.var} of {where} has {pred}"
+        return f"{witness} of {where} does not have {pred}"
+    return f"{text} is {_show(value)}"
+
+
+_OP_WORDS = {
+    "==": "must be",
+    "!=": "must differ from",
+    "<": "must be less than",
+    "<=": "must be at most",
+    ">": "must be more than",
+    ">=": "must be at least",
+}
+_NEGATED_OP_WORDS = {
+    "==": "must differ from",
+    "!=": "must be",
+    "<": "must be at least",
+    "<=": "must be more than",
+    ">": "must be at most",
+    ">=": "must be less than",
+}
+_SUIT_WORDS = {"spades": "a spade", "hearts": "a heart", "diamonds": "a diamond", "clubs": "a club"}
+
+
+def _card_fact(card: Card, prop: str) -> str:
+    """What ``card`` is, in the category of ``prop``: ``4D is red``, ``4D is even``."""
+    if prop in ("red", "black"):
+        return f"{card} is {_show(card.color)}"
+    if prop in ("odd", "even"):
+        return f"{card} is {'odd' if card.rank % 2 else 'even'}"
+    if prop in ("face", "number", "ace"):
+        kind = "a face card" if card.rank in _FACE else "an ace" if card.rank == 1 else "a number card"
+        return f"{card} is {kind}"
+    suit = card.suit.name.lower() if card.suit is not None else ""
+    return f"{card} is {_SUIT_WORDS.get(suit, 'without a suit')}"
+
+
+def _value_fact(node: A.Expr, ctx: Context) -> str:
+    return f"{A.unparse(node)} is {_show(evaluate(node, ctx))}"
+
+
+def _requirement(node: A.Expr, ctx: Context, negate: bool = False) -> str:
+    """What the rule asks of this (boolean) part, then the facts: ``card must be black;
+    4D is red``."""
+    if isinstance(node, A.Not):
+        return _requirement(node.operand, ctx, not negate)
+    if isinstance(node, A.If):
+        return _decide(node, ctx, negate)
+    if isinstance(node, A.BoolOp):
+        values = [_truthy(evaluate(o, ctx)) for o in node.operands]
+        conj = (node.op == "and") is not negate  # all must hold, or one is enough
+        failing = [o for o, v in zip(node.operands, values, strict=True) if v is negate]
+        holding = [o for o, v in zip(node.operands, values, strict=True) if v is not negate]
+        if conj and failing:
+            return _requirement(failing[0], ctx, negate)
+        if not conj and holding:
+            return _requirement(holding[0], ctx, negate)
+        joiner = ", and " if conj else ", or "
+        return joiner.join(_requirement(o, ctx, negate) for o in node.operands)
+    must = "must not" if negate else "must"
+    if isinstance(node, A.Is):
+        neg = node.negated is not negate
+        subject = node.subject
+        want = f"{A.unparse(subject)} {'must not' if neg else 'must'} be {node.prop}"
+        value = evaluate(subject, ctx)
+        if isinstance(value, Card):
+            return f"{want}; {_card_fact(value, node.prop)}"
+        return f"{want}; {_value_fact(subject, ctx)}"
+    if isinstance(node, A.Compare):
+        words = (_NEGATED_OP_WORDS if negate else _OP_WORDS)[node.op]
+        facts = [_value_fact(side, ctx) for side in (node.left, node.right) if not isinstance(side, A.Const)]
+        return f"{A.unparse(node.left)} {words} {A.unparse(node.right)}; {', '.join(facts)}"
+    if isinstance(node, A.Member):
+        inside = node.negated is negate
+        items = ", ".join(
+            i.spelling if isinstance(i, A.Const) else f"{i.lo.spelling}..{i.hi.spelling}" for i in node.items
+        )
+        want = f"{A.unparse(node.elem)} must {'' if inside else 'not '}be in {{{items}}}"
+        return f"{want}; {_value_fact(node.elem, ctx)}"
+    if isinstance(node, A.Aggregate) and node.func in ("any", "all"):
+        where = "the line" if node.last is None else f"the last {node.last} cards"
+        pred = A.unparse(node.pred)
+        wants = {
+            ("any", False): f"a card {node.var} of {where} must have {pred}",
+            ("any", True): f"no card {node.var} of {where} may have {pred}",
+            ("all", False): f"every card {node.var} of {where} must have {pred}",
+            ("all", True): f"some card {node.var} of {where} must not have {pred}",
+        }
+        return f"{wants[node.func, negate]}; {_why(node, ctx)}"
+    if isinstance(node, A.Const):
+        says = "every card is right" if (node.value is True) is not negate else "no card is right"
+        return f"the rule says {says}"
+    return f"{A.unparse(node)} {must} hold; it is {_show(evaluate(node, ctx))}"
+
+
+def _decide(node: A.If, ctx: Context, negate: bool = False) -> str:
+    """``prev 7H is odd, so card must be black; 4D is red``: the condition that chose the
+    branch, as facts, then what the branch asks."""
+    for cond, branch in node.branches:
+        if _truthy(evaluate(cond, ctx)):
+            return f"{_why(cond, ctx)}, so {_requirement(branch, ctx, negate)}"
+    conds = " and ".join(_why(c, ctx) for c, _ in node.branches)
+    return f"{conds}, so {_requirement(node.orelse, ctx, negate)}"
+
 
 def explain(rule: Rule, line: Sequence[Card], card: Card) -> str:
-    verdict = "right" if rule.accepts(line, card) else "wrong"
-    return f"{card} is {verdict}"
+    """Which part of ``rule`` decides on ``card`` after ``line``, in one sentence:
+    the conditions that hold, what the rule then asks, and what the card is.
+
+    >>> from cardrules import parse_card, parse_cards
+    >>> from cardrules.lang import compile_rule
+    >>> rule = compile_rule("if prev is odd then card is black else card is red")
+    >>> rule.explain(parse_cards("7H"), parse_card("4D"))
+    'prev 7H is odd, so card must be black; 4D is red'
+    """
+    if not rule.uses_has and len(line) < rule.depth:
+        cards = "card" if rule.depth == 1 else "cards"
+        have = f"has {len(line)}" if line else "is empty"
+        return f"the rule looks back {rule.depth} {cards} and the main line {have}: every card is right"
+    return _requirement(rule.tree, Context(line, card, rule.uses_has))

@@ -19,7 +19,7 @@ import copy
 import functools
 import importlib.resources
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar, cast
 
@@ -34,13 +34,16 @@ from .errors import RuleSyntaxError, RuleTypeError, SourceError
 
 __all__ = [
     "CONSTANTS",
+    "KEYWORDS",
     "MAX_DEPTH",
     "MAX_TEXT",
     "PROPERTY_ALIASES",
     "BuildError",
     "ExprBuilder",
     "build_expr",
+    "check_nesting",
     "describe_expected",
+    "keyword_callbacks",
     "load_parser",
     "parse_expression",
     "parse_rule_text",
@@ -48,7 +51,7 @@ __all__ = [
 ]
 
 #: Longest text the parsers read (characters); longer text is refused at once.
-MAX_TEXT = 200_000
+MAX_TEXT = 100_000
 #: Deepest expression tree accepted (a leaf is 1).  Real rules stay far below; the
 #: limit keeps every later pass (checking, code generation, Python's compiler) safe.
 MAX_DEPTH = 50
@@ -134,15 +137,15 @@ class ExprBuilder(Transformer[Token, Any]):
     def elif_part(self, _elif: Token, cond: A.Expr, _then: Token, value: A.Expr) -> tuple[A.Expr, A.Expr]:
         return (cond, value)
 
-    def binary_bool(self, left: A.Expr, op: Token, right: A.Expr) -> A.BoolOp:
+    def bool_chain(self, first: A.Expr, *rest: Any) -> A.BoolOp:
+        op: Token = rest[0]
         operands: list[A.Expr] = []
-        for side in (left, right):
-            if isinstance(side, A.BoolOp) and side.op == op.value:
+        for side in (first, *rest[1::2]):
+            if isinstance(side, A.BoolOp) and side.op == op.value:  # (a or b) or c
                 operands.extend(side.operands)
             else:
                 operands.append(side)
-        pos = left.pos if isinstance(left, A.BoolOp) and left.op == op.value else _pos(op)
-        return _checked(A.BoolOp(op.value, tuple(operands), pos))
+        return _checked(A.BoolOp(op.value, tuple(operands), _pos(op)))
 
     def not_expr(self, tok: Token, operand: A.Expr) -> A.Not:
         return _checked(A.Not(operand, _pos(tok)))
@@ -314,12 +317,47 @@ class _GrammarLoader:
 _LOADER = _GrammarLoader()
 
 
+#: The keywords of the expression language and their terminals in ``expr.lark``.
+KEYWORDS: dict[str, str] = {
+    "if": "IF", "then": "THEN", "elif": "ELIF", "else": "ELSE", "or": "OR", "and": "AND",
+    "not": "NOT", "in": "IN", "is": "IS", "where": "WHERE", "line": "LINE", "last": "LAST",
+    "count": "COUNT", "any": "ANY", "all": "ALL",
+}  # fmt: skip
+
+
+def keyword_callbacks(
+    namespace: str = "expr", extra: dict[str, str] | None = None
+) -> dict[str, Callable[[Token], Token]]:
+    """lark ``lexer_callbacks`` that make keywords reserved everywhere.
+
+    The contextual lexer only tries the terminals the parser can accept next, so where
+    only a name fits it would read ``or`` as a name.  This callback turns a ``NAME``
+    token that spells a keyword back into the keyword, so the parser reports "unexpected
+    'or'" with what was expected there.  ``extra`` maps more words to terminal names (a
+    grammar's own keywords, already namespaced as that grammar sees them).
+    """
+    prefix = f"{namespace}__" if namespace else ""
+    table = {word: prefix + name for word, name in KEYWORDS.items()}
+    table.update(extra or {})
+
+    def retype(tok: Token) -> Token:
+        kind = table.get(tok.value)
+        return tok if kind is None else Token.new_borrow_pos(kind, tok.value, tok)
+
+    return {prefix + "NAME": retype}
+
+
 def load_parser(
-    grammar: str, transformer: Transformer[Token, Any], *, start: str | list[str] = "start"
+    grammar: str,
+    transformer: Transformer[Token, Any],
+    *,
+    start: str | list[str] = "start",
+    lexer_callbacks: dict[str, Callable[[Token], Token]] | None = None,
 ) -> Lark:
     """An LALR parser for ``grammars/<grammar>`` whose ``parse`` returns what
     ``transformer`` builds (pass ``merge_transformers(Mine(), expr=ExprBuilder())`` for a
-    grammar that imports ``expr``).  Uses lark's grammar cache."""
+    grammar that imports ``expr``).  Uses lark's grammar cache.  ``lexer_callbacks``
+    defaults to :func:`keyword_callbacks` (keywords reserved inside expressions)."""
     return Lark(
         grammar_text(grammar),
         parser="lalr",
@@ -330,6 +368,7 @@ def load_parser(
         start=start,
         cache=True,
         maybe_placeholders=False,
+        lexer_callbacks=keyword_callbacks() if lexer_callbacks is None else lexer_callbacks,
     )
 
 
@@ -389,6 +428,7 @@ def parse_rule_text(text: str) -> list[tuple[str | None, A.Pos, A.Expr | None, A
         raise RuleSyntaxError(f"rule text must be a string, not {type(text).__name__}", "")
     if len(text) > MAX_TEXT:
         raise RuleSyntaxError(f"the text is too long ({len(text)} characters; at most {MAX_TEXT})", text)
+    check_nesting(text, RuleSyntaxError)
     try:
         result = cast("list[Any]", _rule_parser().parse(text))
     except BuildError as exc:
@@ -396,6 +436,27 @@ def parse_rule_text(text: str) -> list[tuple[str | None, A.Pos, A.Expr | None, A
     except UnexpectedInput as exc:
         raise source_error(exc, text, RuleSyntaxError) from None
     return result
+
+
+_BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[(\[{]|[)\]}]')
+
+
+def check_nesting(text: str, cls: type[SourceError]) -> None:
+    """Refuse text whose brackets nest deeper than :data:`MAX_DEPTH` (before parsing:
+    no real rule comes near, and pathological text is turned away at once)."""
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        ch = m.group()
+        if ch in "([{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                offset = m.start()
+                line = text.count("\n", 0, offset) + 1
+                column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+                message = f"brackets nested too deeply (more than {MAX_DEPTH} levels)"
+                raise cls(message, text, line, column)
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
 
 
 def parse_expression(text: str) -> A.Expr:

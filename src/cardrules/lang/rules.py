@@ -16,6 +16,7 @@ reference.  The public names are re-exported by :mod:`cardrules.eleusis`.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -34,22 +35,38 @@ __all__ = ["Rule", "RuleSyntaxError", "RuleTypeError", "compile_rule", "compile_
 Line = Sequence[Card]
 
 _PREV_NAME = re.compile(r"prev([1-9]?)\Z")
+_COMMENT = re.compile(r"#[^\n]*")
 _DEFAULT_DECK: tuple[Card, ...] = canonical(set(standard_deck()))
 
 
-def _prev_variables(nothing: bool) -> dict[str, Variable]:
-    out = {"prev": Variable(A.Type.CARD, "_p1", nothing)}
-    for n in range(2, 10):
-        out[f"prev{n}"] = Variable(A.Type.CARD, f"_p{n}", nothing)
-    return out
+def _analyse(tree: A.Expr) -> tuple[dict[str, int], int, bool]:
+    """One walk: how often each name is read (a read inside an aggregate's loop counts
+    as many), the depth, and whether ``has`` appears."""
+    counts: dict[str, int] = {}
+    has = False
+    stack: list[tuple[A.Expr | A.Range, bool]] = [(tree, False)]
+    while stack:
+        node, in_loop = stack.pop()
+        if isinstance(node, A.Name):
+            counts[node.name] = counts.get(node.name, 0) + (2 if in_loop else 1)
+        elif isinstance(node, A.Call) and node.func == "has":
+            has = True
+        inner = in_loop or isinstance(node, A.Aggregate)
+        stack.extend((child, inner) for child in A.children(node))
+    depth = max((n for n in map(prev_number, counts) if n is not None), default=0)
+    return counts, depth, has
 
 
-def _play_env(uses_has: bool) -> Env:
-    variables = {
-        "card": Variable(A.Type.CARD, "card"),
-        **_prev_variables(uses_has),
-        "position": Variable(A.Type.INT, "_pos"),
-    }
+def _play_env(has: bool, uses: dict[str, int]) -> Env:
+    """The variables of a play rule.  A ``prevN`` or ``position`` read once (outside any
+    loop) is read in place (``line[-2]``); otherwise it is bound once to a local."""
+    variables = {"card": Variable(A.Type.CARD, "card")}
+    for n in range(1, 10):
+        name = "prev" if n == 1 else f"prev{n}"
+        inline = not has and uses.get(name, 0) == 1
+        variables[name] = Variable(A.Type.CARD, f"line[-{n}]" if inline else f"_p{n}", has)
+    inline_pos = uses.get("position", 0) == 1
+    variables["position"] = Variable(A.Type.INT, "(len(line) + 1)" if inline_pos else "_pos")
     return Env(variables, line="line", length="_n")
 
 
@@ -84,42 +101,39 @@ def uses_has(tree: A.Expr) -> bool:
     return any(isinstance(n, A.Call) and n.func == "has" for n in A.walk(tree))
 
 
-def _names(tree: A.Expr) -> set[str]:
-    return {n.name for n in A.walk(tree) if isinstance(n, A.Name)}
-
-
-def _compile_play(tree: A.Expr, text: str) -> tuple[Callable[[Line, Card], bool], Checked, str]:
-    has = uses_has(tree)
-    checked = check(tree, _play_env(has), text)
-    depth = depth_of(tree)
-    names = _names(tree)
-    gen = CodeGen(checked)
-    value = gen.cond(tree)
+def _compile_play(tree: A.Expr, text: str) -> tuple[Callable[[Line, Card], bool], Checked, str, int, bool]:
+    uses, depth, has = _analyse(tree)
+    env = _play_env(has, uses)
+    checked = check(tree, env, text)
     body: list[str] = []
-    needs_length = has or "position" in names or depth > 0
-    if needs_length:
+    if has:
         body.append("_n = len(line)")
-    if depth and not has:
-        body.append(f"if _n < {depth}:")
-        body.append("    return True")
+    elif depth == 1:
+        body += ["if not line:", "    return True"]
+    elif depth:
+        body += [f"if len(line) < {depth}:", "    return True"]
     for n in range(1, 10):
-        name = "prev" if n == 1 else f"prev{n}"
-        if name in names:
+        var = env.variables["prev" if n == 1 else f"prev{n}"]
+        if var.code.startswith("_p") and uses.get("prev" if n == 1 else f"prev{n}"):
             body.append(f"_p{n} = line[-{n}] if _n >= {n} else None" if has else f"_p{n} = line[-{n}]")
-    if "position" in names:
-        body.append("_pos = _n + 1")
+    if env.variables["position"].code == "_pos" and "position" in uses:
+        body.append("_pos = _n + 1" if has else "_pos = len(line) + 1")
+    gen = CodeGen(checked)
+    gen.hoist_common(tree)
+    value = gen.cond(tree)
     body.extend(gen.statements)
     body.append(f"return {value}")
     try:
         fn, source = build_function("accepts", ("line", "card"), body, gen.globals)
     except CardRulesError as exc:
         raise RuleSyntaxError(str(exc), text) from None
-    return fn, checked, source
+    return fn, checked, source, depth, has
 
 
 def _compile_start(tree: A.Expr, text: str) -> Callable[[Card], bool]:
     checked = check(tree, _START_ENV, text)
     gen = CodeGen(checked)
+    gen.hoist_common(tree)
     value = gen.cond(tree)
     try:
         fn, _ = build_function("accepts_start", ("card",), [*gen.statements, f"return {value}"], gen.globals)
@@ -178,7 +192,7 @@ class Rule:
     uses_has: bool
     code: str
     #: ``accepts(line, card) -> bool``: whether ``card`` may extend the main line
-    #: ``line`` (a sequence of cards, starter first).  Never raises for any cards.  While
+    #: ``line`` (a list or tuple of cards, starter first).  Never raises for any cards.  While
     #: the line has fewer cards than the rule's :attr:`depth`, every card is accepted
     #: (unless the rule uses ``has``).  This is the generated function itself, so a call
     #: costs no more than a hand-written predicate.
@@ -193,14 +207,14 @@ class Rule:
     def _make(cls, name: str | None, source: str, start: A.Expr | None, play: A.Expr, text: str) -> Rule:
         # ``text`` is the text the trees were parsed from (their positions refer to it).
         self = object.__new__(cls)
-        fn, checked, code = _compile_play(play, text)
+        fn, checked, code, depth, has = _compile_play(play, text)
         setattr_ = object.__setattr__
         setattr_(self, "name", name)
         setattr_(self, "source", source)
         setattr_(self, "tree", checked.tree)
         setattr_(self, "start_tree", start)
-        setattr_(self, "depth", depth_of(play))
-        setattr_(self, "uses_has", uses_has(play))
+        setattr_(self, "depth", depth)
+        setattr_(self, "uses_has", has)
         setattr_(self, "code", code)
         setattr_(self, "accepts", fn)
         setattr_(self, "_start", _accept_any_start if start is None else _compile_start(start, text))
@@ -267,7 +281,7 @@ def _load(source: str, name: str | None) -> Rule:
 def _normalised(name: str | None, start: A.Expr | None, play: A.Expr) -> str:
     if name is None and start is None:
         return A.unparse(play)
-    head = f'rule "{name or "rule"}":'
+    head = f'rule "{name or ""}":'
     if start is None:
         return f"{head}\n    {A.unparse(play)}"
     return f"{head}\n    start: {A.unparse(start)}\n    play: {A.unparse(play)}"
@@ -278,8 +292,21 @@ def compile_rule(text: str, *, name: str | None = None) -> Rule:
     (``name=`` overrides the text's name).
 
     Raises :class:`RuleSyntaxError` or :class:`RuleTypeError` (with line, column, the
-    source line and a caret).
+    source line and a caret).  Rules are immutable, so compiling the same text twice
+    may return the same object (a small cache serves programs that rebuild rules from
+    their text, such as JSON replays).
     """
+    if isinstance(text, str) and len(text) <= 4096 and (name is None or isinstance(name, str)):
+        return _compile_cached(text, name)
+    return _compile_rule(text, name)
+
+
+@functools.lru_cache(maxsize=256)
+def _compile_cached(text: str, name: str | None) -> Rule:
+    return _compile_rule(text, name)
+
+
+def _compile_rule(text: str, name: str | None) -> Rule:
     if name is not None:
         _check_name(name)
     parts = parse_rule_text(text)
@@ -297,7 +324,10 @@ def compile_rule(text: str, *, name: str | None = None) -> Rule:
 
 def compile_rules(text: str) -> dict[str, Rule]:
     """Compile a file of named rules: ``{name: Rule}`` in the file's order.  A bare
-    expression, or two rules with one name, is an error."""
+    expression, or two rules with one name, is an error; a text with nothing but
+    comments and spaces holds no rules (``{}``)."""
+    if isinstance(text, str) and not _COMMENT.sub("", text).strip():
+        return {}
     parts = parse_rule_text(text)
     if parts and parts[0][0] is None:
         raise RuleSyntaxError(
