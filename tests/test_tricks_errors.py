@@ -268,3 +268,11 @@ def test_errors_of_use_have_no_place():
     ) == "table aegis uses key: call it with key=<the key card>"
     back = pickle.loads(pickle.dumps(exc))
     assert str(back) == str(exc) and back.line == 0
+
+
+def test_pathological_text_is_refused_at_once():
+    deep = "table t:\n  class a when " + "(" * 60 + "true" + ")" * 60 + "\n  class b\n"
+    exc = fault(deep)
+    assert exc.line == 2 and "nested too deeply" in str(exc)
+    exc = fault("# " + "x" * 200_000)
+    assert "too long" in str(exc)

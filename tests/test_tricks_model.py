@@ -260,10 +260,11 @@ def _grammar_shaped_text():
     import lark
     from hypothesis.extra.lark import from_lark
 
-    from cardrules import _resources, tricks
+    from cardrules import _resources
+    from cardrules.lang.parser import _LOADER
 
     parser = lark.Lark(_resources.grammar_text("tables.lark"), parser="lalr", lexer="contextual",
-                       import_paths=[tricks._Grammars()], source_path="tables.lark", maybe_placeholders=False)  # fmt: skip
+                       import_paths=[_LOADER], source_path="tables.lark", maybe_placeholders=False)  # fmt: skip
     return from_lark(parser, explicit={"WS": st.just(" "), "COMMENT": st.just("# c\n")})
 
 

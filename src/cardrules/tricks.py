@@ -50,9 +50,13 @@ from .lang import (
     Type,
     Variable,
     check,
+    check_nesting,
+    keyword_callbacks,
+    load_parser,
     source_error,
 )
 from .lang import ast as A
+from .lang.parser import MAX_TEXT
 from .serialize import register_codec
 
 __all__ = ["RankOrder", "SuitOrder", "TableError", "TrickTable", "builtin", "compile_tables"]
@@ -512,50 +516,21 @@ _WORDS: Final = {
 #: Words of the table language that never name anything inside a ``when`` condition:
 #: lexed there as keywords, so that a condition cut short ("when card.rank ==" followed
 #: by "class b") is reported where it stops instead of swallowing the next line.
+#: (``then`` is the expression language's keyword, imported un-namespaced.)
 _RESERVED: Final = {"class": "CLASS", "otherwise": "OTHERWISE", "table": "TABLE", "ranks": "RANKS",
-                    "suits": "SUITS", "group": "GROUP", "when": "WHEN"}  # fmt: skip
-
-
-def _reserve(tok: lark.Token) -> lark.Token:
-    kind = _RESERVED.get(tok.value)
-    return tok if kind is None else lark.Token.new_borrow_pos(kind, tok.value, tok)
-
-
-class _Grammars:
-    """lark import loader: ``%import .expr`` finds ``grammars/expr.lark`` wherever
-    :func:`cardrules._resources.grammar_text` does (installed or source checkout)."""
-
-    def __call__(self, base_path: object, grammar_path: str) -> tuple[str, str]:
-        name = grammar_path.replace("\\", "/").rsplit("/", 1)[-1]
-        try:
-            return name, _resources.grammar_text(name)
-        except OSError as exc:  # lark tries the next loader on OSError
-            raise OSError(str(exc)) from None
-
-    def __repr__(self) -> str:  # part of lark's cache key: must not change between runs
-        return "cardrules-grammars"
+                    "suits": "SUITS", "group": "GROUP", "when": "WHEN", "then": "THEN"}  # fmt: skip
 
 
 def _parser() -> lark.Lark:
-    """The table grammar (LALR, cached); ``when`` expressions arrive as
-    :mod:`cardrules.lang.ast` nodes built by the shared :class:`ExprBuilder`, everything
-    else as a lark tree."""
+    """The table grammar (LALR, cached, loaded by the shared :func:`load_parser`);
+    ``when`` expressions arrive as :mod:`cardrules.lang.ast` nodes built by the shared
+    :class:`ExprBuilder`, everything else as a lark tree."""
     global _PARSER
     if _PARSER is None:
         builder: lark.Transformer[lark.Token, Any] = merge_transformers(  # type: ignore[no-untyped-call]
             lark.Transformer(), expr=ExprBuilder()
         )
-        _PARSER = lark.Lark(
-            _resources.grammar_text("tables.lark"),
-            parser="lalr",
-            lexer="contextual",
-            transformer=builder,
-            import_paths=[_Grammars()],
-            source_path="tables.lark",
-            lexer_callbacks={"expr__NAME": _reserve},
-            cache=True,
-            maybe_placeholders=False,
-        )
+        _PARSER = load_parser("tables.lark", builder, lexer_callbacks=keyword_callbacks(extra=_RESERVED))
     return _PARSER
 
 
@@ -620,6 +595,11 @@ class _Compiler:
         return "\n".join([*above, body])
 
     def run(self) -> dict[str, TrickTable]:
+        if len(self.text) > MAX_TEXT:
+            raise TableError(
+                f"the text is too long ({len(self.text)} characters; at most {MAX_TEXT})", self.text, 1, 1
+            )
+        check_nesting(self.text, TableError)
         try:
             tree = _parser().parse(self.text)
         except lark.exceptions.UnexpectedInput as exc:
