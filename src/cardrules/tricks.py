@@ -114,10 +114,16 @@ class RankOrder:
     :meth:`compare` says which of two ranks is stronger; jokers (rank 0) are below every
     rank.  :attr:`groups` lists ``(group name, ranks strongest first)``; a plain chain is
     one group named after the order.  :attr:`group_beats` holds the ``(winner, loser)``
-    pairs of group names.
+    pairs of group names, as stated.  Immutable.
     """
 
     __slots__ = ("_cmp", "group_beats", "groups", "name", "source")
+
+    name: str
+    groups: tuple[tuple[str, tuple[int, ...]], ...]
+    group_beats: tuple[tuple[str, str], ...]
+    source: str
+    _cmp: tuple[tuple[int, ...], ...]
 
     def __init__(
         self,
@@ -126,10 +132,11 @@ class RankOrder:
         group_beats: Sequence[tuple[str, str]],
         source: str,
     ) -> None:
-        self.name = name
-        self.groups: tuple[tuple[str, tuple[int, ...]], ...] = tuple((g, tuple(rs)) for g, rs in groups)
-        self.group_beats = tuple(group_beats)
-        self.source = source
+        set_ = object.__setattr__
+        set_(self, "name", name)
+        set_(self, "groups", tuple((g, tuple(rs)) for g, rs in groups))
+        set_(self, "group_beats", tuple(group_beats))
+        set_(self, "source", source)
         where: dict[int, tuple[str, int]] = {}
         for gname, ranks in self.groups:
             for i, r in enumerate(ranks):
@@ -147,7 +154,10 @@ class RankOrder:
                     cmp[a][b] = 1 if ia < ib else -1
                 else:
                     cmp[a][b] = 1 if (ga, gb) in group_beats else -1
-        self._cmp = tuple(tuple(row) for row in cmp)
+        set_(self, "_cmp", tuple(tuple(row) for row in cmp))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"RankOrder is immutable: cannot set {name!r}")
 
     def compare(self, a: int, b: int) -> int:
         """``1`` if rank ``a`` beats rank ``b``, ``-1`` if ``b`` beats ``a``, ``0`` if equal."""
@@ -169,22 +179,33 @@ class SuitOrder:
     """A compiled ``suits`` definition: the four suits strongest first.
 
     Cards without a suit (jokers, Haggis's suitless faces) and moons are below every suit.
+    Immutable.
     """
 
-    __slots__ = ("name", "source", "strength", "suits")
+    __slots__ = ("_strength", "name", "source", "suits")
+
+    name: str
+    suits: tuple[Suit, ...]
+    source: str
+    _strength: dict[Suit | None, int]
 
     def __init__(self, name: str, suits: Sequence[Suit], source: str) -> None:
-        self.name = name
-        self.suits = tuple(suits)
-        self.source = source
-        self.strength: dict[Suit | None, int] = {s: len(suits) - i for i, s in enumerate(suits)}
+        set_ = object.__setattr__
+        set_(self, "name", name)
+        set_(self, "suits", tuple(suits))
+        set_(self, "source", source)
+        set_(self, "_strength", {s: len(suits) - i for i, s in enumerate(suits)})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"SuitOrder is immutable: cannot set {name!r}")
 
     def compare(self, a: Suit | None, b: Suit | None) -> int:
         """``1`` if suit ``a`` beats ``b``, ``-1`` if ``b`` beats ``a``, ``0`` if equal."""
-        sa, sb = self.strength.get(a, 0), self.strength.get(b, 0)
+        sa, sb = self._strength.get(a, 0), self._strength.get(b, 0)
         return (sa > sb) - (sa < sb)
 
     def describe(self) -> str:
+        """The order in words: ``spades > clubs > hearts > diamonds``."""
         return " > ".join(s.name.lower() for s in self.suits)
 
     def __repr__(self) -> str:
