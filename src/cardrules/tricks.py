@@ -341,15 +341,28 @@ class TrickTable:
         return self
 
 
+_DECODED: dict[tuple[str, str], TrickTable] = {}
+
+
 def _from_source(name: str, source: str) -> TrickTable:
-    """The table ``name`` compiled from ``source`` (unpickling and JSON)."""
+    """The table ``name`` compiled from ``source`` (unpickling and JSON).
+
+    Tables are immutable values, so the last few decoded are kept and shared: reading
+    many saved games of one variant compiles its table once."""
     if not isinstance(name, str) or not isinstance(source, str):
         raise TableError("a trick table is stored as {'name': <text>, 'source': <text>}")
+    table = _DECODED.get((name, source))
+    if table is not None:
+        return table
     tables = compile_tables(source)
     try:
-        return tables[name]
+        table = tables[name]
     except KeyError:
         raise TableError(f"the stored source defines no table {name!r}") from None
+    if len(_DECODED) >= 64:  # bounded: untrusted input must not grow it forever
+        _DECODED.pop(next(iter(_DECODED)))
+    _DECODED[name, source] = table
+    return table
 
 
 # --------------------------------------------------------------------------- compiling
@@ -361,7 +374,7 @@ class _Class:
     def __init__(self, name: str, condition: str | None, text: str | None) -> None:
         self.name = name
         self.condition = condition  # Python source over card, lead, key; None = catch-all
-        self.text = text  # the `when` text as written
+        self.text = text  # the `when` condition, normalised (ast.unparse)
 
 
 class _TableParts:
