@@ -426,3 +426,9 @@ def test_a_table_written_in_python():
     assert t.winner(parse_cards("2H AH")) == 0 and t.calls == [parse_cards("2H AH")]
     with pytest.raises(TableError):
         t.relation("a", "b")
+
+
+def test_a_stored_shipped_table_decodes_to_the_shipped_object():
+    from cardrules.serialize import decode_value, encode_value
+
+    assert decode_value(TrickTable, encode_value(builtin("aegis"))) is builtin("aegis")

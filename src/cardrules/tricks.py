@@ -934,6 +934,8 @@ def _shipped() -> dict[str, Any]:
         compiler = _Compiler(_resources.package_text("tables", "standard.tricks"), {})
         tables = compiler.run()
         _SHIPPED.update(tables=tables, ranks=compiler.own_ranks, suits=compiler.own_suits)
+        for table in tables.values():  # a stored shipped table decodes to the shipped object
+            _DECODED[table.name, table.source] = table
     return _SHIPPED
 
 
