@@ -351,6 +351,7 @@ def _from_source(name: str, source: str) -> TrickTable:
     many saved games of one variant compiles its table once."""
     if not isinstance(name, str) or not isinstance(source, str):
         raise TableError("a trick table is stored as {'name': <text>, 'source': <text>}")
+    _shipped()
     table = _DECODED.get((name, source))
     if table is not None:
         return table
