@@ -542,7 +542,8 @@ _PARSER: lark.Lark | None = None
 #: Plain words for this grammar's own terminals, for "expected ..." in error messages.
 _WORDS: Final = {
     "RANKS": "'ranks'", "SUITS": "'suits'", "TABLE": "'table'", "GROUP": "'group'",
-    "CLASS": "'class'", "WHEN": "'when'", "BEATS": "'beats'", "OTHERWISE": "'otherwise'",
+    "CLASS": "'class'", "WHEN": "'when'", "BEATS": "'beats' (as in: X beats Y)",
+    "OTHERWISE": "'otherwise'",
     "BY": "'by'", "LATER": "'later'", "EARLIER": "'earlier'", "_COLON": "':'", "_GT": "'>'",
     "_EQUAL": "'='", "_COMMA": "','",
 }  # fmt: skip
