@@ -432,3 +432,27 @@ def test_a_stored_shipped_table_decodes_to_the_shipped_object():
     from cardrules.serialize import decode_value, encode_value
 
     assert decode_value(TrickTable, encode_value(builtin("aegis"))) is builtin("aegis")
+
+
+def test_judging_runs_generated_code_not_a_tree_walk():
+    import types
+
+    t = builtin("aegis")
+    for name in ("winner", "beats", "classify"):
+        fn = t.__dict__[name]
+        assert type(fn) is types.FunctionType and fn.__code__.co_filename == "<trick table aegis>"
+
+
+def test_orders_are_immutable_and_describe_themselves():
+    cycle3, elements = builtin("gunsore").tiebreak
+    assert cycle3.describe() == ("aces = A; faces = K > Q > J; numbers = 10 > 9 > 8 > 7 > 6 > 5 > 4 > 3 > 2; "
+                                 "aces beat faces, faces beat numbers, numbers beat aces")  # fmt: skip
+    assert elements.describe() == "spades > clubs > hearts > diamonds"
+    assert builtin("whist").tiebreak[0].describe() == "A > K > Q > J > 10 > 9 > 8 > 7 > 6 > 5 > 4 > 3 > 2"
+    assert cycle3.compare(1, 13) == 1 and cycle3.compare(2, 1) == 1 and cycle3.compare(0, 2) == -1
+    assert elements.compare(Suit.CLUBS, Suit.HEARTS) == 1 and elements.compare(None, Suit.DIAMONDS) == -1
+    with pytest.raises(AttributeError):
+        cycle3.name = "x"
+    with pytest.raises(AttributeError):
+        elements.name = "x"
+    assert "cycle3" in repr(cycle3) and "elements" in repr(elements)
