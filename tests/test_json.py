@@ -84,3 +84,9 @@ def test_seeded_state_cannot_wait_at_chance():
     doc["seed"] = 4
     with pytest.raises(StateFormatError, match="seeded state"):
         from_json(json.dumps(doc))
+
+
+def test_views_at_a_chance_node_encode_chance_by_name():
+    from cardrules.serialize import encode_value
+
+    assert encode_value({"to_act": cardrules.CHANCE}) == {"to_act": "CHANCE"}

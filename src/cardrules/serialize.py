@@ -60,6 +60,8 @@ def encode_value(value: Any) -> Any:
     """JSON data for a card, an action, a view, rules, or anything built of them."""
     if value is None or type(value) in (bool, int, str, float):
         return value
+    if value is CHANCE:  # a view's to_act at a chance node
+        return "CHANCE"
     if isinstance(value, enum.Enum):
         return encode_value(value.value)
     if isinstance(value, Card):

@@ -22,11 +22,19 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def _strong_seat(game: str) -> int:
+    """The seat of the strong agent: 0, or the game module's ``DEMO_SEAT`` (Eleusis: 1,
+    since its player 0 is God and never acts)."""
+    module = importlib.import_module(GAMES[game].module or f"cardrules.{game}")
+    return int(getattr(module, "DEMO_SEAT", 0))
+
+
 def _agents(game: str, n: int, seed: str) -> list[Agent]:
     agents: list[Agent] = []
+    seat = _strong_seat(game)
     for p in range(n):
         try:
-            agents.append(strong_agent(game, f"{seed}:{p}") if p == 0 else RandomAgent(f"{seed}:{p}"))
+            agents.append(strong_agent(game, f"{seed}:{p}") if p == seat else RandomAgent(f"{seed}:{p}"))
         except CardRulesError:
             agents.append(RandomAgent(f"{seed}:{p}"))
     return agents

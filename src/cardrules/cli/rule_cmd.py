@@ -9,26 +9,33 @@ over 90% (published advice: such rules are too hard, or too easy, to find).
 ``cardrules rule judge FILE --line "5H 7C" CARD...`` says, for each card, whether it may
 extend the main line, and why.  A file of several rules needs ``--rule NAME``.
 
+``check`` also prints each rule's profile (:func:`cardrules.lang.analysis.profile`).
+
 ``cardrules rule diff A B`` compares two rules (how a god checks a scientist's guess):
-it prints ``equivalent`` or the shortest main line and card they judge differently,
-with both rules' explanations.  It uses ``cardrules.lang.analysis.equivalent`` (exact for
-short-memory rules) when that module is present, else a bounded search: every main
-line of up to two cards, then seeded random lines of up to ten.
+it prints ``equivalent`` (exit status 0) or the shortest main line and card they judge
+differently, with both rules' explanations (status 1); status 2 when a rule cannot be
+read.  ``A`` and ``B`` are rule files, ``FILE:NAME`` (or ``--rule-a``/``--rule-b``) for
+one rule of a file of several, or rule text.  It uses
+:func:`cardrules.lang.analysis.equivalent`: exact for rules without aggregates that look
+back at most 2 cards, else a bounded search (every main line of up to two cards, then
+seeded random lines up to ``--max-length``), whose "equivalent" is followed by a
+``note:`` saying it is not proven.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 import re
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
 from ..cards import Card, parse_card, parse_cards, standard_deck
 from ..errors import CardRulesError
-from ..lang.ast import Aggregate, Name, walk
+from ..lang.analysis import EquivalenceNotProven, equivalent, profile
+from ..lang.ast import Aggregate, Name, unparse, walk
 from ..lang.errors import SourceError
 from ..lang.parser import parse_rule_text
 from ..lang.rules import Rule, compile_rule, compile_rules
@@ -54,10 +61,16 @@ def register(sub: Any) -> None:
     j.add_argument("--rule", default=None, help="the rule's name, in a file of several rules")
     j.set_defaults(func=run_judge)
     d = rsub.add_parser("diff", help="compare two rules: equivalent, or a card they judge differently")
-    d.add_argument("first", metavar="A", help="a rule file, or rule text")
-    d.add_argument("second", metavar="B", help="a rule file, or rule text")
+    d.add_argument("first", metavar="A", help="a rule file, FILE:NAME, or rule text (the god's rule)")
+    d.add_argument("second", metavar="B", help="the same for the other rule (a scientist's guess)")
     d.add_argument("--rule-a", default=None, help="the rule's name in A, if A holds several")
     d.add_argument("--rule-b", default=None, help="the rule's name in B, if B holds several")
+    d.add_argument(
+        "--max-length",
+        type=int,
+        default=10,
+        help="longest main line sampled when the search cannot be exact (default 10)",
+    )
     d.set_defaults(func=run_diff)
     p.set_defaults(func=lambda args: _usage(p))
 
@@ -117,6 +130,7 @@ def run_check(args: argparse.Namespace) -> int:
         for name, rule in rules.items():
             summary, share = _describe(rule, args.lines)
             print(f"{path}: {name}: {summary}")
+            print(f"{path}: {name}: profile: {profile(rule, lines=args.lines)}")
             if share < LOW:
                 print(f"{path}: {name}: warning: accepts under {LOW:.0%} of cards: very hard to play")
             elif share > HIGH:
@@ -148,9 +162,12 @@ def _pick(where: str, rules: dict[str, Rule], name: str | None, option: str) -> 
 
 
 def _rule_arg(arg: str, name: str | None, option: str) -> Rule:
-    """A rule from a file name, or from rule text given on the command line."""
+    """A rule from a file name, ``FILE:NAME``, or rule text given on the command line."""
     if Path(arg).is_file():
         return _pick(arg, load_rules(arg), name, option)
+    head, sep, tail = arg.rpartition(":")
+    if sep and name is None and Path(head).is_file():
+        return _pick(head, load_rules(head), tail, option)
     return compile_rule(arg)
 
 
@@ -180,24 +197,38 @@ def _bounded_difference(a: Rule, b: Rule, *, samples: int = 2000, seed: int = 0)
     return None
 
 
+def _line_text(line: tuple[Card, ...]) -> str:
+    if not line:
+        return "(empty)"
+    if len(line) <= 8:
+        return " ".join(map(str, line))
+    head = " ".join(map(str, line[:2]))
+    tail = " ".join(map(str, line[-3:]))
+    return f"of {len(line)} cards ({head} ... {tail})"
+
+
 def run_diff(args: argparse.Namespace) -> int:
-    a = _rule_arg(args.first, args.rule_a, "--rule-a")
-    b = _rule_arg(args.second, args.rule_b, "--rule-b")
-    exact = True
-    found: Difference | None
-    try:  # the rule tools' exact check, when that module is installed beside this one
-        analysis = importlib.import_module("cardrules.lang.analysis")
-        found = analysis.equivalent(a, b)
-    except ImportError:
-        exact = False
-        found = _bounded_difference(a, b)
+    try:
+        a = _rule_arg(args.first, args.rule_a, "--rule-a")
+        b = _rule_arg(args.second, args.rule_b, "--rule-b")
+    except CardRulesError as exc:
+        print(f"cardrules: {exc}", file=sys.stderr)
+        return 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", EquivalenceNotProven)
+        found = equivalent(a, b, max_length=args.max_length)
     if found is None:
-        note = "" if exact else " (no difference on every line of up to 2 cards and random longer lines)"
-        print(f"equivalent{note}")
+        print("equivalent")
+        for w in caught:
+            if issubclass(w.category, EquivalenceNotProven):
+                print(f"note: {w.message}")
         return 0
     line, card = found
-    shown = " ".join(map(str, line)) or "(empty)"
-    print(f"different: main line {shown}, card {card}")
+    print(f"different: main line {_line_text(line)}, card {card} (position {len(line) + 1})")
     print(f"  A says {'right' if a.accepts(line, card) else 'wrong'}: {a.explain(line, card)}")
     print(f"  B says {'right' if b.accepts(line, card) else 'wrong'}: {b.explain(line, card)}")
+    for label, rule in (("A", a), ("B", b)):
+        named = f' (rule "{rule.name}")' if rule.name else ""
+        start = "; its start: part is not compared" if rule.start_tree is not None else ""
+        print(f"  {label} is {unparse(rule.tree)}{named}{start}")
     return 1

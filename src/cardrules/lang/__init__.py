@@ -74,6 +74,7 @@ cardrules.lang.errors.RuleSyntaxError: line 1, column 1: unknown name 'prev'; kn
   ^
 """
 
+from .analysis import EquivalenceNotProven, Profile, equivalent, profile  # rule tools (tools helper)
 from .ast import Type
 from .check import Checked, Env, Variable, check
 from .codegen import CodeGen, build_function, compile_expr
@@ -97,7 +98,9 @@ __all__ = [
     "Checked",
     "CodeGen",
     "Env",
+    "EquivalenceNotProven",
     "ExprBuilder",
+    "Profile",
     "Rule",
     "RuleSyntaxError",
     "RuleTypeError",
@@ -113,8 +116,10 @@ __all__ = [
     "compile_rule",
     "compile_rules",
     "describe_expected",
+    "equivalent",
     "keyword_callbacks",
     "load_parser",
     "parse_expression",
+    "profile",
     "source_error",
 ]

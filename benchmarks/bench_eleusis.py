@@ -1,0 +1,102 @@
+"""Random playouts of New Eleusis (5 players) through the public API, against OpenSpiel's
+C++ crazy eights (5 players, also a shedding game).
+
+Run by hand (the pyspiel half needs the benchmark environment)::
+
+    PYTHONPATH=src /work/bench-venv/bin/python benchmarks/bench_eleusis.py [--seconds 3]
+
+Both sides do the same work per decision: ask the legal actions, pick one with
+``random.Random.randrange``, apply it.  Chance is resolved the usual way of each library
+(cardrules: a seeded game shuffles itself; pyspiel: one chance outcome at a time).
+"actions/s" counts player decisions only; "steps/s" every applied action, chance
+included.  Three secret rules are timed: the default (alternating colours, depth 1), a
+depth-2 arithmetic rule and an ``if``/``elif`` rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+
+RULES = {
+    "alternating colours": "card.color != prev.color",
+    "depth 2 sum parity": "(card.rank + prev.rank + prev2.rank) % 2 == 0",
+    "mod 3 if/elif": (
+        "if prev.rank % 3 == 0 then card is face elif prev.rank % 3 == 1 then card is odd else card is even"
+    ),
+}
+
+
+def bench_eleusis(seconds: float, text: str) -> tuple[float, float, float, float]:
+    from cardrules import eleusis
+
+    rules = eleusis.Rules(secret=eleusis.compile_rule(text))
+    legal_actions, apply, new_game = eleusis.legal_actions, eleusis.apply, eleusis.new_game
+    rng = random.Random(0)
+    randrange = rng.randrange
+    decisions = steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = new_game(rules, players=5, seed=games)
+        while not state.is_over:
+            actions = legal_actions(state)
+            state = apply(state, actions[randrange(len(actions))])
+            decisions += 1
+        steps += len(state.history)
+        games += 1
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, steps / elapsed, games / elapsed, decisions / games
+
+
+def bench_pyspiel(seconds: float) -> tuple[float, float, float, float] | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("crazy_eights", {"players": 5})
+    rng = random.Random(0)
+    randrange = rng.randrange
+    decisions = steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[randrange(len(outcomes))][0])
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[randrange(len(actions))])
+                decisions += 1
+            steps += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, steps / elapsed, games / elapsed, decisions / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    args = parser.parse_args()
+    print(f"CPython {platform.python_version()} on {platform.machine()}, {time.strftime('%Y-%m-%d')}")
+    print(
+        f"{'random playouts, 5 players':40} {'actions/s':>10} {'steps/s':>10} {'games/s':>9} {'actions/game':>13}"
+    )
+    for name, text in RULES.items():
+        a, s, g, per = bench_eleusis(args.seconds, text)
+        print(f"{'cardrules eleusis, ' + name:40} {a:10,.0f} {s:10,.0f} {g:9,.1f} {per:13,.1f}")
+    ref = bench_pyspiel(args.seconds)
+    if ref is None:
+        print("pyspiel not installed: run with the benchmark environment for the reference", file=sys.stderr)
+    else:
+        a, s, g, per = ref
+        print(f"{'OpenSpiel crazy_eights (C++)':40} {a:10,.0f} {s:10,.0f} {g:9,.1f} {per:13,.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1201 @@
+"""New Eleusis: a god with a secret rule, and scientists who try to find it.
+
+Robert Abbott's New Eleusis as Martin Gardner printed it (1977), decided in
+``spec/eleusis.md``.  Player 0 is **God**, who wrote the secret rule
+(:attr:`Rules.secret`, a compiled :class:`Rule` of the rule language) and never acts;
+players ``1 .. n-1`` are **scientists** who play cards (one, or a *string* of 2-4) onto a
+main line, are told only "right" or "wrong", and try to find the rule and empty their
+hands.  One :func:`new_game` is one round; :func:`match_scores` adds rounds up.
+
+>>> from cardrules import eleusis, parse_cards
+>>> state = eleusis.new_game(seed=1)
+>>> state.to_act in (1, 2, 3, 4), len(state.main), state.hands[0]
+(True, 1, ())
+>>> sorted({type(a).__name__ for a in eleusis.legal_actions(state)})
+['NoPlay', 'Play']
+>>> card = state.hands[state.to_act][0]
+>>> after = eleusis.apply(state, eleusis.Play((card,)))
+>>> card in after.main or any(card in cards for _, cards in after.sides)
+True
+
+Every rule of the game is in this file; see ``docs/games/eleusis.rst`` for the rules as
+implemented and every reading of the spec.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, Final, Literal, Protocol
+
+import attrs
+
+from .cards import Card, canonical, standard_deck
+from .errors import CardRulesError, IllegalActionError, RulesError
+from .lang.analysis import EquivalenceNotProven, Profile, equivalent, profile
+from .lang.errors import RuleSyntaxError, RuleTypeError
+from .lang.rules import Rule, compile_rule, compile_rules
+from .lang.tools import acceptance
+from .protocol import CHANCE, GameDef, Shuffle
+
+__all__ = [
+    "DEFAULT_RULE_TEXT",
+    "DEMO_SEAT",
+    "LIBRARY",
+    "BecomeProphet",
+    "EquivalenceNotProven",
+    "GreedyAgent",
+    "Judge",
+    "Layout",
+    "NoPlay",
+    "Pass",
+    "Play",
+    "Profile",
+    "Rule",
+    "RuleSyntaxError",
+    "RuleTypeError",
+    "Rules",
+    "State",
+    "View",
+    "acceptance",
+    "apply",
+    "compile_rule",
+    "compile_rules",
+    "default_rule",
+    "equivalent",
+    "layout_text",
+    "legal_actions",
+    "match_scores",
+    "new_game",
+    "profile",
+    "replay",
+    "round_scores",
+    "strings",
+    "summary",
+    "view",
+]
+
+#: The default secret rule's text: alternating colours (``spec/eleusis.md``).
+DEFAULT_RULE_TEXT: Final = "card.color != prev.color"
+_DEFAULT_RULE: list[Rule] = []
+
+
+def default_rule() -> Rule:
+    """The default secret rule, alternating colours (``card.color != prev.color``),
+    compiled once."""
+    if not _DEFAULT_RULE:
+        _DEFAULT_RULE.append(compile_rule(DEFAULT_RULE_TEXT))
+    return _DEFAULT_RULE[0]
+
+
+_DECK: Final = standard_deck()
+
+#: Where ``cardrules demo`` seats the :class:`GreedyAgent`: player 0 is God and never acts.
+DEMO_SEAT: Final = 1
+
+
+# -- rules -----------------------------------------------------------------------------
+
+
+def _at_least(low: int) -> Any:
+    def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+        if type(value) is not int or value < low:
+            raise RulesError(f"eleusis: {attribute.name} must be an integer >= {low}, not {value!r}")
+
+    return check
+
+
+def _check_secret(instance: object, attribute: object, value: object) -> None:
+    if not isinstance(value, Rule):
+        raise RulesError(
+            f"eleusis: secret must be a compiled Rule (use compile_rule(text)), not {type(value).__name__}"
+        )
+
+
+@attrs.frozen
+class Rules:
+    """The variant options of New Eleusis; ``Rules()`` is the game of ``spec/eleusis.md``.
+
+    ``secret`` is God's rule (a compiled :class:`Rule`; default: alternating colours).
+    ``sudden_death``/``sudden_death_prophet`` are the counts of 30 and 20 of the seed
+    (Matuszek's summary: 40 and 30).  Every other field is a count of cards as its name
+    says; ``max_string`` is the longest string a scientist may play at once (1: no
+    strings); ``prophets=False`` plays without prophets.  Bad values raise
+    :class:`~cardrules.RulesError`.  A rule whose ``start:`` clause accepts no card is
+    refused when the game is made (:func:`new_game` raises ``RulesError``).
+
+    >>> Rules(sudden_death=40, sudden_death_prophet=30).sudden_death
+    40
+    >>> Rules(max_string=0)
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.RulesError: eleusis: max_string must be an integer >= 1, not 0
+    """
+
+    secret: Rule = attrs.field(factory=default_rule, validator=_check_secret)
+    hand_size: int = attrs.field(default=14, validator=_at_least(1))
+    decks: int = attrs.field(default=2, validator=_at_least(1))
+    sudden_death: int = attrs.field(default=30, validator=_at_least(0))
+    sudden_death_prophet: int = attrs.field(default=20, validator=_at_least(0))
+    penalty: int = attrs.field(default=2, validator=_at_least(0))
+    no_play_penalty: int = attrs.field(default=5, validator=_at_least(0))
+    no_play_shrink: int = attrs.field(default=4, validator=_at_least(1))
+    overthrow_penalty: int = attrs.field(default=5, validator=_at_least(0))
+    max_string: int = attrs.field(default=4, validator=_at_least(1))
+    prophets: bool = attrs.field(default=True)
+
+    @prophets.validator
+    def _check_prophets(self, attribute: object, value: object) -> None:
+        if type(value) is not bool:
+            raise RulesError(f"eleusis: prophets must be true or false, not {value!r}")
+
+
+# -- actions ---------------------------------------------------------------------------
+
+
+def _to_cards(cards: Card | Iterable[Card]) -> tuple[Card, ...]:
+    if isinstance(cards, Card):
+        return (cards,)
+    return tuple(cards)
+
+
+@attrs.frozen(cache_hash=True)
+class Play:
+    """Play one card, or a string of 2-4 cards judged one after another (in this
+    order).  ``Play(card)`` is accepted for ``Play((card,))``."""
+
+    cards: tuple[Card, ...] = attrs.field(converter=_to_cards)
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.cards))
+
+
+@attrs.frozen
+class NoPlay:
+    """The scientist says it has no right card, showing its hand."""
+
+    def __str__(self) -> str:
+        return "no play"
+
+
+@attrs.frozen
+class BecomeProphet:
+    """Right after its play, a scientist declares itself prophet."""
+
+    def __str__(self) -> str:
+        return "become prophet"
+
+
+@attrs.frozen
+class Pass:
+    """Decline the offer to become prophet."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@attrs.frozen
+class Judge:
+    """The prophet's call on the play it judges.
+
+    For a card or string: ``Judge(True)`` (right) or ``Judge(False)`` (wrong).  For a
+    no-play: ``Judge(True)`` ("indeed no right card") or ``Judge(False, card)`` ("card is
+    right": one of the player's cards).
+    """
+
+    right: bool
+    card: Card | None = None
+
+    def __str__(self) -> str:
+        if self.card is not None:
+            return f"wrong: {self.card} is right"
+        return "right" if self.right else "wrong"
+
+
+_NOPLAY: Final = NoPlay()
+_BECOME: Final = BecomeProphet()
+_PASS: Final = Pass()
+_RIGHT: Final = Judge(True)
+_WRONG: Final = Judge(False)
+_PLAY1: Final = {c: Play((c,)) for c in _DECK}
+_NAMES: Final = {c: Judge(False, c) for c in _DECK}
+
+# -- state -----------------------------------------------------------------------------
+
+Phase = Literal["setup", "starter", "turn", "judge", "offer", "fresh", "reshuffle", "over"]
+
+# Work left in a turn after its judgment, done in order (chance nodes may interrupt a
+# draw): (kind, player, n).
+_DRAW: Final = 0  # player draws n cards
+_RESHUFFLE: Final = 1  # player's hand goes into the stock; a new hand of n
+_OFFER: Final = 2  # player may become prophet
+_NEXT: Final = 3  # the next scientist after player takes the turn
+
+Task = tuple[int, int, int]
+SideLine = tuple[int, tuple[Card, ...]]
+Marker = tuple[int, int, int]
+
+
+@attrs.frozen
+class State:
+    """The whole truth of a round of New Eleusis.
+
+    ``hands[p]`` is player ``p``'s hand in canonical order (God's is empty; a prophet's
+    set-aside hand stays here), ``main`` the main line (starter first), ``sides`` the
+    wrong plays, each ``(i, cards)``: ``cards`` (a string stays together) lies on the
+    side line under ``main[i]``.  ``stock`` is top first.  ``count`` is the number of
+    cards scientists have played after the starter (sudden death counts them);
+    ``marker`` is ``(count, len(main), side cards)`` when the prophet declared itself.
+    ``turn`` is the scientist whose turn it is (or was, while the prophet judges or the
+    offer is open); ``pending`` the play the prophet is judging.
+
+    ``phase`` says what the round waits for: ``"setup"`` (the first shuffle),
+    ``"starter"`` (a fresh deck to find a starter the ``start:`` clause accepts),
+    ``"turn"`` (a scientist's ``Play`` or ``NoPlay``), ``"judge"`` (the prophet's
+    ``Judge``), ``"offer"`` (``BecomeProphet`` or ``Pass``), ``"fresh"`` (a fresh deck
+    in the middle of a draw), ``"reshuffle"`` (a right no-play's hand shuffled into the
+    stock) or ``"over"``.  ``tasks`` is the rest of the turn's work after a chance node.
+    """
+
+    rules: Rules
+    players: int
+    phase: Phase
+    to_act: Any
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    main: tuple[Card, ...]
+    sides: tuple[SideLine, ...]
+    count: int
+    prophet: int | None
+    marker: Marker | None
+    former_prophets: tuple[int, ...]
+    expelled: tuple[int, ...]
+    turn: int
+    pending: Play | NoPlay | None
+    tasks: tuple[Task, ...]
+    history: tuple[Any, ...]
+    seed: object = attrs.field(default=None, eq=False)
+
+    @property
+    def is_over(self) -> bool:
+        """``True`` once the round has ended."""
+        return self.phase == "over"
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each player's round score (God first) once the round is over; zeros before."""
+        if self.phase != "over":
+            return (0,) * self.players
+        return round_scores(self)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """At the end, every player with the highest round score (God included)."""
+        if self.phase != "over":
+            return ()
+        scores = round_scores(self)
+        best = max(scores)
+        return tuple(p for p, s in enumerate(scores) if s == best)
+
+    @property
+    def side_cards(self) -> int:
+        """How many cards lie on the side lines."""
+        return sum(len(cards) for _, cards in self.sides)
+
+    @property
+    def in_sudden_death(self) -> bool:
+        """Whether the next play or no-play is in sudden death."""
+        return _sudden(self)
+
+    @property
+    def sudden_death_count(self) -> int:
+        """The cards counted towards sudden death: since the start, or since the
+        prophet's marker while there is a prophet."""
+        if self.prophet is not None and self.marker is not None:
+            return self.count - self.marker[0]
+        return self.count
+
+
+def _sudden(state: State) -> bool:
+    rules = state.rules
+    if state.prophet is not None and state.marker is not None:
+        return state.count - state.marker[0] >= rules.sudden_death_prophet
+    return state.count >= rules.sudden_death
+
+
+def _make(
+    state: State,
+    phase: Phase,
+    to_act: Any,
+    hands: tuple[tuple[Card, ...], ...],
+    stock: tuple[Card, ...],
+    main: tuple[Card, ...],
+    sides: tuple[SideLine, ...],
+    count: int,
+    prophet: int | None,
+    marker: Marker | None,
+    former: tuple[int, ...],
+    expelled: tuple[int, ...],
+    turn: int,
+    pending: Play | NoPlay | None,
+    tasks: tuple[Task, ...],
+    history: tuple[Any, ...],
+) -> State:
+    return State(
+        state.rules,
+        state.players,
+        phase,
+        to_act,
+        hands,
+        stock,
+        main,
+        sides,
+        count,
+        prophet,
+        marker,
+        former,
+        expelled,
+        turn,
+        pending,
+        tasks,
+        history,
+        state.seed,
+    )
+
+
+# -- set-up ----------------------------------------------------------------------------
+
+
+def _start(rules: Rules, players: int) -> State:
+    if not any(rules.secret.accepts_start(c) for c in _DECK):
+        raise RulesError("eleusis: the rule's start: clause accepts no card, so no starter could be laid")
+    scientists = players - 1
+    need = scientists * rules.hand_size + 1
+    if need > 52 * rules.decks:
+        raise RulesError(
+            f"eleusis: {rules.decks} deck(s) cannot deal {rules.hand_size} cards to each of "
+            f"{scientists} scientists and a starter"
+        )
+    return State(
+        rules, players, "setup", CHANCE, ((),) * players, (), (), (), 0, None, None, (), (), 0, None, (), ()
+    )
+
+
+def _chance_cards(state: State) -> tuple[Card, ...]:
+    phase = state.phase
+    if phase == "setup":
+        return tuple(c for c in _DECK for _ in range(state.rules.decks))
+    if phase in ("fresh", "starter"):
+        return _DECK
+    if phase == "reshuffle":
+        q = state.tasks[0][1]
+        return canonical(state.stock + state.hands[q])
+    return ()  # pragma: no cover - the protocol asks only at chance nodes
+
+
+def _first_scientist(starter: Card, players: int) -> int:
+    return (starter.rank - 1) % (players - 1) + 1
+
+
+def _lay_starter(
+    state: State, deck: tuple[Card, ...], stock_below: tuple[Card, ...], history: tuple[Any, ...]
+) -> State:
+    """Turn cards from the top of ``deck`` until the rule's start clause accepts one;
+    the rejected ones go to the bottom of the stock, in order."""
+    rule = state.rules.secret
+    for i, card in enumerate(deck):
+        if rule.accepts_start(card):
+            stock = deck[i + 1 :] + stock_below + deck[:i]
+            first = _first_scientist(card, state.players)
+            return _make(
+                state, "turn", first, state.hands, stock, (card,), (), 0, None, None, (), (), first, None,
+                (), history,
+            )  # fmt: skip
+    # No card left accepts: a fresh deck is shuffled in and searched the same way.
+    return _make(
+        state, "starter", CHANCE, state.hands, stock_below + deck, (), (), 0, None, None, (), (), 0, None,
+        (), history,
+    )  # fmt: skip
+
+
+def _deal(state: State, shuffle: Shuffle) -> State:
+    order = shuffle.order
+    history = (*state.history, shuffle)
+    phase = state.phase
+    if phase == "setup":
+        n, size = state.players - 1, state.rules.hand_size
+        hands = ((), *(canonical(order[i : n * size : n]) for i in range(n)))
+        dealt = _make(state, "setup", CHANCE, hands, (), (), (), 0, None, None, (), (), 0, None, (), history)
+        return _lay_starter(dealt, order[n * size :], (), history)
+    if phase == "starter":
+        return _lay_starter(state, order, state.stock, history)
+    if phase == "fresh":
+        return _proceed(state, state.hands, order, state.main, state.sides, state.count, state.prophet,
+                        state.marker, state.former_prophets, state.expelled, state.turn, state.tasks,
+                        history)  # fmt: skip
+    # reshuffle: the returned hand and the stock, the new hand from the top
+    _, q, k = state.tasks[0]
+    hands = (*state.hands[:q], canonical(order[:k]), *state.hands[q + 1 :])
+    return _proceed(state, hands, order[k:], state.main, state.sides, state.count, state.prophet,
+                    state.marker, state.former_prophets, state.expelled, state.turn, state.tasks[1:],
+                    history)  # fmt: skip
+
+
+# -- the turn --------------------------------------------------------------------------
+
+
+def _round_over(state: State, hands: Sequence[tuple[Card, ...]], expelled: tuple[int, ...],
+                prophet: int | None) -> bool:  # fmt: skip
+    players = state.players
+    for p in range(1, players):
+        if not hands[p]:
+            return True
+    return len(expelled) + (prophet is not None) >= players - 1
+
+
+def _next_scientist(players: int, after: int, prophet: int | None, expelled: tuple[int, ...]) -> int:
+    p = after
+    for _ in range(players):
+        p = p % (players - 1) + 1
+        if p != prophet and p not in expelled:
+            return p
+    raise AssertionError("no scientist left to play")  # pragma: no cover - the round is over first
+
+
+def _may_offer(state: State, q: int, prophet: int | None, former: tuple[int, ...],
+               expelled: tuple[int, ...]) -> bool:  # fmt: skip
+    if not state.rules.prophets or prophet is not None or q in expelled or q in former:
+        return False
+    others_in = sum(1 for p in range(1, state.players) if p != q and p not in expelled)
+    return others_in >= 2
+
+
+def _proceed(
+    state: State,
+    hands: tuple[tuple[Card, ...], ...],
+    stock: tuple[Card, ...],
+    main: tuple[Card, ...],
+    sides: tuple[SideLine, ...],
+    count: int,
+    prophet: int | None,
+    marker: Marker | None,
+    former: tuple[int, ...],
+    expelled: tuple[int, ...],
+    turn: int,
+    tasks: tuple[Task, ...],
+    history: tuple[Any, ...],
+) -> State:
+    """Do the work left in a turn (draws, reshuffle, offer, next turn) until a chance
+    node, a decision or the end of the round."""
+    while tasks:
+        kind, q, n = tasks[0]
+        if kind == _DRAW:
+            take = n if n <= len(stock) else len(stock)
+            if take:
+                hands = (*hands[:q], canonical(hands[q] + stock[:take]), *hands[q + 1 :])
+                stock = stock[take:]
+            if take < n:  # the stock ran dry: a fresh deck, and the draw goes on from it
+                return _make(state, "fresh", CHANCE, hands, stock, main, sides, count, prophet, marker,
+                             former, expelled, turn, None, ((_DRAW, q, n - take), *tasks[1:]),
+                             history)  # fmt: skip
+            tasks = tasks[1:]
+            continue
+        if _round_over(state, hands, expelled, prophet):
+            break
+        if kind == _RESHUFFLE:
+            if n == 0:  # four cards or fewer: the player is out of cards
+                stock = stock + hands[q]
+                hands = (*hands[:q], (), *hands[q + 1 :])
+                tasks = tasks[1:]
+                continue
+            return _make(state, "reshuffle", CHANCE, hands, stock, main, sides, count, prophet, marker,
+                         former, expelled, turn, None, tasks, history)  # fmt: skip
+        if kind == _OFFER:
+            tasks = tasks[1:]
+            if _may_offer(state, q, prophet, former, expelled):
+                return _make(state, "offer", q, hands, stock, main, sides, count, prophet, marker, former,
+                             expelled, turn, None, tasks, history)  # fmt: skip
+            continue
+        # _NEXT
+        nxt = _next_scientist(state.players, q, prophet, expelled)
+        return _make(state, "turn", nxt, hands, stock, main, sides, count, prophet, marker, former,
+                     expelled, nxt, None, (), history)  # fmt: skip
+    return _make(state, "over", None, hands, stock, main, sides, count, prophet, marker, former, expelled,
+                 turn, None, (), history)  # fmt: skip
+
+
+def _remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return tuple(rest)
+
+
+def _right_cards(rule: Rule, main: tuple[Card, ...], hand: tuple[Card, ...]) -> list[Card]:
+    """The distinct cards of ``hand`` the rule accepts next, in canonical order."""
+    out: list[Card] = []
+    last = None
+    for c in hand:
+        if c is not last and rule.accepts(main, c):
+            out.append(c)
+        last = c
+    return out
+
+
+def _resolve(state: State, action: Play | NoPlay, call: Judge | None, history: tuple[Any, ...]) -> State:
+    """Complete the play ``action`` of the scientist ``state.turn``, judged by God, or
+    by the prophet's ``call`` checked by God."""
+    rules = state.rules
+    rule = rules.secret
+    p = state.turn
+    hands = state.hands
+    hand = hands[p]
+    main, sides, count = state.main, state.sides, state.count
+    prophet, marker, expelled = state.prophet, state.marker, state.expelled
+    sudden = _sudden(state)
+    tasks: list[Task] = []
+    overthrown = False
+    if type(action) is Play:
+        cards = action.cards
+        right = rule.accepts_string(main, cards)
+        overthrown = call is not None and call.right != right
+        hand = _remove(hand, cards) if len(cards) > 1 else _remove1(hand, cards[0])
+        count += len(cards)
+        if right:
+            main = main + cards
+        else:
+            sides = (*sides, (len(main) - 1, cards))
+            if not overthrown:
+                if sudden:
+                    expelled = (*expelled, p)
+                elif rules.penalty:
+                    tasks.append((_DRAW, p, rules.penalty * len(cards)))
+        tasks.append((_OFFER, p, 0))
+    else:
+        rights = _right_cards(rule, main, hand)
+        if call is not None:
+            approved = not rights if call.right else (bool(rights) and call.card in rights)
+            overthrown = not approved
+        if not rights:
+            tasks.append((_RESHUFFLE, p, max(len(hand) - rules.no_play_shrink, 0)))
+        else:
+            put = call.card if call is not None and not overthrown and call.card is not None else rights[0]
+            hand = _remove1(hand, put)
+            main = (*main, put)
+            count += 1
+            if not overthrown:
+                if sudden:
+                    expelled = (*expelled, p)
+                elif rules.no_play_penalty:
+                    tasks.append((_DRAW, p, rules.no_play_penalty))
+    hands = (*hands[:p], hand, *hands[p + 1 :])
+    if overthrown:
+        assert prophet is not None
+        if rules.overthrow_penalty:
+            tasks.insert(0, (_DRAW, prophet, rules.overthrow_penalty))
+        prophet, marker = None, None
+    tasks.append((_NEXT, p, 0))
+    return _proceed(state, hands, state.stock, main, sides, count, prophet, marker, state.former_prophets,
+                    expelled, p, tuple(tasks), history)  # fmt: skip
+
+
+def _remove1(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _check_play(state: State, cards: tuple[Card, ...]) -> None:
+    n = len(cards)
+    if n == 0:
+        raise IllegalActionError("play at least one card (or NoPlay() if you have no right card)")
+    limit = state.rules.max_string
+    if n > limit:
+        raise IllegalActionError(
+            "you may play only one card at a time" if limit == 1 else f"a string has at most {limit} cards"
+        )
+    hand = state.hands[state.to_act]
+    for c in cards:
+        if not isinstance(c, Card):
+            raise IllegalActionError(f"{c!r} is not a card")
+    if n == 1:
+        if cards[0] not in hand:
+            raise IllegalActionError(f"{cards[0]} is not in your hand")
+        return
+    for c, k in Counter(cards).items():
+        held = hand.count(c)
+        if held < k:
+            if held == 0:
+                raise IllegalActionError(f"{c} is not in your hand")
+            raise IllegalActionError(f"you hold only {held} {c}, not {k}")
+
+
+def _step(state: State, action: Any) -> State:
+    phase = state.phase
+    history = (*state.history, action)
+    kind = type(action)
+    if phase == "turn":
+        if kind is Play:
+            _check_play(state, action.cards)
+        elif kind is not NoPlay:
+            raise IllegalActionError(_wrong_kind(state, action))
+        if state.prophet is not None:
+            return _make(state, "judge", state.prophet, state.hands, state.stock, state.main, state.sides,
+                         state.count, state.prophet, state.marker, state.former_prophets, state.expelled,
+                         state.turn, action, (), history)  # fmt: skip
+        return _resolve(state, action, None, history)
+    if phase == "judge":
+        if kind is not Judge:
+            raise IllegalActionError(_wrong_kind(state, action))
+        _check_judge(state, action)
+        pending = state.pending
+        assert pending is not None
+        return _resolve(state, pending, action, history)
+    if phase == "offer":
+        if kind is Pass:
+            return _proceed(state, state.hands, state.stock, state.main, state.sides, state.count,
+                            state.prophet, state.marker, state.former_prophets, state.expelled, state.turn,
+                            state.tasks, history)  # fmt: skip
+        if kind is BecomeProphet:
+            q = state.to_act
+            marker = (state.count, len(state.main), state.side_cards)
+            return _proceed(state, state.hands, state.stock, state.main, state.sides, state.count, q,
+                            marker, (*state.former_prophets, q), state.expelled, state.turn, state.tasks,
+                            history)  # fmt: skip
+        raise IllegalActionError(_wrong_kind(state, action))
+    raise IllegalActionError("the round is over")
+
+
+def _check_judge(state: State, call: Judge) -> None:
+    if type(call.right) is not bool:
+        raise IllegalActionError(f"a judgment is right (True) or wrong (False), not {call.right!r}")
+    if type(state.pending) is Play:
+        if call.card is not None:
+            raise IllegalActionError(
+                "a played card or string is judged right or wrong, without naming a card"
+            )
+        return
+    p = state.turn
+    if call.right:
+        if call.card is not None:
+            raise IllegalActionError(
+                "Judge(True) says the player indeed has no right card: name no card with it"
+            )
+        return
+    if call.card is None:
+        raise IllegalActionError(
+            f"to call the no-play wrong, name a right card of player {p}: Judge(False, card)"
+        )
+    if not isinstance(call.card, Card) or call.card not in state.hands[p]:
+        raise IllegalActionError(f"{call.card} is not in player {p}'s hand")
+
+
+def _wrong_kind(state: State, action: Any) -> str:
+    phase = state.phase
+    if phase == "judge":
+        if type(action) in (Play, NoPlay):
+            return "only the prophet judges now"
+        return f"the prophet judges player {state.turn}'s play now: Judge(right) (or Judge(False, card))"
+    if phase == "offer":
+        return f"player {state.to_act} may now become prophet or pass: BecomeProphet() or Pass()"
+    if type(action) is Judge:
+        if state.prophet is None:
+            return "there is no prophet, and nothing to judge: play a card or NoPlay()"
+        return "there is nothing to judge yet: it is a scientist's turn to play"
+    if type(action) in (BecomeProphet, Pass):
+        return "you may become prophet only right after your own play"
+    return f"{action!r} is not an Eleusis action: Play(cards) or NoPlay()"
+
+
+# -- legal actions and strings ---------------------------------------------------------
+
+
+def _distinct(hand: tuple[Card, ...]) -> list[Card]:
+    """The distinct cards of a hand, in its (canonical) order."""
+    return list(dict.fromkeys(hand))
+
+
+def _legal(state: State) -> tuple[Any, ...]:
+    phase = state.phase
+    if phase == "turn":
+        return (*map(_PLAY1.__getitem__, dict.fromkeys(state.hands[state.to_act])), _NOPLAY)
+    if phase == "judge":
+        if type(state.pending) is Play:
+            return (_RIGHT, _WRONG)
+        return (_RIGHT, *(_NAMES[c] for c in _distinct(state.hands[state.turn])))
+    if phase == "offer":
+        return (_BECOME, _PASS)
+    return ()
+
+
+def strings(state: State, n: int) -> tuple[Play, ...]:
+    """Every distinct string of ``n`` cards the scientist to act may play, ordered by the
+    canonical order of its first card, then its second, and so on.
+
+    ``legal_actions`` lists single cards only (a hand of 14 has some 26,000 strings);
+    :func:`apply` accepts any string of 2 to ``rules.max_string`` cards of the hand.
+    ``()`` when it is not a scientist's turn or ``n`` is not a legal string length.
+
+    >>> s = new_game(seed=3)
+    >>> twos = strings(s, 2)
+    >>> len(twos) == len(set(itertools.permutations(s.hands[s.to_act], 2)))
+    True
+    >>> apply(s, twos[0]).count
+    2
+    """
+    if state.phase != "turn" or not 1 <= n <= state.rules.max_string:
+        return ()
+    hand = state.hands[state.to_act]
+    seen = set()
+    out = []
+    for combo in itertools.permutations(range(len(hand)), n):
+        cards = tuple(hand[i] for i in combo)
+        if cards not in seen:
+            seen.add(cards)
+            out.append(cards)
+    out.sort(key=lambda cs: tuple(c.index for c in cs))
+    return tuple(Play(cs) for cs in out)
+
+
+# -- scoring ---------------------------------------------------------------------------
+
+
+def round_scores(state: State) -> tuple[int, ...]:
+    """The round's scores (God first) as ``spec/eleusis.md`` counts them, for the
+    state's present hands and layout (the round need not be over).
+
+    Each scientist scores the high count (most cards held by a scientist) minus its
+    own cards, plus 4 with no cards; a prophet at the end (a *true* prophet) adds 1 per
+    main-line and 2 per side-line card played after its marker; God scores the best
+    scientist's score, with a true prophet at most twice the cards played up to the
+    marker.
+    """
+    hands = state.hands
+    n = state.players
+    counts = [len(hands[p]) for p in range(1, n)]
+    high = max(counts)
+    scores = [0] + [high - k + (4 if k == 0 else 0) for k in counts]
+    god = max(scores[1:])
+    if state.prophet is not None and state.marker is not None:
+        at_count, at_main, at_side = state.marker
+        bonus = (len(state.main) - at_main) + 2 * (state.side_cards - at_side)
+        scores[state.prophet] += bonus
+        god = min(max(scores[1:]), 2 * at_count)
+    scores[0] = god
+    return tuple(scores)
+
+
+def match_scores(rounds: Sequence[State | Sequence[int]]) -> tuple[int, ...]:
+    """Add up a match of several rounds of ``n`` players, each player God once.
+
+    Round ``r`` is a finished :class:`State` (or its scores, God first).  Its God is
+    match player ``r`` and its player ``k`` is match player ``(r + k) % n`` (the next
+    round's God sits at this God's left).  A match ended early (fewer rounds than
+    players) gives every player who was never God 10 more.  Returns the totals by
+    match player.
+
+    >>> match_scores([(12, 0, 5, 12), (3, 1, 0, 2)])  # two rounds of four: 2 and 3 never God
+    (14, 3, 16, 22)
+    """
+    if not rounds:
+        raise CardRulesError("match_scores needs at least one round")
+    tables: list[tuple[int, ...]] = []
+    for r, rnd in enumerate(rounds):
+        if isinstance(rnd, State):
+            if not rnd.is_over:
+                raise CardRulesError(f"round {r} is not over")
+            tables.append(round_scores(rnd))
+        else:
+            tables.append(tuple(rnd))
+    n = len(tables[0])
+    if n < 2 or any(len(t) != n for t in tables):
+        raise CardRulesError("every round of a match has the same players")
+    if len(tables) > n:
+        raise CardRulesError(f"a match of {n} players has at most {n} rounds (each player God once)")
+    totals = [0] * n
+    for r, table in enumerate(tables):
+        for k, score in enumerate(table):
+            totals[(r + k) % n] += score
+    if len(tables) < n:
+        for m in range(len(tables), n):
+            totals[m] += 10
+    return tuple(totals)
+
+
+# -- views -----------------------------------------------------------------------------
+
+
+@attrs.frozen
+class View:
+    """What one player may see of a round.
+
+    Everyone sees the main line, the side lines (``(i, cards)``: a wrong play under
+    ``main[i]``), hand sizes, the prophet and its marker, the expelled, the sudden-death
+    count and whether the next play is in sudden death, and the hand a scientist showed
+    with a no-play while the prophet judges it (``shown``).  A scientist sees its own
+    ``hand``; nobody sees another's cards; only God's view holds the ``rule``.
+    """
+
+    player: int
+    hand: tuple[Card, ...]
+    to_act: Any
+    scores: tuple[int, ...]
+    phase: str
+    turn: int
+    main: tuple[Card, ...]
+    sides: tuple[SideLine, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    prophet: int | None
+    marker: Marker | None
+    former_prophets: tuple[int, ...]
+    expelled: tuple[int, ...]
+    count: int
+    sudden_death_count: int
+    in_sudden_death: bool
+    pending: Play | NoPlay | None
+    shown: tuple[Card, ...]
+    max_string: int
+    rule: Rule | None
+
+
+def _view(state: State, player: int) -> View:
+    shown = state.hands[state.turn] if state.phase == "judge" and type(state.pending) is NoPlay else ()
+    return View(
+        player,
+        state.hands[player],
+        state.to_act,
+        state.scores,
+        state.phase,
+        state.turn,
+        state.main,
+        state.sides,
+        tuple(len(h) for h in state.hands),
+        len(state.stock),
+        state.prophet,
+        state.marker,
+        state.former_prophets,
+        state.expelled,
+        state.count,
+        state.sudden_death_count,
+        _sudden(state),
+        state.pending,
+        shown,
+        state.rules.max_string,
+        state.rules.secret if player == 0 else None,
+    )
+
+
+# -- text ------------------------------------------------------------------------------
+
+
+class Layout(Protocol):
+    """Anything with a main line and side lines: a :class:`State`, a :class:`View`, or
+    a program's own record of a real table."""
+
+    @property
+    def main(self) -> Sequence[Card]: ...
+    @property
+    def sides(self) -> Sequence[tuple[int, Sequence[Card]]]: ...
+
+
+def layout_text(state: Layout, *, width: int = 13) -> str:
+    """The layout as text: the main line in rows of ``width`` cards, each wrong play
+    hanging under the main-line card it was played on (a string joined by ``+``).
+    ``state`` is anything with ``main`` and ``sides`` (:class:`Layout`).
+
+    >>> from cardrules import parse_cards
+    >>> v = attrs.evolve(view(new_game(seed=0), 0), main=parse_cards("5H 8S 3D"),
+    ...                  sides=((1, parse_cards("KH")), (1, parse_cards("QD")), (2, parse_cards("4S 5S"))))
+    >>> print(layout_text(v))
+    5H 8S    3D
+       KH 4S+5S
+       QD
+    """
+    main, sides = state.main, state.sides
+    under: list[list[str]] = [[] for _ in main]
+    for i, cards in sides:
+        if 0 <= i < len(main):
+            under[i].append("+".join(map(str, cards)))
+    rows: list[str] = []
+    for start in range(0, len(main), width):
+        cols = range(start, min(start + width, len(main)))
+        widths = {i: max([len(str(main[i])), *(len(s) for s in under[i])]) for i in cols}
+        depth = max((len(under[i]) for i in cols), default=0)
+        rows.append(" ".join(str(main[i]).rjust(widths[i]) for i in cols).rstrip())
+        for d in range(depth):
+            cells = (under[i][d] if d < len(under[i]) else "" for i in cols)
+            rows.append(" ".join(text.rjust(widths[i]) for i, text in zip(cols, cells, strict=True)).rstrip())
+    return "\n".join(rows)
+
+
+def _describe(state: State, action: Any) -> str:
+    if state.to_act is CHANCE:
+        what = {
+            "setup": "the deal",
+            "starter": "a fresh deck for the starter",
+            "fresh": "a fresh deck shuffled in",
+            "reshuffle": "the hand shuffled into the stock",
+        }.get(state.phase, "shuffle")
+        return f"chance: {what}"
+    try:
+        after = _step(state, action)
+    except IllegalActionError as exc:
+        return f"player {state.to_act}: {action} (illegal: {exc})"
+    p = state.to_act
+    if state.phase == "offer":
+        return (
+            f"player {p} {'becomes prophet' if type(action) is BecomeProphet else 'does not become prophet'}"
+        )
+    if state.phase == "turn" and state.prophet is not None:
+        what = f"plays {action}" if type(action) is Play else "declares no play"
+        return f"player {p} {what}; prophet {state.prophet} judges"
+    rules = state.rules
+    if state.phase == "judge":
+        actor, played = state.turn, state.pending
+        if type(played) is Play:
+            head = f"prophet {p} calls player {actor}'s {played} {'right' if action.right else 'wrong'}"
+        elif action.right:
+            head = f"prophet {p} agrees player {actor} has no right card"
+        else:
+            head = f"prophet {p} says player {actor} could play {action.card}"
+        overthrown = after.prophet != state.prophet
+        notes = ["overthrown" if overthrown else "approved"]
+    else:
+        actor, played, overthrown = p, action, False
+        head = f"player {p} {_what(action)}"
+        notes = []
+    expelled = actor in after.expelled and actor not in state.expelled
+    if type(played) is Play:
+        right = len(after.main) > len(state.main)
+        notes.append("right" if right else "wrong")
+        if not right and not expelled and not overthrown and rules.penalty:
+            notes.append(f"draws {rules.penalty * len(played.cards)}")
+    elif len(after.main) > len(state.main):
+        notes.append(f"wrong: {after.main[-1]} goes on the main line")
+        if not expelled and not overthrown and rules.no_play_penalty:
+            notes.append(f"draws {rules.no_play_penalty}")
+    else:
+        notes.append("right: the hand goes back into the stock")
+    if overthrown and rules.overthrow_penalty:
+        notes.append(f"prophet {p} draws {rules.overthrow_penalty}")
+    if expelled:
+        notes.append("expelled")
+    if after.is_over:
+        notes.append("the round is over")
+    return head + ": " + ", ".join(notes)
+
+
+def _what(action: Any) -> str:
+    if type(action) is Play:
+        return ("plays " if len(action.cards) == 1 else "plays the string ") + str(action)
+    return "declares no play"
+
+
+def summary(state: State) -> str:
+    """The layout and the round's result as text (``cardrules demo`` prints it)."""
+    lines = ["layout:", layout_text(state)]
+    sizes = ", ".join(f"{p}: {len(state.hands[p])}" for p in range(1, state.players))
+    lines.append(f"cards held: {sizes}")
+    if state.prophet is not None:
+        lines.append(f"true prophet: player {state.prophet}")
+    if state.expelled:
+        lines.append("expelled: " + ", ".join(map(str, state.expelled)))
+    lines.append(f"the rule was: {state.rules.secret.source.strip()}")
+    return "\n".join(lines)
+
+
+# -- the game --------------------------------------------------------------------------
+
+GAME: Final = GameDef(
+    "eleusis",
+    rules_type=Rules,
+    state_type=State,
+    action_types=(Play, NoPlay, BecomeProphet, Pass, Judge),
+    player_counts=range(3, 9),
+    default_players=5,
+    start=_start,
+    legal_actions=_legal,
+    step=_step,
+    chance_cards=_chance_cards,
+    deal=_deal,
+    view=_view,
+    describe=_describe,
+    module=__name__,
+)
+
+
+def new_game(rules: Rules | None = None, *, players: int = 5, seed: object = None) -> State:
+    """A new round for ``players`` (3..8; player 0 is God).  With a ``seed`` the deal
+    (and every later shuffle) resolves itself; without one the state waits at a chance
+    node for :class:`~cardrules.Shuffle` (``order[i]`` goes to scientist ``i % S + 1``
+    for the ``S * hand_size`` first cards, then the starter; the rest is the stock, top
+    first)."""
+    return GAME.new_game(rules, players=players, seed=seed)
+
+
+def legal_actions(state: State) -> tuple[Any, ...]:
+    """Every legal action of the player to act, in a stable order: each distinct single
+    card to play (canonical order), then ``NoPlay()``; ``Judge`` calls for the prophet;
+    ``BecomeProphet()``, ``Pass()`` for the offer.  Strings are legal but not listed:
+    see :func:`strings`."""
+    return GAME.legal_actions(state)
+
+
+def apply(state: State, action: Any) -> State:
+    """The state after ``action`` (a string is ``Play`` of 2..4 cards); raises
+    :class:`~cardrules.IllegalActionError` saying why when it is not legal."""
+    return GAME.apply(state, action)
+
+
+def view(state: State, player: int) -> View:
+    """What ``player`` may see (:class:`View`): God's view holds the rule, a
+    scientist's never does."""
+    result: View = GAME.view(state, player)
+    return result
+
+
+def replay(rules: Rules | None, actions: Iterable[Any], *, players: int = 5) -> State:
+    """The state reached by applying ``actions`` (chance actions included) to a new
+    unseeded round."""
+    return GAME.replay(rules, actions, players=players)
+
+
+# -- the greedy agent ------------------------------------------------------------------
+
+#: The candidate rules :class:`GreedyAgent` keeps in mind by default.
+LIBRARY: Final = (
+    "card.color != prev.color",
+    "card.color == prev.color",
+    "card.suit == prev.suit or card.rank == prev.rank",
+    "card.suit != prev.suit",
+    "card.suit == next(prev.suit, [spades, hearts, diamonds, clubs])",
+    "card.rank >= prev.rank",
+    "card.rank <= prev.rank",
+    "abs(card.rank - prev.rank) <= 2",
+    "(card.rank + prev.rank) % 2 == 0",
+    "(card.rank + prev.rank) % 2 == 1",
+    "if prev is odd then card is black else card is red",
+    "if prev is odd then card is red else card is black",
+    "if card.rank > prev.rank then card.color == prev.color else card.color != prev.color",
+    "if position is even then card is red else card is black",
+    "if prev.rank % 3 == 0 then card is face elif prev.rank % 3 == 1 then card is odd else card is even",
+    "card.rank in {2, 3, 5, 7, 11, 13}",
+    "card is red",
+    "card is black",
+    "card is odd",
+    "card is even",
+    "card is number",
+)
+
+_LIBRARY_RULES: list[tuple[Rule, ...]] = []
+
+
+class GreedyAgent:
+    """A scientist that reasons from the layout with a small library of candidate rules.
+
+    It keeps the candidates (:data:`LIBRARY`, or ``library=``: rule texts or compiled
+    rules) that fit the layout best: a candidate fits when it accepts every main-line
+    card after the starter and rejects every wrong play on the side lines.  On its turn
+    it plays the card of its hand that most of the best candidates accept; when every
+    best candidate fits the layout exactly and none accepts a card of its hand, it
+    declares no play.  Once a single reading of the layout is left (all fitting
+    candidates agree on the next card) it plays strings of cards they all accept, and
+    offers itself as prophet when the main line is long enough.  As prophet it judges
+    by the same vote.  It sees only its view, never the rule.
+
+    >>> from cardrules.simulate import play
+    >>> from cardrules.agents import RandomAgent
+    >>> final = play("eleusis", [RandomAgent(0), GreedyAgent(1), RandomAgent(2), RandomAgent(3)], seed=5)
+    >>> final.is_over
+    True
+    """
+
+    def __init__(self, seed: object = None, *, library: Sequence[str | Rule] | None = None,
+                 prophet_after: int = 12) -> None:  # fmt: skip
+        self.seed = seed
+        self._rng = random.Random(None if seed is None else f"eleusis-greedy:{seed}")
+        if library is None:
+            if not _LIBRARY_RULES:
+                _LIBRARY_RULES.append(tuple(compile_rule(t) for t in LIBRARY))
+            self.library: tuple[Rule, ...] = _LIBRARY_RULES[0]
+        else:
+            self.library = tuple(r if isinstance(r, Rule) else compile_rule(r) for r in library)
+        self.prophet_after = prophet_after
+
+    def __repr__(self) -> str:
+        return f"GreedyAgent(seed={self.seed!r})"
+
+    def best(self, view: View) -> tuple[list[Rule], int]:
+        """The candidates that fit ``view``'s layout best, and how many observations
+        each of them gets wrong (0: they fit exactly)."""
+        main = view.main
+        scored: list[tuple[int, Rule]] = []
+        for rule in self.library:
+            misses = 0
+            for i in range(1, len(main)):
+                if not rule.accepts(main[:i], main[i]):
+                    misses += 1
+            for i, cards in view.sides:
+                if rule.accepts_string(main[: i + 1], cards):
+                    misses += 1
+            scored.append((misses, rule))
+        low = min(m for m, _ in scored)
+        return [r for m, r in scored if m == low], low
+
+    def __call__(self, view: View, legal_actions: Sequence[Any]) -> Any:
+        if not legal_actions:
+            raise CardRulesError("GreedyAgent was asked to act with no legal action")
+        first = legal_actions[0]
+        if type(first) in (BecomeProphet, Pass):
+            rules, misses = self.best(view)
+            sure = misses == 0 and self._agree(rules, view.main)
+            return (
+                _BECOME
+                if sure and len(view.main) >= self.prophet_after and _BECOME in legal_actions
+                else _PASS
+            )
+        rules, misses = self.best(view)
+        if type(first) is Judge:
+            return self._judge(view, rules, legal_actions)
+        hand = _distinct(view.hand)
+        votes = {c: sum(r.accepts(view.main, c) for r in rules) for c in hand}
+        top = max(votes.values(), default=0)
+        if top == 0 and misses == 0 and _NOPLAY in legal_actions:
+            return _NOPLAY
+        if misses == 0 and view.max_string > 1 and self._agree(rules, view.main):
+            chain = self._chain(rules, view)
+            if len(chain) > 1:
+                return Play(tuple(chain))
+        best = [c for c in hand if votes[c] == top]
+        return _PLAY1[best[self._rng.randrange(len(best))]] if best else legal_actions[0]
+
+    def _agree(self, rules: Sequence[Rule], line: tuple[Card, ...]) -> bool:
+        return len({r.allowed(line) for r in rules}) == 1
+
+    def _chain(self, rules: Sequence[Rule], view: View) -> list[Card]:
+        line = view.main
+        hand = list(view.hand)
+        chain: list[Card] = []
+        while len(chain) < view.max_string:
+            pick = next((c for c in hand if all(r.accepts(line, c) for r in rules)), None)
+            if pick is None:
+                break
+            chain.append(pick)
+            hand.remove(pick)
+            line = (*line, pick)
+        return chain
+
+    def _judge(self, view: View, rules: Sequence[Rule], legal: Sequence[Any]) -> Any:
+        pending = view.pending
+        if type(pending) is Play:
+            yes = sum(r.accepts_string(view.main, pending.cards) for r in rules)
+            return _RIGHT if 2 * yes >= len(rules) else _WRONG
+        votes = {c: sum(r.accepts(view.main, c) for r in rules) for c in _distinct(view.shown)}
+        top = max(votes.values(), default=0)
+        if 2 * top > len(rules):
+            card = next(c for c in votes if votes[c] == top)
+            if _NAMES[card] in legal:
+                return _NAMES[card]
+        return _RIGHT
