@@ -1,0 +1,131 @@
+"""Random playouts of Aegis through the public API, against OpenSpiel's C++ hearts.
+
+Run by hand (the pyspiel half needs the benchmark environment)::
+
+    PYTHONPATH=src /work/bench-venv/bin/python benchmarks/bench_aegis.py [--seconds 3]
+
+Both sides do the same work per decision: ask the legal actions, pick one with
+``random.Random.randrange``, apply it.  Chance is resolved the usual way of each library
+(cardrules: a seeded game shuffles itself, one ``Shuffle`` per deal; pyspiel: one chance
+outcome per card dealt).  Each side runs ``--rounds`` times, alternating, and keeps its best round.
+"actions/s" counts player decisions only, so the 52 one-card
+chance steps of a hearts deal do not inflate pyspiel's count; "steps/s" counts every
+applied action, chance included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+
+
+def bench_aegis(seconds: float) -> tuple[float, float, float]:
+    from cardrules import aegis
+
+    legal_actions, apply, new_game = aegis.legal_actions, aegis.apply, aegis.new_game
+    rng = random.Random(0)
+    randrange = rng.randrange
+    decisions = steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = new_game(seed=games)
+        while not state.is_over:
+            actions = legal_actions(state)
+            state = apply(state, actions[randrange(len(actions))])
+            decisions += 1
+        steps += len(state.history)
+        games += 1
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, steps / elapsed, games / elapsed
+
+
+def breakdown(games: int = 300) -> dict[str, tuple[int, float, float, float]]:
+    """Per phase of Aegis: decisions, mean legal actions, microseconds in
+    ``legal_actions`` and in ``apply`` per decision (an ``apply`` that ends a season
+    includes the seeded shuffle and deal of the next one)."""
+    from cardrules import aegis
+
+    rng = random.Random(1)
+    out: dict[str, list[float]] = {}
+    clock = time.perf_counter
+    for g in range(games):
+        state = aegis.new_game(seed=g)
+        while not state.is_over:
+            phase = state.phase
+            t0 = clock()
+            actions = aegis.legal_actions(state)
+            t1 = clock()
+            action = actions[rng.randrange(len(actions))]
+            t2 = clock()
+            state = aegis.apply(state, action)
+            t3 = clock()
+            row = out.setdefault(phase, [0, 0, 0.0, 0.0])
+            row[0] += 1
+            row[1] += len(actions)
+            row[2] += t1 - t0
+            row[3] += t3 - t2
+    return {k: (int(n), a / n, 1e6 * tl / n, 1e6 * ta / n) for k, (n, a, tl, ta) in out.items()}
+
+
+def bench_pyspiel(seconds: float) -> tuple[float, float, float] | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(0)
+    randrange = rng.randrange
+    decisions = steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[randrange(len(outcomes))][0])
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[randrange(len(actions))])
+                decisions += 1
+            steps += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, steps / elapsed, games / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds, best kept (default 5)")
+    args = parser.parse_args()
+    print(f"CPython {platform.python_version()} on {platform.machine()}, {time.strftime('%Y-%m-%d %H:%M')}")
+    # The two sides alternate, and each keeps its best round: on a shared machine the
+    # load changes from second to second, and the best round is the least disturbed.
+    ours_runs, ref_runs = [], []
+    for _ in range(args.rounds):
+        ours_runs.append(bench_aegis(args.seconds))
+        r = bench_pyspiel(args.seconds)
+        if r is not None:
+            ref_runs.append(r)
+    ours = max(ours_runs)
+    ref = max(ref_runs) if ref_runs else None
+    print(f"{'':28} {'actions/s':>10} {'steps/s':>10} {'games/s':>9}")
+    print(f"{'cardrules aegis (random)':28} {ours[0]:>10,.0f} {ours[1]:>10,.0f} {ours[2]:>9,.1f}")
+    if ref is None:
+        print("pyspiel hearts: not installed (use the benchmark environment)", file=sys.stderr)
+        return
+    print(f"{'pyspiel hearts (random)':28} {ref[0]:>10,.0f} {ref[1]:>10,.0f} {ref[2]:>9,.1f}")
+    print(f"ratio (actions/s): {ours[0] / ref[0]:.2f}x pyspiel")
+    print()
+    print(f"{'aegis phase':12} {'decisions':>9} {'legal/dec':>9} {'legal us':>9} {'apply us':>9}")
+    for phase, (n, width, tl, ta) in breakdown().items():
+        print(f"{phase:12} {n:>9} {width:>9.1f} {tl:>9.2f} {ta:>9.2f}")
+
+
+if __name__ == "__main__":
+    main()

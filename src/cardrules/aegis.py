@@ -1,0 +1,1056 @@
+"""Aegis (イージス): a two-player bidding trick-taking game with a key card.
+
+The rules are those of the author's own manual (``spec/aegis.md``, from the seed text
+``000_3010188cae9bf36b``, revised up to 2002-12-21); ``docs/games/aegis.rst`` tells them
+in English and lists every decision taken where the manual is silent.
+
+A season in brief: a chance :class:`~cardrules.Shuffle` deals the **key card** and five
+cards each; the master may exchange up to four times (the slave only after the master
+did); both bid a *norma* bounded by the exchange count; the higher bidder attacks; five
+tricks with must-follow, each resolved by the ``aegis`` trick table; Break, Keep,
+Conquest, Promise and Save score the season.  The game ends at a 10-point lead or 25
+points.
+
+>>> from cardrules import aegis
+>>> state = aegis.new_game(seed=7)
+>>> state.phase, state.to_act == state.master
+('exchange', True)
+>>> len(aegis.legal_actions(state))         # stop, or exchange any of 31 subsets
+32
+>>> state = aegis.apply(state, aegis.Exchange(()))      # the master stops at once
+>>> [str(a) for a in aegis.legal_actions(state)]
+['Bid(1)', 'Bid(2)', 'Bid(3)', 'Bid(4)', 'Bid(5)']
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import deque
+from collections.abc import Iterable, Sequence
+from itertools import chain, combinations
+from typing import Any, Final, Literal
+
+import attrs
+
+from .cards import Card, Suit, parse_card, parse_cards, standard_deck
+from .errors import CardRulesError, IllegalActionError, RulesError
+from .protocol import CHANCE, GameDef, Shuffle, _Chance
+from .tricks import TrickTable, builtin
+
+__all__ = [
+    "GAME",
+    "Bid",
+    "Evaluation",
+    "Exchange",
+    "GreedyAgent",
+    "Play",
+    "Rules",
+    "Season",
+    "State",
+    "Trick",
+    "View",
+    "apply",
+    "draw_beats",
+    "evaluate",
+    "legal_actions",
+    "new_game",
+    "replay",
+    "summary",
+    "view",
+]
+
+#: Tricks in a season (five cards each).
+TRICKS: Final = 5
+#: Cards dealt to each player.
+HAND_SIZE: Final = 5
+#: The most rounds of exchange the manual allows (``Rules.max_exchanges`` is 0..4).
+MAX_EXCHANGES: Final = 4
+
+_DECK: Final = standard_deck()
+_INDEX = operator.attrgetter("index")
+
+
+# ---------------------------------------------------------------------------------------
+# Rules
+
+
+def _int_in(name: str, lo: int, hi: int | None) -> Any:
+    def check(instance: object, attribute: object, value: object) -> None:
+        if type(value) is not int or value < lo or (hi is not None and value > hi):
+            span = f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"
+            raise RulesError(f"aegis: {name} must be a whole number {span}, not {value!r}")
+
+    return check
+
+
+def _one_of(name: str, *choices: str) -> Any:
+    def check(instance: object, attribute: object, value: object) -> None:
+        if value not in choices or type(value) is not str:
+            raise RulesError(f"aegis: {name} must be one of {', '.join(map(repr, choices))}, not {value!r}")
+
+    return check
+
+
+def _check_limit(instance: object, attribute: object, value: Any) -> None:
+    if value is not None and (type(value) is not int or not 0 <= value <= MAX_EXCHANGES):
+        raise RulesError(
+            f"aegis: slave_exchange_limit must be None (no limit) or a whole number from 0 to "
+            f"{MAX_EXCHANGES}, not {value!r}"
+        )
+
+
+def _check_table(instance: object, attribute: object, value: Any) -> None:
+    if not isinstance(value, TrickTable):
+        raise RulesError(
+            f"aegis: table must be a TrickTable (e.g. cardrules.tricks.builtin('aegis')), not {value!r}"
+        )
+
+
+_DEFAULT_TABLE: Final = builtin("aegis")
+
+
+@attrs.frozen
+class Rules:
+    """The options of a game of Aegis; ``Rules()`` is the game of the 2002-12-21 manual.
+
+    Each option is a rule the manual itself records as changed (older rules are the
+    variants):
+
+    ``target`` (25; was 50)
+        a player with this many points or more ends the game.
+    ``margin`` (10)
+        a lead of this many points or more ends the game.
+    ``max_exchanges`` (4, from 0 to 4)
+        the most exchange rounds in a season (at 4 exchanges the master must bid 5).
+    ``new_master`` (``"loser"``; was ``"winner"``)
+        which side of a season becomes the next master.
+    ``promise`` (``"four_or_more"``; was ``"exact"``)
+        the attacker's +1 on a break: for a bid of 4 or more, or (old rule) for taking
+        exactly the bid.
+    ``slave_exchange_limit`` (``None``; the 2003 proposal is 3)
+        the most rounds in which the slave may exchange; a round counts when the slave
+        exchanged at least one card, and at the limit its turns are skipped.
+    ``table`` (the shipped ``aegis`` table)
+        the trick table that decides every trick (``rule-language.md``); called as
+        ``table.winner(cards, key=key_card)``.
+
+    >>> Rules(target=50).target
+    50
+    >>> Rules(max_exchanges=5)
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.RulesError: aegis: max_exchanges must be a whole number from 0 to 4, not 5
+    """
+
+    target: int = attrs.field(default=25, validator=_int_in("target", 1, None))
+    margin: int = attrs.field(default=10, validator=_int_in("margin", 1, None))
+    max_exchanges: int = attrs.field(default=4, validator=_int_in("max_exchanges", 0, MAX_EXCHANGES))
+    new_master: Literal["loser", "winner"] = attrs.field(
+        default="loser", validator=_one_of("new_master", "loser", "winner")
+    )
+    promise: Literal["four_or_more", "exact"] = attrs.field(
+        default="four_or_more", validator=_one_of("promise", "four_or_more", "exact")
+    )
+    slave_exchange_limit: int | None = attrs.field(default=None, validator=_check_limit)
+    table: TrickTable = attrs.field(default=_DEFAULT_TABLE, validator=_check_table)
+
+
+# ---------------------------------------------------------------------------------------
+# Actions
+
+
+def _exchange_cards(cards: Iterable[Card] | Card | str) -> tuple[Card, ...]:
+    """Exchange's converter: any iterable of cards (or card text), kept in canonical
+    order, so that the same cards named in any order are the same action."""
+    if isinstance(cards, str):
+        return tuple(sorted(parse_cards(cards), key=_INDEX))
+    if isinstance(cards, Card):
+        return (cards,)
+    try:
+        t: tuple[Any, ...] = tuple(cards)
+    except TypeError:
+        raise IllegalActionError(f"Exchange takes a tuple of cards, not {cards!r}") from None
+    if all(type(c) is Card for c in t):
+        return tuple(sorted(t, key=_INDEX))
+    if t and all(isinstance(c, str) for c in t):  # ("7H", "2S")
+        return tuple(sorted(map(parse_card, t), key=_INDEX))
+    return t  # not all cards: apply() refuses it, saying which
+
+
+def _to_card(card: Card | str) -> Card:
+    if isinstance(card, str):
+        return parse_card(card)
+    return card
+
+
+@attrs.frozen
+class Exchange:
+    """Discard ``cards`` (out of play) and draw as many from the stock.
+
+    The master's ``Exchange(())`` stops the exchanges; the slave's ``Exchange(())``
+    keeps its hand for this round.  The cards may be given in any order, as cards or as
+    text (``Exchange("7H 2S")``, ``Exchange(["7H", "2S"])``); they are kept in canonical
+    order, so equal sets of cards are equal actions.
+
+    >>> Exchange(parse_cards("7H 2S")) == Exchange("2S 7H")
+    True
+    >>> str(Exchange("7H 2S")), str(Exchange(()))
+    ('Exchange(2S 7H)', 'Exchange()')
+    """
+
+    cards: tuple[Card, ...] = attrs.field(converter=_exchange_cards)
+
+    def __str__(self) -> str:
+        return "Exchange(" + " ".join(map(str, self.cards)) + ")"
+
+
+@attrs.frozen
+class Bid:
+    """Declare a norma: to take at least ``n`` of the five tricks."""
+
+    n: int
+
+    def __str__(self) -> str:
+        return f"Bid({self.n})"
+
+
+@attrs.frozen
+class Play:
+    """Play ``card`` to the trick (``Play("7H")`` reads the card from text)."""
+
+    card: Card = attrs.field(converter=_to_card)
+
+    def __str__(self) -> str:
+        return f"Play({self.card})"
+
+
+# Interned actions (ENGINEERING.md: building action objects dominates random play).
+_NEW = object.__new__
+_SET_CARDS = Exchange.__dict__["cards"].__set__  # the slot itself: bypasses the converter
+_KEEP: Final = Exchange(())
+_BIDS: Final = tuple(Bid(n) for n in range(1, TRICKS + 1))
+_PLAYS: Final = {c: Play(c) for c in _DECK}
+_PLAY_OF = _PLAYS.__getitem__
+_EXCHANGE_TYPES: Final = (Exchange,) * (2**HAND_SIZE - 1)
+
+
+def _exchange_actions(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
+    """``Exchange(())`` then every non-empty subset of the (canonical) hand, by size then
+    lexicographically, so every subset is canonical already.
+
+    The 31 objects are made and filled in C loops (``map``), straight into their slot:
+    the converter has nothing to do here.  This is the hot spot of random play.
+    """
+    actions = list(map(_NEW, _EXCHANGE_TYPES))
+    subsets = chain(combinations(hand, 1), combinations(hand, 2), combinations(hand, 3),
+                    combinations(hand, 4), (hand,))  # fmt: skip
+    deque(map(_SET_CARDS, actions, subsets), 0)
+    return (_KEEP, *actions)
+
+
+# ---------------------------------------------------------------------------------------
+# Records
+
+
+@attrs.frozen
+class Trick:
+    """A finished trick: who led, the two cards (the lead first) and who took it."""
+
+    leader: int
+    cards: tuple[Card, Card]
+    winner: int
+
+
+@attrs.frozen
+class Season:
+    """The record of a scored season (public information).
+
+    ``outcome`` is ``"break"`` (the attacker took at least its bid) or ``"keep"``;
+    ``winner`` is the attacker on a break, the defender on a keep; ``points`` what each
+    player scored; ``save``, ``conquest`` and ``promise`` say which bonuses applied.
+    """
+
+    master: int
+    key: Card
+    exchanges: int
+    bids: tuple[int, int]
+    attacker: int
+    tricks: tuple[int, int]
+    outcome: Literal["break", "keep"]
+    winner: int
+    save: bool
+    conquest: bool
+    promise: bool
+    points: tuple[int, int]
+
+    @property
+    def defender(self) -> int:
+        """The player who was not the attacker."""
+        return 1 - self.attacker
+
+
+Phase = Literal["draw", "deal", "exchange", "bid", "play", "over"]
+
+
+@attrs.frozen
+class State:
+    """The whole truth of a game of Aegis (see :mod:`cardrules.protocol`).
+
+    ``phase`` is ``"draw"`` (chance: the first-master draw), ``"deal"`` (chance: a
+    season's deal), ``"exchange"``, ``"bid"``, ``"play"`` or ``"over"``.  Players are
+    ``0`` and ``1``; ``hands``, ``drawn`` and ``bids`` are indexed by player.
+    ``drawn[p]`` holds how many cards ``p`` drew in each exchange round (the slave's
+    entry is 0 when it kept its hand or its turn was skipped); ``trick`` holds the card
+    led to the current trick, if any, led by ``leader``; ``played`` the season's finished
+    tricks; ``seasons`` the scored seasons.
+    """
+
+    rules: Rules
+    players: int
+    phase: Phase
+    master: int | None
+    key: Card | None
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    stock: tuple[Card, ...]
+    discards: tuple[Card, ...]
+    drawn: tuple[tuple[int, ...], tuple[int, ...]]
+    bids: tuple[int | None, int | None]
+    leader: int | None
+    trick: tuple[Card, ...]
+    played: tuple[Trick, ...]
+    scores: tuple[int, int]
+    seasons: tuple[Season, ...]
+    to_act: int | _Chance | None
+    history: tuple[Any, ...] = attrs.field(repr=False)
+    seed: object = attrs.field(default=None, eq=False)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game (not just a season) is over."""
+        return self.phase == "over"
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """``(winner,)`` at the end: the higher score, or on equal scores (both at the
+        target or more) the winner of the last season; ``()`` before."""
+        if self.phase != "over":
+            return ()
+        s0, s1 = self.scores
+        if s0 != s1:
+            return (0,) if s0 > s1 else (1,)
+        return (self.seasons[-1].winner,)
+
+    @property
+    def slave(self) -> int | None:
+        """The player who is not the master (``None`` before the first draw)."""
+        return None if self.master is None else 1 - self.master
+
+    @property
+    def exchanges(self) -> int:
+        """The exchange count of the season: rounds in which the master exchanged."""
+        return 0 if self.master is None else len(self.drawn[self.master])
+
+    @property
+    def attacker(self) -> int | None:
+        """The higher bidder (the master on equal bids), once both have bid."""
+        return _attacker(self.master, self.bids)
+
+    @property
+    def defender(self) -> int | None:
+        """The player who is not the attacker, once both have bid."""
+        a = self.attacker
+        return None if a is None else 1 - a
+
+    @property
+    def tricks(self) -> tuple[int, int]:
+        """Tricks taken by each player in this season so far."""
+        won1 = sum(t.winner for t in self.played)
+        return (len(self.played) - won1, won1)
+
+    @property
+    def season_number(self) -> int:
+        """1 for the first season (the one being played, or about to be dealt)."""
+        return len(self.seasons) + (0 if self.phase == "over" else 1)
+
+
+def _attacker(master: int | None, bids: tuple[int | None, int | None]) -> int | None:
+    if master is None:
+        return None
+    n, m = bids[master], bids[1 - master]
+    if n is None or m is None:
+        return None
+    return 1 - master if m > n else master
+
+
+# ---------------------------------------------------------------------------------------
+# The first-master draw
+
+_GROUP = {1: 0, **{r: 1 for r in (11, 12, 13)}, **{r: 2 for r in range(2, 11)}}  # ace, face, number
+#: wind > fire > water > earth = spades > clubs > hearts > diamonds
+_ELEMENT = {Suit.SPADES: 4, Suit.CLUBS: 3, Suit.HEARTS: 2, Suit.DIAMONDS: 1}
+
+
+def draw_beats(a: Card, b: Card) -> bool:
+    """Whether card ``a`` beats card ``b`` in the first-master draw: by rank in the
+    ``cycle3`` order (aces beat faces, faces beat numbers, numbers beat aces; K > Q > J;
+    higher numbers win), then, on the same rank, by suit: wind (spades) > fire (clubs) >
+    water (hearts) > earth (diamonds).  This comparison is only for the draw; tricks are
+    decided by :attr:`Rules.table`.
+
+    >>> draw_beats(parse_card("AS"), parse_card("KH")), draw_beats(parse_card("2D"), parse_card("AS"))
+    (True, True)
+    >>> draw_beats(parse_card("7C"), parse_card("7S"))
+    False
+    """
+    if a.rank != b.rank:
+        ga, gb = _GROUP[a.rank], _GROUP[b.rank]
+        if ga == gb:
+            return a.rank > b.rank
+        return (gb - ga) % 3 == 1
+    return _ELEMENT[a.suit] > _ELEMENT[b.suit]  # type: ignore[index]
+
+
+# ---------------------------------------------------------------------------------------
+# The game functions handed to GameDef
+
+
+def _start(rules: Rules, players: int) -> State:
+    return State(
+        rules, 2, "draw", None, None, ((), ()), (), (), ((), ()), (None, None), None, (), (), (0, 0), (),
+        CHANCE, (),
+    )  # fmt: skip
+
+
+def _chance_cards(state: State) -> tuple[Card, ...]:
+    return _DECK
+
+
+def _deal(state: State, shuffle: Shuffle) -> State:
+    order = shuffle.order
+    history = (*state.history, shuffle)
+    if state.phase == "draw":
+        first = 0 if draw_beats(order[0], order[1]) else 1
+        return State(
+            state.rules, 2, "deal", first, None, ((), ()), (), (), ((), ()), (None, None), None, (), (),
+            state.scores, state.seasons, CHANCE, history, state.seed,
+        )  # fmt: skip
+    master = state.master
+    assert master is not None
+    to_master = tuple(sorted(order[1 : 2 * HAND_SIZE : 2], key=_INDEX))
+    to_slave = tuple(sorted(order[2 : 2 * HAND_SIZE + 1 : 2], key=_INDEX))
+    hands = (to_master, to_slave) if master == 0 else (to_slave, to_master)
+    phase: Phase = "exchange" if state.rules.max_exchanges > 0 else "bid"
+    return State(
+        state.rules, 2, phase, master, order[0], hands, order[2 * HAND_SIZE + 1 :], (), ((), ()),
+        (None, None), None, (), (), state.scores, state.seasons, master, history, state.seed,
+    )  # fmt: skip
+
+
+def _legal_actions(state: State) -> tuple[Any, ...]:
+    phase = state.phase
+    if phase == "play":
+        hand = state.hands[state.to_act]  # type: ignore[index]
+        if state.trick:
+            suit = state.trick[0].suit
+            follow = [c for c in hand if c.suit is suit]
+            if follow:
+                return tuple(map(_PLAY_OF, follow))
+        return tuple(map(_PLAY_OF, hand))
+    if phase == "exchange":
+        return _exchange_actions(state.hands[state.to_act])  # type: ignore[index]
+    if phase == "bid":
+        return _BIDS[_lowest_bid(state) - 1 :]
+    return ()
+
+
+def _lowest_bid(state: State) -> int:
+    master = state.master
+    assert master is not None
+    if state.to_act == master:
+        return 1 + len(state.drawn[master])
+    n = state.bids[master]
+    assert n is not None
+    return n
+
+
+def _role(state: State, player: int) -> str:
+    if state.phase == "play" or (state.phase == "over" and state.bids[0] is not None):
+        return "attacker" if player == state.attacker else "defender"
+    return "master" if player == state.master else "slave"
+
+
+_PHASE_ACTION = {"exchange": "exchange cards or stop", "bid": "bid", "play": "play a card"}
+
+
+def _wrong_kind(state: State, action: object) -> IllegalActionError:
+    what = {Exchange: "exchange", Bid: "bid", Play: "play a card"}.get(type(action))
+    if what is None:
+        return IllegalActionError(
+            f"{action!r} is not an Aegis action (Exchange(cards), Bid(n) or Play(card))"
+        )
+    if state.phase == "exchange" and state.to_act == state.slave:
+        now = "exchange cards or keep your hand (Exchange(()))"
+    else:
+        now = _PHASE_ACTION[state.phase]
+    return IllegalActionError(f"you cannot {what} now: it is time to {now}")
+
+
+def _step(state: State, action: Any) -> State:
+    phase = state.phase
+    if phase == "play":
+        return _step_play(state, action)
+    if phase == "exchange":
+        return _step_exchange(state, action)
+    if phase == "bid":
+        return _step_bid(state, action)
+    raise IllegalActionError("the game is over")
+
+
+def _step_exchange(state: State, action: Any) -> State:
+    if type(action) is not Exchange:
+        raise _wrong_kind(state, action)
+    p: int = state.to_act  # type: ignore[assignment]
+    master: int = state.master  # type: ignore[assignment]
+    slave = 1 - master
+    rules = state.rules
+    cards = action.cards
+    hand = state.hands[p]
+    history = (*state.history, action)
+    drawn = state.drawn
+    if not cards and p == master:  # the master stops: on to the bids
+        return State(
+            rules, 2, "bid", master, state.key, state.hands, state.stock, state.discards, drawn,
+            state.bids, None, (), (), state.scores, state.seasons, master, history, state.seed,
+        )  # fmt: skip
+    k = len(cards)
+    kept = [c for c in hand if c not in cards]
+    if len(kept) + k != HAND_SIZE:  # a card not held, or one named twice
+        raise _bad_exchange(cards, hand)
+    if k:
+        kept.extend(state.stock[:k])
+        kept.sort(key=_INDEX)
+        stock = state.stock[k:]
+        hands = (tuple(kept), state.hands[1]) if p == 0 else (state.hands[0], tuple(kept))
+        discards = state.discards + cards
+    else:
+        hands = state.hands
+        stock = state.stock
+        discards = state.discards
+    mine = (*drawn[p], k)
+    drawn = (mine, drawn[1]) if p == 0 else (drawn[0], mine)
+    count = len(drawn[master])
+    if p == master:
+        limit = rules.slave_exchange_limit
+        if limit is None or sum(1 for d in drawn[slave] if d) < limit:
+            to_act = slave
+        else:  # the slave has used its rounds: its turn is skipped (drew 0)
+            skipped = (*drawn[slave], 0)
+            drawn = (drawn[0], skipped) if slave == 1 else (skipped, drawn[1])
+            to_act = master
+    else:
+        to_act = master
+    phase: Phase = "exchange"
+    if to_act == master and count >= rules.max_exchanges:
+        phase = "bid"
+    return State(
+        rules, 2, phase, master, state.key, hands, stock, discards, drawn, state.bids, None, (), (),
+        state.scores, state.seasons, to_act, history, state.seed,
+    )  # fmt: skip
+
+
+def _bad_exchange(cards: tuple[Any, ...], hand: tuple[Card, ...]) -> IllegalActionError:
+    for i, c in enumerate(cards):
+        if type(c) is not Card:
+            return IllegalActionError(f"Exchange takes cards: {c!r} is not a card")
+        if c not in hand:
+            return IllegalActionError(f"you cannot exchange {c}: you do not hold it")
+        if c in cards[i + 1 :]:
+            return IllegalActionError(f"you named {c} twice")
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _step_bid(state: State, action: Any) -> State:
+    if type(action) is not Bid:
+        raise _wrong_kind(state, action)
+    n = action.n
+    p: int = state.to_act  # type: ignore[assignment]
+    master: int = state.master  # type: ignore[assignment]
+    if type(n) is not int:
+        raise IllegalActionError(f"a bid is a whole number of tricks from 1 to {TRICKS}, not {n!r}")
+    if p == master:
+        count = len(state.drawn[master])
+        if n < 1 + count:
+            rounds = "exchange" if count == 1 else "exchanges"
+            raise IllegalActionError(f"bid at least {1 + count} after {count} {rounds}")
+    else:
+        lo: int = state.bids[master]  # type: ignore[assignment]
+        if n < lo:
+            raise IllegalActionError(f"bid at least {lo}: the master bid {lo}")
+    if n > TRICKS:
+        raise IllegalActionError(f"bid at most {TRICKS}: a season has only {TRICKS} tricks")
+    bids = (n, state.bids[1]) if p == 0 else (state.bids[0], n)
+    history = (*state.history, action)
+    if p == master:
+        return State(
+            state.rules, 2, "bid", master, state.key, state.hands, state.stock, state.discards,
+            state.drawn, bids, None, (), (), state.scores, state.seasons, 1 - master, history, state.seed,
+        )  # fmt: skip
+    attacker = p if n > bids[master] else master  # type: ignore[operator]
+    return State(
+        state.rules, 2, "play", master, state.key, state.hands, state.stock, state.discards, state.drawn,
+        bids, attacker, (), (), state.scores, state.seasons, attacker, history, state.seed,
+    )  # fmt: skip
+
+
+def _step_play(state: State, action: Any) -> State:
+    if type(action) is not Play:
+        raise _wrong_kind(state, action)
+    card = action.card
+    p: int = state.to_act  # type: ignore[assignment]
+    hand = state.hands[p]
+    if card not in hand:
+        if type(card) is not Card:
+            raise IllegalActionError(f"Play takes a card: {card!r} is not a card")
+        raise IllegalActionError(f"you cannot play {card}: you do not hold it")
+    trick = state.trick
+    if trick and card.suit is not trick[0].suit:
+        suit = trick[0].suit
+        follow = [c for c in hand if c.suit is suit]
+        if follow:
+            raise IllegalActionError("must follow suit: you hold " + " ".join(map(str, follow)))
+    i = hand.index(card)
+    new_hand = hand[:i] + hand[i + 1 :]
+    hands = (new_hand, state.hands[1]) if p == 0 else (state.hands[0], new_hand)
+    history = (*state.history, action)
+    if not trick:
+        return State(
+            state.rules, 2, "play", state.master, state.key, hands, state.stock, state.discards,
+            state.drawn, state.bids, p, (card,), state.played, state.scores, state.seasons, 1 - p,
+            history, state.seed,
+        )  # fmt: skip
+    leader: int = state.leader  # type: ignore[assignment]
+    cards = (trick[0], card)
+    winner = leader if state.rules.table.winner(cards, key=state.key) == 0 else p
+    played = (*state.played, Trick(leader, cards, winner))
+    if len(played) < TRICKS:
+        return State(
+            state.rules, 2, "play", state.master, state.key, hands, state.stock, state.discards,
+            state.drawn, state.bids, winner, (), played, state.scores, state.seasons, winner,
+            history, state.seed,
+        )  # fmt: skip
+    return _end_season(state, hands, played, history)
+
+
+def _score(
+    rules: Rules, master: int, key: Card, exchanges: int, bids: tuple[int, int], played: tuple[Trick, ...]
+) -> Season:
+    """Score a finished season (spec section 6): Break or Keep, then Save, Promise and
+    Conquest, all adding up."""
+    won1 = sum(t.winner for t in played)
+    tricks = (len(played) - won1, won1)
+    attacker = 1 - master if bids[1 - master] > bids[master] else master
+    defender = 1 - attacker
+    a_bid, d_bid = bids[attacker], bids[defender]
+    points = [0, 0]
+    save = promise = False
+    if tricks[attacker] >= a_bid:
+        outcome: Literal["break", "keep"] = "break"
+        winner = attacker
+        points[attacker] += a_bid
+        # the 2002-12-21 rule: a bid of four or more; the old rule: exactly the bid
+        promise = a_bid >= 4 if rules.promise == "four_or_more" else tricks[attacker] == a_bid
+        points[attacker] += promise
+        save = tricks[defender] >= d_bid
+        if save:
+            points[defender] += d_bid
+    else:
+        outcome = "keep"
+        winner = defender
+        points[defender] += a_bid
+    conquest = tricks[winner] == TRICKS
+    points[winner] += conquest
+    return Season(
+        master, key, exchanges, bids, attacker, tricks, outcome, winner, save, conquest, promise,
+        (points[0], points[1]),
+    )  # fmt: skip
+
+
+def _end_season(
+    state: State,
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]],
+    played: tuple[Trick, ...],
+    history: tuple[Any, ...],
+) -> State:
+    rules = state.rules
+    master: int = state.master  # type: ignore[assignment]
+    key: Card = state.key  # type: ignore[assignment]
+    bids: tuple[int, int] = state.bids  # type: ignore[assignment]
+    season = _score(rules, master, key, len(state.drawn[master]), bids, played)
+    s0, s1 = state.scores[0] + season.points[0], state.scores[1] + season.points[1]
+    seasons = (*state.seasons, season)
+    if abs(s0 - s1) >= rules.margin or max(s0, s1) >= rules.target:
+        return State(
+            rules, 2, "over", master, state.key, hands, state.stock, state.discards, state.drawn,
+            state.bids, None, (), played, (s0, s1), seasons, None, history, state.seed,
+        )  # fmt: skip
+    next_master = 1 - season.winner if rules.new_master == "loser" else season.winner
+    return State(
+        rules, 2, "deal", next_master, None, ((), ()), (), (), ((), ()), (None, None), None, (), (),
+        (s0, s1), seasons, CHANCE, history, state.seed,
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------
+# Views
+
+
+@attrs.frozen
+class View:
+    """What one player may see: own hand, the key card, bids, tricks, scores, the
+    opponent's hand size and both players' exchange draws; never the opponent's cards,
+    the discards or the stock.
+
+    ``drawn[p]`` lists how many cards player ``p`` drew in each exchange round;
+    ``exchanges`` is the season's exchange count; ``trick`` the card led to the current
+    trick (if any) by ``leader``; ``played`` the season's finished tricks; ``seasons``
+    the scored seasons.  ``role`` is ``"master"``/``"slave"`` before the tricks and
+    ``"attacker"``/``"defender"`` from then on (``None`` before the first draw).
+    """
+
+    player: int
+    phase: Phase
+    to_act: int | _Chance | None
+    role: str | None
+    master: int | None
+    key: Card | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, int]
+    stock_size: int
+    drawn: tuple[tuple[int, ...], tuple[int, ...]]
+    exchanges: int
+    bids: tuple[int | None, int | None]
+    attacker: int | None
+    leader: int | None
+    trick: tuple[Card, ...]
+    played: tuple[Trick, ...]
+    tricks: tuple[int, int]
+    scores: tuple[int, int]
+    seasons: tuple[Season, ...]
+
+
+def _view(state: State, player: int) -> View:
+    return View(
+        player,
+        state.phase,
+        state.to_act,
+        None if state.master is None else _role(state, player),
+        state.master,
+        state.key,
+        state.hands[player],
+        (len(state.hands[0]), len(state.hands[1])),
+        len(state.stock),
+        state.drawn,
+        state.exchanges,
+        state.bids,
+        state.attacker,
+        state.leader,
+        state.trick,
+        state.played,
+        state.tricks,
+        state.scores,
+        state.seasons,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Records for people
+
+
+def _describe(state: State, action: Any) -> str:
+    if state.to_act is CHANCE and type(action) is Shuffle:
+        o = action.order
+        if state.phase == "draw":
+            m = 0 if draw_beats(o[0], o[1]) else 1
+            return f"chance: player 0 draws {o[0]}, player 1 draws {o[1]}; player {m} is the first master"
+        return f"chance: season {state.season_number} dealt; key card {o[0]}; player {state.master} is master"
+    p = state.to_act
+    if not isinstance(p, int):
+        return f"{action}"
+    who = f"player {p} ({_role(state, p)})"
+    if state.history and type(state.history[-1]) is Shuffle:  # a season's first move
+        who = f"[season {state.season_number}, key card {state.key}] {who}"
+    if type(action) is Exchange:
+        if not action.cards:
+            if p == state.master:
+                n = state.exchanges
+                return f"{who} stops exchanging after {n} round{'s' if n != 1 else ''}"
+            return f"{who} keeps its hand"
+        n = state.exchanges + (p == state.master)
+        return f"{who} exchanges {' '.join(map(str, action.cards))} (round {n})"
+    if type(action) is Bid:
+        return f"{who} bids {action.n}"
+    if type(action) is Play and state.phase == "play":
+        line = f"{who} plays {action.card}"
+        try:
+            new = _step(state, action)
+        except CardRulesError:
+            return line
+        if state.trick:
+            w = state.rules.table.winner((state.trick[0], action.card), key=state.key)
+            line += f"; player {state.leader if w == 0 else p} takes the trick"
+        if len(new.seasons) > len(state.seasons):
+            line += f"; {_season_text(new.seasons[-1])}; scores {new.scores[0]}-{new.scores[1]}"
+            if new.is_over:
+                line += f"; game over, player {new.winners[0]} wins"
+        return line
+    return f"{who}: {action}"
+
+
+def _season_text(s: Season) -> str:
+    a, d = s.attacker, s.defender
+    head = f"season: player {a} attacked with {s.bids[a]} and took {s.tricks[a]}"
+    if s.outcome == "break":
+        parts = [f"break +{s.bids[a]} to player {a}"]
+        if s.promise:
+            parts.append("promise +1")
+    else:
+        parts = [f"keep +{s.bids[a]} to player {d}"]
+    if s.conquest:
+        parts.append(f"conquest +1 to player {s.winner}")
+    if s.save:
+        parts.append(f"save +{s.bids[d]} to player {d}")
+    return head + " (" + ", ".join(parts) + ")"
+
+
+def summary(state: State) -> str:
+    """A few lines on a game: each scored season, the scores, and both players'
+    ratings (:func:`evaluate`).  ``cardrules demo`` prints it after the record."""
+    lines = []
+    for i, s in enumerate(state.seasons, 1):
+        head = f"season {i}: master {s.master}, key {s.key}, {s.exchanges} exchanges"
+        lines.append(f"{head}; {_season_text(s)[len('season: ') :]}")
+    for p in range(2):
+        e = evaluate(state, p)
+        lines.append(f"player {p}: " + ", ".join(f"{name} {_pct(getattr(e, name))}" for name in _RATINGS))
+    return "\n".join(lines)
+
+
+def _pct(x: float | None) -> str:
+    return "none" if x is None else f"{x:.0f}"
+
+
+# ---------------------------------------------------------------------------------------
+# Evaluation
+
+_RATINGS: Final = ("total", "result", "attack", "defence", "take")
+
+
+@attrs.frozen
+class Evaluation:
+    """The five 0-100 ratings the manual shows after a game (formulas: ``spec/aegis.md``).
+
+    ``take``: 100 x tricks taken / tricks played; ``attack``: 100 x seasons broken /
+    seasons as attacker; ``defence``: 100 x seasons as defender in which the player
+    scored (keep or save) / seasons as defender; ``result``: a win gives
+    50 + 50 x (own - other) / own, a loss 50 x own / other; ``total``: the mean of the
+    others that are not ``None``.  A rating is ``None`` when it has nothing to rate
+    (never attacker, never defender, no trick played, or the game not over for
+    ``result``).  ``evaluation["take"]`` and ``dict(evaluation)`` work too.
+    """
+
+    total: float | None
+    result: float | None
+    attack: float | None
+    defence: float | None
+    take: float | None
+
+    def __getitem__(self, name: str) -> float | None:
+        """A rating by name, in any case: ``e["take"]``, ``e["Take"]`` (``"defense"``
+        is accepted for ``"defence"``)."""
+        key = name.lower() if isinstance(name, str) else name
+        key = "defence" if key == "defense" else key
+        if key not in _RATINGS:
+            raise KeyError(name)
+        value: float | None = getattr(self, key)
+        return value
+
+    def keys(self) -> tuple[str, ...]:
+        """The rating names, so that ``dict(evaluation)`` works."""
+        return _RATINGS
+
+
+def evaluate(state: State, player: int) -> Evaluation:
+    """The five ratings of ``player`` (0 or 1) over the seasons scored so far.
+
+    >>> e = evaluate(new_game(seed=3), 0)
+    >>> e.take is None and e.total is None
+    True
+    """
+    if type(player) is not int or player not in (0, 1):
+        raise CardRulesError(f"aegis: no player {player!r} in a 2-player game")
+    taken = played = attacked = broken = defended = kept = 0
+    for s in state.seasons:
+        taken += s.tricks[player]
+        played += TRICKS
+        if s.attacker == player:
+            attacked += 1
+            broken += s.outcome == "break"
+        else:
+            defended += 1
+            kept += s.outcome == "keep" or s.save
+    if state.phase == "play":  # the season in progress: its finished tricks
+        taken += state.tricks[player]
+        played += len(state.played)
+    take = 100 * taken / played if played else None
+    attack = 100 * broken / attacked if attacked else None
+    defence = 100 * kept / defended if defended else None
+    result = None
+    if state.is_over:
+        own, other = state.scores[player], state.scores[1 - player]
+        if player in state.winners:
+            result = 50 + 50 * (own - other) / own if own else 50.0
+        else:
+            result = 50 * own / other if other else 50.0
+    rated = [x for x in (result, attack, defence, take) if x is not None]
+    total = sum(rated) / len(rated) if rated else None
+    return Evaluation(total, result, attack, defence, take)
+
+
+# ---------------------------------------------------------------------------------------
+# Agents
+
+
+class GreedyAgent:
+    """A simple, documented Aegis player that sees only its :class:`View`.
+
+    It rates each card by how often it beats the cards it cannot see, through the trick
+    table with the key card, leading and following alike: its *strength*, from 0 to 1.
+
+    * **Exchanges**: cards of strength below ``weak`` (0.5) are weak.  The master
+      exchanges its weak cards in the first round when it holds two or more, and
+      otherwise stops (each exchange raises its lowest bid).  The slave, whose
+      exchanges cost nothing, exchanges its weak cards whenever it may.
+    * **Bids**: it expects as many tricks as the sum of its cards' strengths, rounded.
+      The master bids that (or the lowest legal bid if higher); the slave outbids the
+      master when it expects more tricks, and otherwise bids the master's bid to defend.
+    * **Tricks**: leading, it plays its strongest card; following, the weakest card that
+      wins the trick if one does, else its weakest card.
+
+    ``seed`` is accepted for the agent interface; the agent is deterministic.
+    ``rules`` gives the trick table when a variant table is played.
+    """
+
+    def __init__(self, seed: object = None, *, rules: Rules | None = None, weak: float = 0.5) -> None:
+        self.seed = seed
+        self.table = (rules or Rules()).table
+        self.weak = weak
+
+    def __repr__(self) -> str:
+        return f"GreedyAgent(seed={self.seed!r})"
+
+    def _unseen(self, view: View) -> list[Card]:
+        seen = set(view.hand)
+        seen.update(view.trick)
+        if view.key is not None:
+            seen.add(view.key)
+        for t in view.played:
+            seen.update(t.cards)
+        return [c for c in _DECK if c not in seen]
+
+    def strength(self, card: Card, view: View, unseen: Sequence[Card] | None = None) -> float:
+        """How often ``card`` wins against the cards this player cannot see: the mean
+        of the share it beats when it leads and the share it beats when it follows."""
+        others = self._unseen(view) if unseen is None else unseen
+        if not others:
+            return 1.0
+        winner = self.table.winner
+        key = view.key
+        leading = sum(1 for u in others if winner((card, u), key=key) == 0)
+        following = sum(1 for u in others if winner((u, card), key=key) == 1)
+        return (leading + following) / (2 * len(others))
+
+    def __call__(self, view: View, legal_actions: Sequence[Any]) -> Any:
+        if not legal_actions:
+            raise CardRulesError("GreedyAgent was asked to act with no legal action")
+        first = legal_actions[0]
+        unseen = self._unseen(view)
+        if type(first) is Play:
+            return self._play(view, legal_actions, unseen)
+        strength = {c: self.strength(c, view, unseen) for c in view.hand}
+        if type(first) is Bid:
+            expect = round(sum(strength.values()))
+            bids = [a.n for a in legal_actions]
+            # a slave that does not expect more than the master defends at the master's bid
+            want = min(max(expect, bids[0]), bids[-1])
+            return next(a for a in legal_actions if a.n == want)
+        if type(first) is Exchange:
+            weak = tuple(sorted((c for c in view.hand if strength[c] < self.weak), key=_INDEX))
+            if view.role == "master" and (view.exchanges > 0 or len(weak) < 2):
+                weak = ()
+            for a in legal_actions:
+                if a.cards == weak:
+                    return a
+        return legal_actions[0]
+
+    def _play(self, view: View, legal: Sequence[Any], unseen: Sequence[Card]) -> Any:
+        ranked = sorted(legal, key=lambda a: (self.strength(a.card, view, unseen), a.card.index))
+        if not view.trick:
+            return ranked[-1]
+        lead = view.trick[0]
+        for a in ranked:
+            if self.table.winner((lead, a.card), key=view.key) == 1:
+                return a
+        return ranked[0]
+
+
+# ---------------------------------------------------------------------------------------
+# The game and its public functions
+
+GAME: Final[GameDef[State, Rules]] = GameDef(
+    "aegis",
+    rules_type=Rules,
+    state_type=State,
+    action_types=(Exchange, Bid, Play),
+    player_counts=(2,),
+    default_players=2,
+    start=_start,
+    legal_actions=_legal_actions,
+    step=_step,
+    chance_cards=_chance_cards,
+    deal=_deal,
+    view=_view,
+    describe=_describe,
+    module=__name__,
+)
+
+
+def new_game(rules: Rules | None = None, *, seed: object = None) -> State:
+    """A new game of Aegis.  Without a ``seed`` it waits at the first-master draw for a
+    :class:`~cardrules.Shuffle` (``order[0]`` is player 0's card, ``order[1]`` player
+    1's); with one, every shuffle of the game resolves itself (``api.md``)."""
+    return GAME.new_game(rules, seed=seed)
+
+
+def legal_actions(state: State) -> tuple[Any, ...]:
+    """Every legal action of the player to act, in a stable order: ``Exchange(())``
+    then the exchanges by number of cards and canonical order; ``Bid`` from the lowest
+    legal bid up; ``Play`` in the canonical order of the hand.  ``()`` at a chance node
+    or at the end."""
+    return GAME.legal_actions(state)
+
+
+def apply(state: State, action: Any) -> State:
+    """The state after ``action``; an illegal action raises
+    :class:`~cardrules.IllegalActionError` saying why ("must follow suit: you hold 7H")."""
+    return GAME.apply(state, action)
+
+
+def view(state: State, player: int) -> View:
+    """What ``player`` may see (:class:`View`)."""
+    result: View = GAME.view(state, player)
+    return result
+
+
+def replay(rules: Rules | None, actions: Iterable[Any]) -> State:
+    """The state reached by applying ``actions`` (shuffles included) to a new game."""
+    return GAME.replay(rules, actions)
