@@ -33,7 +33,7 @@ from cardrules import (
 from cardrules.agents import RandomAgent
 from cardrules.gunsore import DeclareWar, Play, Rules
 from cardrules.simulate import simulate
-from cardrules.tricks import TrickTable, builtin
+from cardrules.tricks import builtin
 
 # -- Rules and points ------------------------------------------------------------------
 
@@ -419,14 +419,7 @@ def test_points_options_are_used():
 
 def lead_wins_table():
     """A designer's table: the card led always wins (one class, no tie-break)."""
-    if hasattr(tricks, "compile_tables"):
-        return tricks.compile_tables("table leadwins:\n    class any\n")["leadwins"]
-
-    class LeadWins(TrickTable):  # the scaffold trick module has no compiler yet
-        def winner(self, cards, *, key=None):
-            return 0
-
-    return LeadWins("leadwins")
+    return tricks.compile_tables("table leadwins:\n    class any\n")["leadwins"]
 
 
 def test_the_trick_table_option_decides_every_trick():
@@ -440,8 +433,7 @@ def test_the_trick_table_option_decides_every_trick():
         s = gunsore.apply(s, gunsore.legal_actions(s)[0])
         if before.table and not s.is_over:
             assert s.master == before.master  # the leader always keeps the lead
-    if hasattr(tricks, "compile_tables"):  # a compiled table is stored as its text
-        assert from_json(to_json(s)) == s
+    assert from_json(to_json(s)) == s  # a custom table is stored as its text
 
 
 def test_a_table_that_needs_a_key_card_is_refused():
