@@ -595,3 +595,14 @@ def test_json_refuses_a_tampered_history_and_bad_rules():
     doc["rules"]["decks"] = 3
     with pytest.raises(StateFormatError, match="decks must be an even number"):
         from_json(json.dumps(doc))
+
+
+def test_players_is_accepted_but_must_be_two():
+    from cardrules import CardRulesError
+    from cardrules import gunsore as gs
+
+    assert gs.new_game(players=2, seed=3) == gs.new_game(seed=3)
+    with pytest.raises(CardRulesError, match="played by 2 players"):
+        gs.new_game(players=3)
+    s = gs.new_game(seed=3)
+    assert gs.replay(None, s.history, players=2) == s

@@ -846,14 +846,15 @@ class GreedyAgent:
 # -- the public functions ----------------------------------------------------------------
 
 
-def new_game(rules: Rules | None = None, *, seed: object = None) -> State:
+def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = None) -> State:
     """A new game (two players).  With ``seed`` every shuffle resolves itself;
     without, the state waits at the first-master draw for a
     :class:`~cardrules.Shuffle` of the 106 cards (``order[0]`` to player 0,
     ``order[1]`` to player 1; on equal cards the next two), then at the deal for
     another (``order[0]`` to the master, ``order[1]`` to the slave, ... five each; the
-    rest is the stock, top first)."""
-    return GAME.new_game(rules, seed=seed)
+    rest is the stock, top first).  ``players`` is always 2; it is accepted so that
+    generic code may pass it."""
+    return GAME.new_game(rules, players=players, seed=seed)
 
 
 def legal_actions(state: State) -> tuple[Any, ...]:
@@ -910,9 +911,10 @@ def view(state: State, player: int) -> View:
     return result
 
 
-def replay(rules: Rules | None, actions: Iterable[Any]) -> State:
-    """The state reached by applying ``actions`` (shuffles included) to a new game."""
-    return GAME.replay(rules, actions)
+def replay(rules: Rules | None, actions: Iterable[Any], *, players: int = 2) -> State:
+    """The state reached by applying ``actions`` (shuffles included) to a new game
+    (``players`` is always 2)."""
+    return GAME.replay(rules, actions, players=players)
 
 
 GAME: Final = GameDef(
