@@ -388,6 +388,65 @@ class State:
         return len(self.seasons) + (0 if self.phase == "over" else 1)
 
 
+# The game functions make a State per step; the constructor attrs writes goes through
+# ``object.__setattr__`` by name for each of the 18 fields.  ``_new_state`` writes the
+# same slots through their descriptors instead (State has no validators, converters or
+# post-init to skip): measured +7% actions/s in random playouts.
+_STATE_FIELDS: Final = tuple(a.name for a in attrs.fields(State))
+assert _STATE_FIELDS == (
+    "rules", "players", "phase", "master", "key", "hands", "stock", "discards", "drawn", "bids",
+    "leader", "trick", "played", "scores", "seasons", "to_act", "history", "seed",
+), "update _new_state with State's fields"  # fmt: skip
+(
+    _set_rules, _set_players, _set_phase, _set_master, _set_key, _set_hands, _set_stock,
+    _set_discards, _set_drawn, _set_bids, _set_leader, _set_trick, _set_played, _set_scores,
+    _set_seasons, _set_to_act, _set_history, _set_seed,
+) = (State.__dict__[name].__set__ for name in _STATE_FIELDS)  # fmt: skip
+
+
+def _new_state(
+    rules: Rules,
+    players: int,
+    phase: Phase,
+    master: int | None,
+    key: Card | None,
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]],
+    stock: tuple[Card, ...],
+    discards: tuple[Card, ...],
+    drawn: tuple[tuple[int, ...], tuple[int, ...]],
+    bids: tuple[int | None, int | None],
+    leader: int | None,
+    trick: tuple[Card, ...],
+    played: tuple[Trick, ...],
+    scores: tuple[int, int],
+    seasons: tuple[Season, ...],
+    to_act: int | _Chance | None,
+    history: tuple[Any, ...],
+    seed: object = None,
+) -> State:
+    """``State(...)`` with the same positional arguments, faster (see above)."""
+    state: State = _NEW(State)
+    _set_rules(state, rules)
+    _set_players(state, players)
+    _set_phase(state, phase)
+    _set_master(state, master)
+    _set_key(state, key)
+    _set_hands(state, hands)
+    _set_stock(state, stock)
+    _set_discards(state, discards)
+    _set_drawn(state, drawn)
+    _set_bids(state, bids)
+    _set_leader(state, leader)
+    _set_trick(state, trick)
+    _set_played(state, played)
+    _set_scores(state, scores)
+    _set_seasons(state, seasons)
+    _set_to_act(state, to_act)
+    _set_history(state, history)
+    _set_seed(state, seed)
+    return state
+
+
 def _attacker(master: int | None, bids: tuple[int | None, int | None]) -> int | None:
     if master is None:
         return None
@@ -430,7 +489,7 @@ def draw_beats(a: Card, b: Card) -> bool:
 
 
 def _start(rules: Rules, players: int) -> State:
-    return State(
+    return _new_state(
         rules, 2, "draw", None, None, ((), ()), (), (), ((), ()), (None, None), None, (), (), (0, 0), (),
         CHANCE, (),
     )  # fmt: skip
@@ -445,7 +504,7 @@ def _deal(state: State, shuffle: Shuffle) -> State:
     history = (*state.history, shuffle)
     if state.phase == "draw":
         first = 0 if draw_beats(order[0], order[1]) else 1
-        return State(
+        return _new_state(
             state.rules, 2, "deal", first, None, ((), ()), (), (), ((), ()), (None, None), None, (), (),
             state.scores, state.seasons, CHANCE, history, state.seed,
         )  # fmt: skip
@@ -455,7 +514,7 @@ def _deal(state: State, shuffle: Shuffle) -> State:
     to_slave = tuple(sorted(order[2 : 2 * HAND_SIZE + 1 : 2], key=_INDEX))
     hands = (to_master, to_slave) if master == 0 else (to_slave, to_master)
     phase: Phase = "exchange" if state.rules.max_exchanges > 0 else "bid"
-    return State(
+    return _new_state(
         state.rules, 2, phase, master, order[0], hands, order[2 * HAND_SIZE + 1 :], (), ((), ()),
         (None, None), None, (), (), state.scores, state.seasons, master, history, state.seed,
     )  # fmt: skip
@@ -533,7 +592,7 @@ def _step_exchange(state: State, action: Any) -> State:
     history = (*state.history, action)
     drawn = state.drawn
     if not cards and p == master:  # the master stops: on to the bids
-        return State(
+        return _new_state(
             rules, 2, "bid", master, state.key, state.hands, state.stock, state.discards, drawn,
             state.bids, None, (), (), state.scores, state.seasons, master, history, state.seed,
         )  # fmt: skip
@@ -567,7 +626,7 @@ def _step_exchange(state: State, action: Any) -> State:
     phase: Phase = "exchange"
     if to_act == master and count >= rules.max_exchanges:
         phase = "bid"
-    return State(
+    return _new_state(
         rules, 2, phase, master, state.key, hands, stock, discards, drawn, state.bids, None, (), (),
         state.scores, state.seasons, to_act, history, state.seed,
     )  # fmt: skip
@@ -606,12 +665,12 @@ def _step_bid(state: State, action: Any) -> State:
     bids = (n, state.bids[1]) if p == 0 else (state.bids[0], n)
     history = (*state.history, action)
     if p == master:
-        return State(
+        return _new_state(
             state.rules, 2, "bid", master, state.key, state.hands, state.stock, state.discards,
             state.drawn, bids, None, (), (), state.scores, state.seasons, 1 - master, history, state.seed,
         )  # fmt: skip
     attacker = p if n > bids[master] else master  # type: ignore[operator]
-    return State(
+    return _new_state(
         state.rules, 2, "play", master, state.key, state.hands, state.stock, state.discards, state.drawn,
         bids, attacker, (), (), state.scores, state.seasons, attacker, history, state.seed,
     )  # fmt: skip
@@ -638,7 +697,7 @@ def _step_play(state: State, action: Any) -> State:
     hands = (new_hand, state.hands[1]) if p == 0 else (state.hands[0], new_hand)
     history = (*state.history, action)
     if not trick:
-        return State(
+        return _new_state(
             state.rules, 2, "play", state.master, state.key, hands, state.stock, state.discards,
             state.drawn, state.bids, p, (card,), state.played, state.scores, state.seasons, 1 - p,
             history, state.seed,
@@ -648,7 +707,7 @@ def _step_play(state: State, action: Any) -> State:
     winner = leader if state.rules.table.winner(cards, key=state.key) == 0 else p
     played = (*state.played, Trick(leader, cards, winner))
     if len(played) < TRICKS:
-        return State(
+        return _new_state(
             state.rules, 2, "play", state.master, state.key, hands, state.stock, state.discards,
             state.drawn, state.bids, winner, (), played, state.scores, state.seasons, winner,
             history, state.seed,
@@ -704,12 +763,12 @@ def _end_season(
     s0, s1 = state.scores[0] + season.points[0], state.scores[1] + season.points[1]
     seasons = (*state.seasons, season)
     if abs(s0 - s1) >= rules.margin or max(s0, s1) >= rules.target:
-        return State(
+        return _new_state(
             rules, 2, "over", master, state.key, hands, state.stock, state.discards, state.drawn,
             state.bids, None, (), played, (s0, s1), seasons, None, history, state.seed,
         )  # fmt: skip
     next_master = 1 - season.winner if rules.new_master == "loser" else season.winner
-    return State(
+    return _new_state(
         rules, 2, "deal", next_master, None, ((), ()), (), (), ((), ()), (None, None), None, (), (),
         (s0, s1), seasons, CHANCE, history, state.seed,
     )  # fmt: skip

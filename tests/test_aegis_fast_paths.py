@@ -1,0 +1,51 @@
+"""The speed-ups of ``cardrules.aegis`` change nothing a user can see."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import attrs
+
+from cardrules import aegis
+from cardrules.aegis import Exchange, State
+
+
+def _states(games: int = 20) -> list[State]:
+    rng = random.Random(11)
+    out = []
+    for g in range(games):
+        state = aegis.new_game(seed=g)
+        out.append(state)
+        while not state.is_over:
+            actions = aegis.legal_actions(state)
+            state = aegis.apply(state, actions[rng.randrange(len(actions))])
+            out.append(state)
+    return out
+
+
+def test_fast_state_constructor_equals_attrs_constructor() -> None:
+    # _new_state writes the slots itself: every field must be set, and the result must be
+    # indistinguishable from State(...) built by attrs.
+    for state in _states():
+        again = State(*(getattr(state, a.name) for a in attrs.fields(State)))
+        assert again == state
+        assert hash(again) == hash(state)
+        assert repr(again) == repr(state)
+        assert again.seed == state.seed
+
+
+def test_exchange_actions_are_every_subset_as_fresh_actions() -> None:
+    # Independent of the interning: Exchange(()) then the subsets by size, in the
+    # canonical order of the hand, each equal to an Exchange built the public way.
+    for state in _states(5):
+        if state.phase != "exchange":
+            continue
+        hand = state.hands[state.to_act]  # type: ignore[index]
+        expected = [Exchange(())]
+        for k in range(1, len(hand) + 1):
+            expected += [Exchange(c) for c in combinations(hand, k)]
+        actions = aegis.legal_actions(state)
+        assert list(actions) == expected
+        assert len(set(actions)) == len(actions) == 32
+        assert all(type(a) is Exchange and type(a.cards) is tuple for a in actions)
