@@ -959,3 +959,13 @@ def test_every_first_master_draw_against_an_independent_oracle():
         for b in DECK:
             if a is not b:
                 assert (0 if aegis.draw_beats(a, b) else 1) == oracle_first_master(a, b), (a, b)
+
+
+def test_players_is_accepted_but_must_be_two():
+    from cardrules import aegis as ae
+
+    assert ae.new_game(players=2, seed=3) == ae.new_game(seed=3)
+    with pytest.raises(CardRulesError, match="played by 2 players"):
+        ae.new_game(players=3)
+    s = ae.new_game(seed=3)
+    assert ae.replay(None, s.history, players=2) == s

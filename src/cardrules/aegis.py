@@ -1098,11 +1098,12 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
 )
 
 
-def new_game(rules: Rules | None = None, *, seed: object = None) -> State:
+def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = None) -> State:
     """A new game of Aegis.  Without a ``seed`` it waits at the first-master draw for a
     :class:`~cardrules.Shuffle` (``order[0]`` is player 0's card, ``order[1]`` player
-    1's); with one, every shuffle of the game resolves itself (``api.md``)."""
-    return GAME.new_game(rules, seed=seed)
+    1's); with one, every shuffle of the game resolves itself (``api.md``).
+    ``players`` is always 2; it is accepted so that generic code may pass it."""
+    return GAME.new_game(rules, players=players, seed=seed)
 
 
 def legal_actions(state: State) -> tuple[Any, ...]:
@@ -1125,6 +1126,7 @@ def view(state: State, player: int) -> View:
     return result
 
 
-def replay(rules: Rules | None, actions: Iterable[Any]) -> State:
-    """The state reached by applying ``actions`` (shuffles included) to a new game."""
-    return GAME.replay(rules, actions)
+def replay(rules: Rules | None, actions: Iterable[Any], *, players: int = 2) -> State:
+    """The state reached by applying ``actions`` (shuffles included) to a new game
+    (``players`` is always 2)."""
+    return GAME.replay(rules, actions, players=players)
