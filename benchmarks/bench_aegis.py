@@ -21,6 +21,8 @@ import random
 import sys
 import time
 
+from reference import pyspiel_playouts
+
 
 def bench_aegis(seconds: float) -> tuple[float, float, float]:
     from cardrules import aegis
@@ -72,31 +74,8 @@ def breakdown(games: int = 300) -> dict[str, tuple[int, float, float, float]]:
 
 
 def bench_pyspiel(seconds: float) -> tuple[float, float, float] | None:
-    try:
-        import pyspiel  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    game = pyspiel.load_game("hearts")
-    rng = random.Random(0)
-    randrange = rng.randrange
-    decisions = steps = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[randrange(len(outcomes))][0])
-            else:
-                actions = state.legal_actions()
-                state.apply_action(actions[randrange(len(actions))])
-                decisions += 1
-            steps += 1
-        games += 1
-    elapsed = time.perf_counter() - start
-    return decisions / elapsed, steps / elapsed, games / elapsed
-
+    result = pyspiel_playouts("hearts", seconds=seconds)
+    return None if result is None else result[:3]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -21,6 +21,8 @@ import random
 import sys
 import time
 
+from reference import pyspiel_playouts
+
 RULES = {
     "alternating colours": "card.color != prev.color",
     "depth 2 sum parity": "(card.rank + prev.rank + prev2.rank) % 2 == 0",
@@ -53,31 +55,7 @@ def bench_eleusis(seconds: float, text: str) -> tuple[float, float, float, float
 
 
 def bench_pyspiel(seconds: float) -> tuple[float, float, float, float] | None:
-    try:
-        import pyspiel  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    game = pyspiel.load_game("crazy_eights", {"players": 5})
-    rng = random.Random(0)
-    randrange = rng.randrange
-    decisions = steps = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[randrange(len(outcomes))][0])
-            else:
-                actions = state.legal_actions()
-                state.apply_action(actions[randrange(len(actions))])
-                decisions += 1
-            steps += 1
-        games += 1
-    elapsed = time.perf_counter() - start
-    return decisions / elapsed, steps / elapsed, games / elapsed, decisions / games
-
+    return pyspiel_playouts("crazy_eights", {"players": 5}, seconds=seconds)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -24,6 +24,8 @@ import random
 import sys
 import time
 
+from reference import pyspiel_playouts
+
 
 def bench_gunsore(seconds: float) -> tuple[float, float, float]:
     from cardrules import gunsore
@@ -46,30 +48,8 @@ def bench_gunsore(seconds: float) -> tuple[float, float, float]:
 
 
 def bench_pyspiel(seconds: float) -> tuple[float, float, float] | None:
-    try:
-        import pyspiel  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    game = pyspiel.load_game("hearts")
-    randrange = random.Random(0).randrange
-    decisions = steps = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[randrange(len(outcomes))][0])
-            else:
-                actions = state.legal_actions()
-                state.apply_action(actions[randrange(len(actions))])
-                decisions += 1
-            steps += 1
-        games += 1
-    elapsed = time.perf_counter() - start
-    return decisions / elapsed, steps / elapsed, games / elapsed
-
+    result = pyspiel_playouts("hearts", seconds=seconds)
+    return None if result is None else result[:3]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])

@@ -1,0 +1,41 @@
+"""The reference side of the playout benchmarks: OpenSpiel's C++ games driven from Python.
+
+Shared by ``bench_aegis.py``, ``bench_gunsore.py`` and ``bench_eleusis.py`` so that every
+comparison drives pyspiel the same way: random legal actions, chance outcomes sampled
+uniformly, both through pyspiel's Python API.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+
+def pyspiel_playouts(
+    name: str, params: dict[str, int] | None = None, *, seconds: float
+) -> tuple[float, float, float, float] | None:
+    """Random playouts of pyspiel game ``name`` for ``seconds``: decisions/s, steps/s
+    (chance included), games/s and decisions per game; ``None`` without pyspiel."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name, params or {})
+    randrange = random.Random(0).randrange
+    decisions = steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[randrange(len(outcomes))][0])
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[randrange(len(actions))])
+                decisions += 1
+            steps += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, steps / elapsed, games / elapsed, decisions / max(games, 1)
