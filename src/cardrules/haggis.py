@@ -1327,33 +1327,10 @@ def _play(state: State, p: int, action: Play) -> State:
         pts = 5 * largest + (state.rules.first_out_bonus if len(out) == 1 else 0)
         going_out = tuple(g + pts if q == p else g for q, g in enumerate(going_out))
     history = (*state.history, action)
-    holding = sum(1 for h in hands if h)
-    if holding <= 1:
-        # the end of the hand: the last trick goes to the last player (or by bombs)
-        mid = State(
-            state.rules,
-            n,
-            state.scores,
-            state.leader,
-            tuple(hands),
-            state.haggis,
-            trick,
-            0,
-            state.captured,
-            state.bets,
-            started,
-            out,
-            going_out,
-            False,
-            p,
-            state.last_hand,
-            state.hand_number,
-            history,
-            state.seed,
-            state.memo,
-        )
-        return _end_trick(mid, p)
-    return State(
+    # With one player left holding cards the hand ends at once: the last trick goes to
+    # the last player (or by the bomb rule); otherwise play moves on clockwise.
+    hand_over = sum(1 for h in hands if h) <= 1
+    new = State(
         state.rules,
         n,
         state.scores,
@@ -1368,13 +1345,14 @@ def _play(state: State, p: int, action: Play) -> State:
         out,
         going_out,
         False,
-        _next_with_cards(hands, p),
+        p if hand_over else _next_with_cards(hands, p),
         state.last_hand,
         state.hand_number,
         history,
         state.seed,
         state.memo,
     )
+    return _end_trick(new, p) if hand_over else new
 
 
 def _pass(state: State, p: int, action: Pass) -> State:
