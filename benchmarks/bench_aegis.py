@@ -21,28 +21,13 @@ import random
 import sys
 import time
 
-from reference import pyspiel_playouts
+from reference import cardrules_playouts, pyspiel_playouts
 
 
 def bench_aegis(seconds: float) -> tuple[float, float, float]:
     from cardrules import aegis
 
-    legal_actions, apply, new_game = aegis.legal_actions, aegis.apply, aegis.new_game
-    rng = random.Random(0)
-    randrange = rng.randrange
-    decisions = steps = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = new_game(seed=games)
-        while not state.is_over:
-            actions = legal_actions(state)
-            state = apply(state, actions[randrange(len(actions))])
-            decisions += 1
-        steps += len(state.history)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return decisions / elapsed, steps / elapsed, games / elapsed
+    return cardrules_playouts(aegis, seconds=seconds)[:3]
 
 
 def breakdown(games: int = 300) -> dict[str, tuple[int, float, float, float]]:
@@ -76,6 +61,7 @@ def breakdown(games: int = 300) -> dict[str, tuple[int, float, float, float]]:
 def bench_pyspiel(seconds: float) -> tuple[float, float, float] | None:
     result = pyspiel_playouts("hearts", seconds=seconds)
     return None if result is None else result[:3]
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

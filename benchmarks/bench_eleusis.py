@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import argparse
 import platform
-import random
 import sys
 import time
 
-from reference import pyspiel_playouts
+from reference import cardrules_playouts, pyspiel_playouts
 
 RULES = {
     "alternating colours": "card.color != prev.color",
@@ -36,26 +35,12 @@ def bench_eleusis(seconds: float, text: str) -> tuple[float, float, float, float
     from cardrules import eleusis
 
     rules = eleusis.Rules(secret=eleusis.compile_rule(text))
-    legal_actions, apply, new_game = eleusis.legal_actions, eleusis.apply, eleusis.new_game
-    rng = random.Random(0)
-    randrange = rng.randrange
-    decisions = steps = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = new_game(rules, players=5, seed=games)
-        while not state.is_over:
-            actions = legal_actions(state)
-            state = apply(state, actions[randrange(len(actions))])
-            decisions += 1
-        steps += len(state.history)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return decisions / elapsed, steps / elapsed, games / elapsed, decisions / games
+    return cardrules_playouts(eleusis, seconds=seconds, rules=rules, players=5)
 
 
 def bench_pyspiel(seconds: float) -> tuple[float, float, float, float] | None:
     return pyspiel_playouts("crazy_eights", {"players": 5}, seconds=seconds)
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -20,36 +20,22 @@ from __future__ import annotations
 
 import argparse
 import platform
-import random
 import sys
 import time
 
-from reference import pyspiel_playouts
+from reference import cardrules_playouts, pyspiel_playouts
 
 
 def bench_gunsore(seconds: float) -> tuple[float, float, float]:
     from cardrules import gunsore
 
-    legal_actions, apply, new_game = gunsore.legal_actions, gunsore.apply, gunsore.new_game
-    randrange = random.Random(0).randrange
-    decisions = steps = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = new_game(seed=games)
-        while not state.is_over:
-            actions = legal_actions(state)
-            state = apply(state, actions[randrange(len(actions))])
-            decisions += 1
-        steps += len(state.history)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return decisions / elapsed, steps / elapsed, games / elapsed
+    return cardrules_playouts(gunsore, seconds=seconds)[:3]
 
 
 def bench_pyspiel(seconds: float) -> tuple[float, float, float] | None:
     result = pyspiel_playouts("hearts", seconds=seconds)
     return None if result is None else result[:3]
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])

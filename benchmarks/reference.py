@@ -1,6 +1,6 @@
 """The reference side of the playout benchmarks: OpenSpiel's C++ games driven from Python.
 
-Shared by ``bench_aegis.py``, ``bench_gunsore.py`` and ``bench_eleusis.py`` so that every
+The cardrules side is here too. Shared by ``bench_aegis.py``, ``bench_gunsore.py`` and ``bench_eleusis.py`` so that every
 comparison drives pyspiel the same way: random legal actions, chance outcomes sampled
 uniformly, both through pyspiel's Python API.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 
 def pyspiel_playouts(
@@ -36,6 +37,30 @@ def pyspiel_playouts(
                 state.apply_action(actions[randrange(len(actions))])
                 decisions += 1
             steps += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, steps / elapsed, games / elapsed, decisions / max(games, 1)
+
+
+def cardrules_playouts(
+    module: Any, *, seconds: float, rules: Any = None, players: int | None = None
+) -> tuple[float, float, float, float]:
+    """Random playouts of a cardrules game module through its public API (``new_game``,
+    ``legal_actions``, ``apply`` and a random choice) for ``seconds``: decisions/s,
+    steps/s (chance included), games/s and decisions per game.  Game ``i`` uses seed ``i``."""
+    legal_actions, apply, new_game = module.legal_actions, module.apply, module.new_game
+    kwargs = {} if players is None else {"players": players}
+    randrange = random.Random(0).randrange
+    decisions = steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = new_game(rules, seed=games, **kwargs)
+        while not state.is_over:
+            actions = legal_actions(state)
+            state = apply(state, actions[randrange(len(actions))])
+            decisions += 1
+        steps += len(state.history)
         games += 1
     elapsed = time.perf_counter() - start
     return decisions / elapsed, steps / elapsed, games / elapsed, decisions / max(games, 1)
