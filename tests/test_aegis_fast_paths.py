@@ -6,6 +6,7 @@ import random
 from itertools import combinations
 
 import attrs
+import pytest
 
 from cardrules import aegis
 from cardrules.aegis import Exchange, State
@@ -49,3 +50,19 @@ def test_exchange_actions_are_every_subset_as_fresh_actions() -> None:
         assert list(actions) == expected
         assert len(set(actions)) == len(actions) == 32
         assert all(type(a) is Exchange and type(a.cards) is tuple for a in actions)
+
+
+def test_module_apply_is_the_protocol_apply() -> None:
+    # aegis.apply inlines the phase dispatch of GAME.apply: same states, same errors.
+    wrong = [aegis.Bid(3), aegis.Play("AS"), Exchange(()), Exchange("AS"), "nonsense"]
+    for state in _states(4):
+        for action in (*aegis.legal_actions(state), *wrong):
+            try:
+                expected = aegis.GAME.apply(state, action)
+            except Exception as exc:  # the module apply must raise the same
+                with pytest.raises(type(exc)) as info:
+                    aegis.apply(state, action)
+                assert str(info.value) == str(exc)
+            else:
+                got = aegis.apply(state, action)
+                assert got == expected and got.seed == expected.seed

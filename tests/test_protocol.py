@@ -108,3 +108,23 @@ def test_random_play_ends_and_replays(seed):
         assert steps < 10
     assert sum(s.scores) == 3 and s.winners
     assert G.replay(None, s.history) == s
+
+
+@given(st.text(max_size=12), st.integers(0, 120))
+def test_the_fast_seeded_shuffle_is_random_shuffle_exactly(seed, n):
+    from cardrules.protocol import _shuffle
+
+    expected, got = list(range(n)), list(range(n))
+    random.Random(seed).shuffle(expected)
+    _shuffle(random.Random(seed), got)
+    assert got == expected
+
+
+def test_a_python_that_shuffles_otherwise_keeps_its_own_shuffle():
+    from cardrules import protocol
+
+    def reversing(rng, items):
+        items.reverse()
+
+    assert protocol._same_shuffles(protocol._inline_shuffle)
+    assert not protocol._same_shuffles(reversing)
