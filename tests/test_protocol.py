@@ -112,19 +112,21 @@ def test_random_play_ends_and_replays(seed):
 
 @given(st.text(max_size=12), st.integers(0, 120))
 def test_the_fast_seeded_shuffle_is_random_shuffle_exactly(seed, n):
-    from cardrules.protocol import _shuffle
+    from cardrules._shuffling import _inline, seeded_shuffle
 
+    assert seeded_shuffle is _inline  # this Python shuffles as the inlined copy does
     expected, got = list(range(n)), list(range(n))
     random.Random(seed).shuffle(expected)
-    _shuffle(random.Random(seed), got)
+    seeded_shuffle(seed, got)
     assert got == expected
 
 
 def test_a_python_that_shuffles_otherwise_keeps_its_own_shuffle():
-    from cardrules import protocol
+    from cardrules import _shuffling
 
-    def reversing(rng, items):
+    def reversing(text, items):
         items.reverse()
 
-    assert protocol._same_shuffles(protocol._inline_shuffle)
-    assert not protocol._same_shuffles(reversing)
+    assert _shuffling._same_orders(_shuffling._inline)
+    assert _shuffling._same_orders(_shuffling._reference)
+    assert not _shuffling._same_orders(reversing)

@@ -268,7 +268,7 @@ def _exchange_actions(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
 # Records
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # for _new_trick (cardrules._fastinit)
 class Trick:
     """A finished trick: who led, the two cards (the lead first) and who took it."""
 
@@ -277,7 +277,7 @@ class Trick:
     winner: int
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # for _new_season (cardrules._fastinit)
 class Season:
     """The record of a scored season (public information).
 
@@ -392,6 +392,8 @@ class State:
 # The game functions make a State per step: built by ``fast_constructor`` (the same
 # object as ``State(...)``, three times faster; see cardrules._fastinit).
 _new_state: Final = fast_constructor(State)
+_new_trick: Final = fast_constructor(Trick)
+_new_season: Final = fast_constructor(Season)
 
 
 def _attacker(master: int | None, bids: tuple[int | None, int | None]) -> int | None:
@@ -635,7 +637,7 @@ def _step_play(state: State, action: Any) -> State:
     leader: int = state.leader  # type: ignore[assignment]
     cards = (trick[0], card)
     winner = leader if state.rules.table.winner(cards, key=state.key) == 0 else p
-    played = (*state.played, Trick(leader, cards, winner))
+    played = (*state.played, _new_trick(leader, cards, winner))
     if len(played) < TRICKS:
         return _new_state(
             state.rules, 2, "play", state.master, state.key, hands, state.stock, state.discards,
@@ -673,7 +675,7 @@ def _score(
         points[defender] += a_bid
     conquest = tricks[winner] == TRICKS
     points[winner] += conquest
-    return Season(
+    return _new_season(
         master, key, exchanges, bids, attacker, tricks, outcome, winner, save, conquest, promise,
         (points[0], points[1]),
     )  # fmt: skip

@@ -34,6 +34,7 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 
 import attrs
 
+from ._shuffling import seeded_shuffle
 from .cards import Card, canonical
 from .errors import CardRulesError, IllegalActionError
 
@@ -93,46 +94,6 @@ class Shuffle:
 
     def __str__(self) -> str:
         return "Shuffle(" + " ".join(map(str, self.order)) + ")"
-
-
-def _reference_shuffle(rng: random.Random, items: list[Any]) -> None:
-    rng.shuffle(items)
-
-
-def _inline_shuffle(rng: random.Random, items: list[Any]) -> None:
-    """``rng.shuffle(items)``, CPython's algorithm with its ``_randbelow`` inlined.
-
-    A seeded game makes a shuffle per deal, and ``random.shuffle`` spends most of its
-    time calling ``_randbelow`` once per card (7.6 us for 52 cards, 3.5 us here).  The
-    algorithm is CPython's (3.2 to 3.13 at least): for i from n-1 down to 1, swap item i
-    with item j, where j is ``getrandbits(k)`` (k the bit length of i + 1) drawn again
-    until it is at most i.  It is
-    only used after checking at import that it gives exactly ``random.shuffle``'s
-    orders (:data:`_shuffle`), so a Python that shuffles otherwise keeps its own."""
-    getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        bits = n.bit_length()
-        j = getrandbits(bits)
-        while j >= n:
-            j = getrandbits(bits)
-        items[i], items[j] = items[j], items[i]
-
-
-def _same_shuffles(fast: Callable[[random.Random, list[Any]], None]) -> bool:
-    for seed in ("0:0", "x:12"):
-        for n in (0, 1, 2, 5, 52, 104):
-            a, b = list(range(n)), list(range(n))
-            random.Random(seed).shuffle(a)
-            fast(random.Random(seed), b)
-            if a != b:
-                return False
-    return True
-
-
-#: How seeded games shuffle: ``rng.shuffle(items)`` exactly (api.md fixes the orders);
-#: the inlined copy when it reproduces this Python's ``random.shuffle``, else the method.
-_shuffle: Final = _inline_shuffle if _same_shuffles(_inline_shuffle) else _reference_shuffle
 
 
 class GameState(Protocol):
@@ -331,7 +292,7 @@ class GameDef(Generic[S, R]):
         k = list(map(type, state.history)).count(Shuffle)  # a C loop: histories are long
         while state.to_act is CHANCE:
             order = list(self._chance_cards(state))
-            _shuffle(random.Random(f"{seed}:{k}"), order)
+            seeded_shuffle(f"{seed}:{k}", order)  # random.Random(f"{seed}:{k}").shuffle(order)
             state = self._deal(state, Shuffle(tuple(order)))
             k += 1
         return state
