@@ -39,12 +39,13 @@ def _reference(text: str, items: list[Any]) -> None:
 def _inline(text: str, items: list[Any]) -> None:
     """``random.Random(text).shuffle(items)`` with CPython's layers inlined."""
     data = text.encode()
-    rng = _new_random(random.Random)
+    rng = _new_random(random.Random)  # type: ignore[call-arg]  # no seed: seeded next
     _c_seed(rng, _from_bytes(data + sha512(data).digest()))
     getrandbits = rng.getrandbits
     plan = _PLANS.get(len(items))
     if plan is None:
-        plan = _PLANS[len(items)] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1))
+        steps = range(len(items) - 1, 0, -1)
+        plan = _PLANS[len(items)] = tuple((i, i + 1, (i + 1).bit_length()) for i in steps)
     for i, n, bits in plan:
         j = getrandbits(bits)
         while j >= n:

@@ -27,7 +27,6 @@ of the position).
 from __future__ import annotations
 
 import importlib
-import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, Generic, Protocol, TypeVar
