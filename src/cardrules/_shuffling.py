@@ -19,14 +19,17 @@ keeps its own methods (and the tests say so).
 from __future__ import annotations
 
 import random
+from _random import Random as _CRandom
 from collections.abc import Callable
 from hashlib import sha512
 from typing import Any, Final
 
 __all__ = ["seeded_shuffle"]
 
-_new_random = random.Random.__new__  # makes the object; seeding is Random.__init__'s job
-_c_seed = random.Random.__mro__[1].seed  # _random.Random.seed, the C seeding from an int
+# Random.__new__ makes the object (unseeded: seeding is Random.__init__'s job, through
+# the Python method Random.seed); _random.Random.seed is the C seeding from an int.
+_new_random: Callable[[type], Any] = random.Random.__new__
+_c_seed: Callable[[Any, int], None] = _CRandom.seed
 _from_bytes = int.from_bytes
 # For n items, the (i, i + 1, bit length of i + 1) of each step of the shuffle.
 _PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
@@ -39,7 +42,7 @@ def _reference(text: str, items: list[Any]) -> None:
 def _inline(text: str, items: list[Any]) -> None:
     """``random.Random(text).shuffle(items)`` with CPython's layers inlined."""
     data = text.encode()
-    rng = _new_random(random.Random)  # type: ignore[call-arg]  # no seed: seeded next
+    rng = _new_random(random.Random)
     _c_seed(rng, _from_bytes(data + sha512(data).digest()))
     getrandbits = rng.getrandbits
     plan = _PLANS.get(len(items))
