@@ -43,7 +43,7 @@ def _inline(text: str, items: list[Any]) -> None:
     """``random.Random(text).shuffle(items)`` with CPython's layers inlined."""
     data = text.encode()
     rng = _new_random(random.Random)
-    _c_seed(rng, _from_bytes(data + sha512(data).digest()))
+    _c_seed(rng, _from_bytes(data + sha512(data).digest(), "big"))
     getrandbits = rng.getrandbits
     plan = _PLANS.get(len(items))
     if plan is None:
