@@ -69,6 +69,7 @@ MAX_EXCHANGES: Final = 4
 
 _DECK: Final = standard_deck()
 _INDEX = operator.attrgetter("index")
+_SUIT = operator.attrgetter("suit")
 
 
 # ---------------------------------------------------------------------------------------
@@ -613,21 +614,23 @@ def _step_play(state: State, action: Any) -> State:
         raise _wrong_kind(state, action)
     card = action.card
     p: int = state.to_act  # type: ignore[assignment]
-    hand = state.hands[p]
-    if card not in hand:
+    hands = state.hands
+    hand = hands[p]
+    try:
+        i = hand.index(card)
+    except ValueError:
         if type(card) is not Card:
-            raise IllegalActionError(f"Play takes a card: {card!r} is not a card")
-        raise IllegalActionError(f"you cannot play {card}: you do not hold it")
+            raise IllegalActionError(f"Play takes a card: {card!r} is not a card") from None
+        raise IllegalActionError(f"you cannot play {card}: you do not hold it") from None
     trick = state.trick
-    if trick and card.suit is not trick[0].suit:
+    if trick:
         suit = trick[0].suit
-        follow = [c for c in hand if c.suit is suit]
-        if follow:
-            raise IllegalActionError("must follow suit: you hold " + " ".join(map(str, follow)))
-    i = hand.index(card)
+        if card.suit is not suit and suit in map(_SUIT, hand):
+            follow = " ".join(str(c) for c in hand if c.suit is suit)
+            raise IllegalActionError("must follow suit: you hold " + follow)
     new_hand = hand[:i] + hand[i + 1 :]
-    hands = (new_hand, state.hands[1]) if p == 0 else (state.hands[0], new_hand)
-    history = (*state.history, action)
+    hands = (new_hand, hands[1]) if p == 0 else (hands[0], new_hand)
+    history = state.history + (action,)
     if not trick:
         return _new_state(
             state.rules, 2, "play", state.master, state.key, hands, state.stock, state.discards,
@@ -637,7 +640,7 @@ def _step_play(state: State, action: Any) -> State:
     leader: int = state.leader  # type: ignore[assignment]
     cards = (trick[0], card)
     winner = leader if state.rules.table.winner(cards, key=state.key) == 0 else p
-    played = (*state.played, _new_trick(leader, cards, winner))
+    played = state.played + (_new_trick(leader, cards, winner),)
     if len(played) < TRICKS:
         return _new_state(
             state.rules, 2, "play", state.master, state.key, hands, state.stock, state.discards,
