@@ -159,6 +159,7 @@ class GameDef(Generic[S, R]):
         self.player_counts = tuple(player_counts)
         self.default_players = default_players
         self._start = start
+        self._default_rules: R | None = None
         self._legal = legal_actions
         self._step = step
         self._chance_cards = chance_cards
@@ -179,7 +180,9 @@ class GameDef(Generic[S, R]):
     def new_game(self, rules: R | None = None, *, players: int | None = None, seed: object = None) -> S:
         """A new game.  With a ``seed``, every chance node resolves itself (api.md)."""
         if rules is None:
-            rules = self.Rules()
+            rules = self._default_rules
+            if rules is None:  # made once: a Rules is an immutable value
+                rules = self._default_rules = self.Rules()
         elif not isinstance(rules, self.Rules):
             raise CardRulesError(
                 f"{self.name}: rules must be a {self.name}.Rules, not {type(rules).__name__}"
