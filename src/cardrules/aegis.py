@@ -33,6 +33,7 @@ from typing import Any, Final, Literal
 import attrs
 
 from ._fastinit import fast_constructor
+from ._hotloops import IMPLEMENTATION, subset_objects
 from .cards import Card, Suit, parse_card, parse_cards, standard_deck
 from .errors import CardRulesError, IllegalActionError, RulesError
 from .protocol import CHANCE, GameDef, Shuffle, _Chance
@@ -251,7 +252,7 @@ _SINGLE_OF = {c: _exchange_of((c,)) for c in _DECK}.__getitem__
 _PAIR_OF = {cards: _exchange_of(cards) for cards in combinations(_DECK, 2)}.__getitem__
 
 
-def _exchange_actions(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
+def _exchange_actions_py(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
     """``Exchange(())`` then every non-empty subset of the (canonical) hand, by size then
     lexicographically, so every subset is canonical already.
 
@@ -263,6 +264,24 @@ def _exchange_actions(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
     subsets = chain(combinations(hand, 3), combinations(hand, 4), (hand,))
     deque(map(_SET_CARDS, fresh, subsets), 0)
     return (_KEEP, *map(_SINGLE_OF, hand), *map(_PAIR_OF, combinations(hand, 2)), *fresh)
+
+
+# The same actions from the C loop of cardrules._speedups when it was compiled: the
+# empty, one- and two-card exchanges are the interned ones, the others made in C.
+_EXCHANGE_SLOT: Final = Exchange.__dict__["cards"]
+_SMALL_EXCHANGES: Final[dict[tuple[Card, ...], Exchange]] = {
+    (): _KEEP,
+    **{(c,): _SINGLE_OF(c) for c in _DECK},
+    **{pair: _PAIR_OF(pair) for pair in combinations(_DECK, 2)},
+}
+
+
+def _exchange_actions_c(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
+    return subset_objects(hand, _EXCHANGE_SLOT, _SMALL_EXCHANGES, 2)
+
+
+#: Every legal exchange for a hand, in the order of :func:`legal_actions`.
+_exchange_actions: Final = _exchange_actions_c if IMPLEMENTATION == "C" else _exchange_actions_py
 
 
 # ---------------------------------------------------------------------------------------
@@ -630,7 +649,7 @@ def _step_play(state: State, action: Any) -> State:
             raise IllegalActionError("must follow suit: you hold " + follow)
     new_hand = hand[:i] + hand[i + 1 :]
     hands = (new_hand, hands[1]) if p == 0 else (hands[0], new_hand)
-    history = state.history + (action,)
+    history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
     if not trick:
         return _new_state(
             state.rules, 2, "play", state.master, state.key, hands, state.stock, state.discards,
@@ -640,7 +659,7 @@ def _step_play(state: State, action: Any) -> State:
     leader: int = state.leader  # type: ignore[assignment]
     cards = (trick[0], card)
     winner = leader if state.rules.table.winner(cards, key=state.key) == 0 else p
-    played = state.played + (_new_trick(leader, cards, winner),)
+    played = state.played + (_new_trick(leader, cards, winner),)  # noqa: RUF005 - as history
     if len(played) < TRICKS:
         return _new_state(
             state.rules, 2, "play", state.master, state.key, hands, state.stock, state.discards,

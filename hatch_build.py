@@ -1,0 +1,67 @@
+"""Build hook: compile the optional C speedups, ``src/cardrules/_speedups.c``.
+
+cardrules is pure Python; ``cardrules._speedups`` holds C versions of two hot loops whose
+Python versions (``cardrules/_hotloops.py``) are the reference.  When a C compiler is at
+hand the wheel gets the compiled module (and a platform tag); when there is none, or the
+environment variable ``CARDRULES_NO_EXTENSION`` is set, the build says so and the wheel
+is pure Python, with the same behaviour.  An editable install compiles the module in
+place, next to the source.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+SOURCE = os.path.join("src", "cardrules", "_speedups.c")
+
+
+def compile_speedups(root: str, work: str) -> str:
+    """Compile the extension with setuptools' ``build_ext``; the path of the built file."""
+    from setuptools import Distribution, Extension
+    from setuptools.command.build_ext import build_ext
+
+    here = os.getcwd()
+    os.chdir(root)  # build_ext wants the sources relative to the project
+    try:
+        extension = Extension("cardrules._speedups", [SOURCE])
+        dist = Distribution({"name": "cardrules", "ext_modules": [extension]})
+        cmd = build_ext(dist)
+        cmd.build_lib = os.path.join(work, "lib")
+        cmd.build_temp = os.path.join(work, "temp")
+        cmd.ensure_finalized()
+        cmd.run()
+        return os.path.abspath(cmd.get_ext_fullpath("cardrules._speedups"))
+    finally:
+        os.chdir(here)
+
+
+class SpeedupsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel" or os.environ.get("CARDRULES_NO_EXTENSION"):
+            return
+        self._work = tempfile.mkdtemp(prefix="cardrules-build-")
+        try:
+            built = compile_speedups(self.root, self._work)
+        except Exception as exc:  # no compiler, no headers...: the pure-Python wheel
+            self.app.display_warning(
+                f"cardrules: the optional C speedups were not compiled ({type(exc).__name__}: {exc}); "
+                "the pure-Python versions will be used"
+            )
+            return
+        name = os.path.basename(built)
+        if version == "editable":  # the package is imported from src/: put it there
+            shutil.copyfile(built, os.path.join(self.root, "src", "cardrules", name))
+        else:
+            build_data["force_include"][built] = f"cardrules/{name}"
+            build_data["pure_python"] = False
+            build_data["infer_tag"] = True
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        work = getattr(self, "_work", None)
+        if work:
+            shutil.rmtree(work, ignore_errors=True)

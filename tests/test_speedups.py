@@ -1,0 +1,116 @@
+"""The optional C loops (cardrules._speedups) give exactly what their Python references
+(cardrules._hotloops) give, and refuse bad input instead of crashing."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from itertools import combinations
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardrules import _hotloops, standard_deck
+from cardrules.aegis import Exchange
+
+try:
+    import cardrules._speedups as speedups
+except ImportError:  # installed without a C compiler: nothing to compare
+    if os.environ.get("CI"):  # CI compiles it: its absence there is a broken build, not a skip
+        raise
+    pytest.skip("cardrules._speedups was not compiled", allow_module_level=True)
+
+DECK = standard_deck()
+SLOT = Exchange.__dict__["cards"]
+
+
+def test_ci_uses_the_c_loops() -> None:
+    if os.environ.get("CI") and not os.environ.get("CARDRULES_PURE_PYTHON"):
+        assert _hotloops.IMPLEMENTATION == "C"
+
+
+def _interned(items: tuple[object, ...], sizes: int) -> dict[tuple[object, ...], object]:
+    return {s: Exchange(s) for k in range(min(sizes, len(items)) + 1) for s in combinations(items, k)}
+
+
+# Canonical card tuples, as hands are (an Exchange keeps its cards in canonical order).
+HANDS = st.lists(st.sampled_from(DECK), unique=True, max_size=9).map(lambda cs: tuple(sorted(cs, key=DECK.index)))
+
+
+@given(HANDS, st.integers(-1, 3))
+def test_subset_objects_c_is_the_python_reference(items: tuple[object, ...], sizes: int) -> None:
+    interned = _interned(items, sizes)
+    expected = _hotloops.subset_objects_py(items, SLOT, interned, sizes)
+    got = speedups.subset_objects(items, SLOT, interned, sizes)
+    assert type(got) is tuple and got == expected and len(got) == 2 ** len(items)
+    for e, g in zip(expected, got, strict=True):
+        assert type(g) is Exchange and g.cards == e.cards and hash(g) == hash(e)
+        assert (interned.get(g.cards) is g) == (len(g.cards) <= sizes)
+    assert got == tuple(Exchange(s) for k in range(len(items) + 1) for s in combinations(items, k))
+
+
+@given(st.integers(0, 130), st.integers(0, 2**32))
+def test_shuffle_c_is_the_python_reference_and_random_shuffle(n: int, seed: int) -> None:
+    expected, got, reference = list(range(n)), list(range(n)), list(range(n))
+    _hotloops.shuffle_py(expected, random.Random(seed).getrandbits)
+    speedups.shuffle(got, random.Random(seed).getrandbits)
+    random.Random(seed).shuffle(reference)
+    assert got == expected == reference
+
+
+@attrs.frozen
+class TwoFields:
+    a: object
+    b: object
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (([1, 2], SLOT, {}, 0), "items must be a tuple"),
+        (((1, 2), "cards", {}, 0), "member descriptor"),
+        (((1, 2), SLOT, [], 0), "interned must be a dict"),
+        ((tuple(range(17)), SLOT, {}, -1), "at most 16"),
+        (((1, 2), SLOT, {(): 0}, 1), "KeyError"),
+        (((1, 2), SLOT, {}, "x"), "integer"),
+        (((1, 2), SLOT, {}), "subset_objects"),
+    ],
+)
+def test_subset_objects_refuses_bad_input(args: tuple[object, ...], error: str) -> None:
+    with pytest.raises((TypeError, ValueError, KeyError)) as info:
+        speedups.subset_objects(*args)
+    assert error in f"{type(info.value).__name__}: {info.value}"
+
+
+def test_shuffle_refuses_bad_input() -> None:
+    with pytest.raises(TypeError, match="list"):
+        speedups.shuffle((1, 2, 3), random.Random(1).getrandbits)
+    with pytest.raises(ValueError, match="negative"):
+        speedups.shuffle([1, 2, 3], lambda k: -1)
+    with pytest.raises(ZeroDivisionError):
+        speedups.shuffle([1, 2, 3], lambda k: 1 // 0)
+    items = [1, 2, 3]
+    with pytest.raises(TypeError):
+        speedups.shuffle(items, lambda k: "x")
+    assert sorted(items) == [1, 2, 3]  # nothing lost
+
+
+def test_the_pure_python_switch_plays_the_same_games() -> None:
+    script = (
+        "import cardrules, cardrules._hotloops as h;"
+        "from cardrules.agents import RandomAgent;"
+        "from cardrules.simulate import play;"
+        "print(h.IMPLEMENTATION);"
+        "print(cardrules.to_json(play('aegis', [RandomAgent(1), RandomAgent(2)], seed=5)))"
+    )
+    out = {}
+    for pure in ("", "1"):
+        env = {**os.environ, "CARDRULES_PURE_PYTHON": pure}
+        run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+        out[pure] = run.stdout.splitlines()
+    assert out["1"][0] == "Python" and out[""][0] == "C"
+    assert out["1"][1] == out[""][1]
