@@ -275,3 +275,21 @@ def test_grammar_shaped_text_compiles_or_raises_table_error(text):
         compile_tables(text)
     except TableError as exc:
         assert exc.line >= 1 and exc.column >= 1
+
+
+def test_next_of_a_jokers_suit_is_nothing_and_equals_nothing():
+    # Found by Hypothesis: a joker's suit is None, and next(None, [...]) is nothing;
+    # "== with nothing is false" must hold even though the joker's own suit is None too.
+    from cardrules import parse_card, parse_cards
+    from cardrules.tricks import compile_tables
+
+    t = compile_tables(
+        "table t:\n"
+        "    class c0 when card.suit == next(lead.suit, [spades, hearts, diamonds, clubs])\n"
+        "    class c1\n"
+    )["t"]
+    joker = parse_card("JK")
+    assert t.classify(joker, lead=joker) == "c1"
+    assert t.classify(parse_card("2H"), lead=parse_card("5S")) == "c0"
+    assert t.classify(joker, lead=parse_card("5S")) == "c1"
+    assert t.winner(parse_cards("JK AS"), key=parse_card("AS")) in (0, 1)

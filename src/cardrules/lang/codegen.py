@@ -189,9 +189,19 @@ class CodeGen:
         left, right = self.expr(node.left), self.expr(node.right)
         if node.op in ("==", "!="):
             eq = "==" if t is Type.INT else "is"
-            if ml and mr:
-                a = self.fresh("t")
-                positive = f"(({a} := {left}) is not None and {a} {eq} {right})"
+            if ml or mr:
+                # Nothing equals nothing else, not even what a side without nothing may
+                # hold for a card that lacks it (a joker's suit and colour are None).
+                guards: list[str] = []
+                if ml:
+                    a = self.fresh("t")
+                    guards.append(f"({a} := {left}) is not None")
+                    left = a
+                if mr:
+                    b = self.fresh("t")
+                    guards.append(f"({b} := {right}) is not None")
+                    right = b
+                positive = "(" + " and ".join([*guards, f"{left} {eq} {right}"]) + ")"
                 return positive if node.op == "==" else f"(not {positive})"
             if node.op == "==":
                 return f"({left} {eq} {right})"
