@@ -130,3 +130,14 @@ def test_a_python_that_shuffles_otherwise_keeps_its_own_shuffle():
     assert _shuffling._same_orders(_shuffling._inline)
     assert _shuffling._same_orders(_shuffling._reference)
     assert not _shuffling._same_orders(reversing)
+
+
+def test_a_start_state_kept_by_the_game_is_never_changed_by_seeding(monkeypatch):
+    # new_game gives a fresh start state its seed in place; one the game keeps must be copied.
+    kept = G.new_game()
+    monkeypatch.setattr(G, "_start", lambda rules, players: kept)
+    seeded = G.new_game(seed=3)
+    assert kept.seed is None and kept.history == () and kept.to_act is CHANCE
+    assert seeded.seed == 3 and len(seeded.history) >= 1
+    monkeypatch.undo()
+    assert G.new_game(seed=3) == seeded and G.new_game(seed=3).seed == 3

@@ -71,6 +71,7 @@ MAX_EXCHANGES: Final = 4
 _DECK: Final = standard_deck()
 _INDEX = operator.attrgetter("index")
 _SUIT = operator.attrgetter("suit")
+_WINNER = operator.attrgetter("winner")
 
 
 # ---------------------------------------------------------------------------------------
@@ -537,47 +538,43 @@ def _step_exchange(state: State, action: Any) -> State:
         raise _wrong_kind(state, action)
     p: int = state.to_act  # type: ignore[assignment]
     master: int = state.master  # type: ignore[assignment]
-    slave = 1 - master
-    rules = state.rules
     cards = action.cards
-    hand = state.hands[p]
-    history = (*state.history, action)
-    drawn = state.drawn
+    history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
     if not cards and p == master:  # the master stops: on to the bids
         return _new_state(
-            rules, 2, "bid", master, state.key, state.hands, state.stock, state.discards, drawn,
-            state.bids, None, (), (), state.scores, state.seasons, master, history, state.seed,
+            state.rules, 2, "bid", master, state.key, state.hands, state.stock, state.discards,
+            state.drawn, state.bids, None, (), (), state.scores, state.seasons, master, history,
+            state.seed,
         )  # fmt: skip
+    hands = state.hands
+    stock = state.stock
+    discards = state.discards
     k = len(cards)
-    kept = [c for c in hand if c not in cards]
-    if len(kept) + k != HAND_SIZE:  # a card not held, or one named twice
-        raise _bad_exchange(cards, hand)
     if k:
-        kept.extend(state.stock[:k])
+        hand = hands[p]
+        kept = [c for c in hand if c not in cards]
+        if len(kept) + k != HAND_SIZE:  # a card not held, or one named twice
+            raise _bad_exchange(cards, hand)
+        kept += stock[:k]
         kept.sort(key=_INDEX)
-        stock = state.stock[k:]
-        hands = (tuple(kept), state.hands[1]) if p == 0 else (state.hands[0], tuple(kept))
-        discards = state.discards + cards
-    else:
-        hands = state.hands
-        stock = state.stock
-        discards = state.discards
-    mine = (*drawn[p], k)
+        new_hand = tuple(kept)
+        hands = (new_hand, hands[1]) if p == 0 else (hands[0], new_hand)
+        stock = stock[k:]
+        discards += cards
+    drawn = state.drawn
+    rules = state.rules
+    mine = drawn[p] + (k,)  # noqa: RUF005
     drawn = (mine, drawn[1]) if p == 0 else (drawn[0], mine)
-    count = len(drawn[master])
+    to_act = master
     if p == master:
+        slave = 1 - master
         limit = rules.slave_exchange_limit
         if limit is None or sum(1 for d in drawn[slave] if d) < limit:
             to_act = slave
         else:  # the slave has used its rounds: its turn is skipped (drew 0)
             skipped = (*drawn[slave], 0)
             drawn = (drawn[0], skipped) if slave == 1 else (skipped, drawn[1])
-            to_act = master
-    else:
-        to_act = master
-    phase: Phase = "exchange"
-    if to_act == master and count >= rules.max_exchanges:
-        phase = "bid"
+    phase: Phase = "bid" if to_act == master and len(drawn[master]) >= rules.max_exchanges else "exchange"
     return _new_state(
         rules, 2, phase, master, state.key, hands, stock, discards, drawn, state.bids, None, (), (),
         state.scores, state.seasons, to_act, history, state.seed,
@@ -674,7 +671,7 @@ def _score(
 ) -> Season:
     """Score a finished season (spec section 6): Break or Keep, then Save, Promise and
     Conquest, all adding up."""
-    won1 = sum(t.winner for t in played)
+    won1 = sum(map(_WINNER, played))
     tricks = (len(played) - won1, won1)
     attacker = 1 - master if bids[1 - master] > bids[master] else master
     defender = 1 - attacker

@@ -27,6 +27,7 @@ of the position).
 from __future__ import annotations
 
 import importlib
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, Generic, Protocol, TypeVar
@@ -123,6 +124,7 @@ S = TypeVar("S", bound=GameState)
 R = TypeVar("R")
 
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}
+_getrefcount: Callable[[object], int] | None = getattr(sys, "getrefcount", None)  # CPython
 _BY_NAME: dict[str, GameDef[Any, Any]] = {}
 
 
@@ -190,7 +192,13 @@ class GameDef(Generic[S, R]):
         n = self._players(players)
         state = self._start(rules, n)
         if seed is not None:
-            state = attrs.evolve(state, seed=seed)  # type: ignore[misc]
+            if _getrefcount is not None and _getrefcount(state) == 2:
+                # Only this frame holds the state start() just made (the count is our
+                # variable and the call's argument): giving it its seed in place is
+                # evolve() without the copy.  A state start() kept elsewhere is copied.
+                object.__setattr__(state, "seed", seed)
+            else:
+                state = attrs.evolve(state, seed=seed)  # type: ignore[misc]
             state = self._resolve_chance(state)
         return state
 
