@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardrules._fastinit import fast_constructor
+from cardrules._hotloops import c_speedups
 
 
 @attrs.frozen(weakref_slot=False)
@@ -19,11 +20,15 @@ class Record:
     c: object = None
 
 
-make_record = fast_constructor(Record)
+# Both implementations: the Python twin-class one, and the C one when it was compiled.
+MAKERS = [pytest.param(fast_constructor(Record, use_c=False), id="python")]
+if c_speedups is not None:
+    MAKERS.append(pytest.param(fast_constructor(Record), id="C"))
 
 
-@given(st.integers(), st.lists(st.integers()).map(tuple), st.one_of(st.none(), st.text()))
-def test_same_object_as_the_attrs_constructor(a: int, b: tuple[int, ...], c: object) -> None:
+@pytest.mark.parametrize("make_record", MAKERS)
+@given(a=st.integers(), b=st.lists(st.integers()).map(tuple), c=st.one_of(st.none(), st.text()))
+def test_same_object_as_the_attrs_constructor(make_record, a: int, b: tuple[int, ...], c: object) -> None:
     built, fast = Record(a, b, c), make_record(a, b, c)
     assert type(fast) is Record
     assert fast == built and hash(fast) == hash(built) and repr(fast) == repr(built)
@@ -31,7 +36,8 @@ def test_same_object_as_the_attrs_constructor(a: int, b: tuple[int, ...], c: obj
     assert pickle.loads(pickle.dumps(fast)) == built
 
 
-def test_defaults_and_frozenness() -> None:
+@pytest.mark.parametrize("make_record", MAKERS)
+def test_defaults_and_frozenness(make_record) -> None:
     r = make_record(1, ())
     assert r == Record(1, ())
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
@@ -39,9 +45,25 @@ def test_defaults_and_frozenness() -> None:
     assert attrs.evolve(r, c="x") == Record(1, (), "x")
 
 
-def test_missing_argument_is_a_type_error() -> None:
+@pytest.mark.parametrize("make_record", MAKERS)
+def test_a_wrong_number_of_values_is_a_type_error(make_record) -> None:
     with pytest.raises(TypeError):
         make_record(1)
+    with pytest.raises(TypeError):
+        make_record(1, 2, 3, 4)
+
+
+@pytest.mark.skipif(c_speedups is None, reason="cardrules._speedups was not compiled")
+def test_the_c_record_layout_refuses_what_is_not_the_classs_slots() -> None:
+    slots = tuple(Record.__dict__[n] for n in ("a", "b", "c"))
+    with pytest.raises(TypeError, match="own object slots"):
+        c_speedups.record_layout(Record, (*slots[:2], "c"), ())
+    with pytest.raises(TypeError, match="own object slots"):
+        c_speedups.record_layout(WithPostInit, slots, ())
+    with pytest.raises(ValueError, match="more defaults"):
+        c_speedups.record_layout(Record, slots[:1], (1, 2))
+    with pytest.raises(TypeError, match="layout"):
+        c_speedups.new_record("not a layout", 1, 2)
 
 
 @attrs.frozen

@@ -20,18 +20,23 @@ are declared ``@attrs.frozen(weakref_slot=False)``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import attrs
+
+from ._hotloops import c_speedups
 
 __all__ = ["fast_constructor"]
 
 T = TypeVar("T")
 
 
-def fast_constructor(cls: type[T]) -> Callable[..., T]:
+def fast_constructor(cls: type[T], *, use_c: bool = True) -> Callable[..., T]:
     """A function ``make(*values)`` equal in effect to ``cls(*values)`` (positional
-    arguments in field order, defaults as declared), about three times faster.
+    arguments in field order, defaults as declared), about three times faster; eight
+    times with the C record maker of ``cardrules._speedups``, used when it was compiled
+    (and ``use_c`` is true).
 
     Raises :class:`TypeError` when ``cls`` is not a frozen slotted attrs class whose
     ``__init__`` only stores its arguments (see the module's docstring)."""
@@ -50,6 +55,11 @@ def fast_constructor(cls: type[T]) -> Callable[..., T]:
     ):
         if found:
             raise TypeError(f"fast_constructor: {cls.__name__} has {problem}")
+
+    defaults = tuple(a.default for a in fields if a.default is not attrs.NOTHING)
+    if use_c and c_speedups is not None:  # in C: the slots of a new instance filled directly
+        layout = c_speedups.record_layout(cls, tuple(cls.__dict__[n] for n in names), defaults)
+        return partial(c_speedups.new_record, layout)
 
     # The twin: a plain class with the very same slots, so that CPython accepts the
     # ``__class__`` change (same size, same slot names at the same offsets).

@@ -65,12 +65,17 @@ def shuffle_py(items: list[Any], getrandbits: Callable[[int], int]) -> None:
 subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
 shuffle: Callable[[list[Any], Callable[[int], int]], None]
 IMPLEMENTATION: str
+#: The compiled module when it is used (``None`` otherwise); ``_fastinit`` takes its
+#: record maker from it.
+c_speedups: Any
 try:
     if os.environ.get("CARDRULES_PURE_PYTHON"):
         raise ImportError("CARDRULES_PURE_PYTHON is set")
-    from ._speedups import shuffle, subset_objects
+    from . import _speedups as c_speedups
 except ImportError:  # not compiled at install time (no C compiler), or not wanted
+    c_speedups = None
     subset_objects, shuffle = subset_objects_py, shuffle_py
     IMPLEMENTATION = "Python"
 else:
+    subset_objects, shuffle = c_speedups.subset_objects, c_speedups.shuffle
     IMPLEMENTATION = "C"

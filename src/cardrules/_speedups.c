@@ -11,6 +11,13 @@
  *       one, a new instance of the class that owns the member descriptor `slot`, with
  *       that slot set to the subset tuple (the class must have no other field).
  *
+ *   record_layout(cls, slots, defaults) -> layout
+ *   new_record(layout, *values) -> a new instance of cls
+ *       new_record fills the slots (member descriptors of cls, in field order) with the
+ *       values, the last ones from `defaults` when fewer are given: what the frozen
+ *       attrs constructor does for a class whose __init__ only stores its arguments
+ *       (cardrules._fastinit checks that), without it.
+ *
  *   shuffle(items, getrandbits) -> None
  *       random.Random.shuffle's algorithm on the list `items`, drawing with the given
  *       getrandbits: for i from n-1 down to 1, j = getrandbits(bit length of i+1)
@@ -141,6 +148,94 @@ fail:
     return NULL;
 }
 
+/* A record layout: the class, then for each field its slot's offset. */
+typedef struct {
+    PyTypeObject *cls;
+    PyObject *defaults; /* a tuple for the last fields */
+    Py_ssize_t n;
+    Py_ssize_t offsets[1]; /* n of them */
+} Layout;
+
+static const char *LAYOUT = "cardrules._speedups.layout";
+
+static void
+layout_free(PyObject *capsule)
+{
+    Layout *layout = (Layout *)PyCapsule_GetPointer(capsule, LAYOUT);
+    if (layout != NULL) {
+        Py_DECREF(layout->cls);
+        Py_DECREF(layout->defaults);
+        PyMem_Free(layout);
+    }
+}
+
+static PyObject *
+record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyType_Check(args[0]) || !PyTuple_CheckExact(args[1]) || !PyTuple_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "record_layout(cls, slots: tuple, defaults: tuple)");
+        return NULL;
+    }
+    PyTypeObject *cls = (PyTypeObject *)args[0];
+    Py_ssize_t n = PyTuple_GET_SIZE(args[1]);
+    if (PyTuple_GET_SIZE(args[2]) > n) {
+        PyErr_SetString(PyExc_ValueError, "record_layout: more defaults than slots");
+        return NULL;
+    }
+    Layout *layout = PyMem_Malloc(sizeof(Layout) + (size_t)n * sizeof(Py_ssize_t));
+    if (layout == NULL) {
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *slot = PyTuple_GET_ITEM(args[1], i);
+        if (!Py_IS_TYPE(slot, &PyMemberDescr_Type) || ((PyMemberDescrObject *)slot)->d_common.d_type != cls
+            || ((PyMemberDescrObject *)slot)->d_member->type != T_OBJECT_EX) {
+            PyMem_Free(layout);
+            PyErr_SetString(PyExc_TypeError, "record_layout: slots must be cls's own object slots");
+            return NULL;
+        }
+        layout->offsets[i] = ((PyMemberDescrObject *)slot)->d_member->offset;
+    }
+    layout->n = n;
+    layout->cls = cls;
+    Py_INCREF(cls);
+    layout->defaults = args[2];
+    Py_INCREF(args[2]);
+    PyObject *capsule = PyCapsule_New(layout, LAYOUT, layout_free);
+    if (capsule == NULL) {
+        Py_DECREF(cls);
+        Py_DECREF(args[2]);
+        PyMem_Free(layout);
+    }
+    return capsule;
+}
+
+static PyObject *
+new_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 1 || !PyCapsule_IsValid(args[0], LAYOUT)) {
+        PyErr_SetString(PyExc_TypeError, "new_record(layout, *values): the first argument must be a layout");
+        return NULL;
+    }
+    Layout *layout = (Layout *)PyCapsule_GetPointer(args[0], LAYOUT);
+    Py_ssize_t given = nargs - 1, n = layout->n, ndefaults = PyTuple_GET_SIZE(layout->defaults);
+    if (given > n || given < n - ndefaults) {
+        PyErr_Format(PyExc_TypeError, "%s() takes from %zd to %zd values (%zd given)",
+                     layout->cls->tp_name, n - ndefaults, n, given);
+        return NULL;
+    }
+    PyObject *obj = layout->cls->tp_alloc(layout->cls, 0);
+    if (obj == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *value = i < given ? args[1 + i] : PyTuple_GET_ITEM(layout->defaults, i - (n - ndefaults));
+        Py_INCREF(value);
+        *(PyObject **)((char *)obj + layout->offsets[i]) = value;
+    }
+    return obj;
+}
+
 static PyObject *
 shuffle(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -199,6 +294,10 @@ done:
 static PyMethodDef speedups_methods[] = {
     {"subset_objects", (PyCFunction)(void (*)(void))subset_objects, METH_FASTCALL,
      "Every subset of a tuple, by size then position, as interned or new one-slot objects."},
+    {"record_layout", (PyCFunction)(void (*)(void))record_layout, METH_FASTCALL,
+     "The layout new_record needs: a class, its field slots in order, the last fields' defaults."},
+    {"new_record", (PyCFunction)(void (*)(void))new_record, METH_FASTCALL,
+     "A new instance of a layout's class with its slots filled, without __init__."},
     {"shuffle", (PyCFunction)(void (*)(void))shuffle, METH_FASTCALL,
      "random.Random.shuffle's algorithm with the given getrandbits."},
     {NULL, NULL, 0, NULL},

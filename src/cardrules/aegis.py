@@ -563,7 +563,7 @@ def _step_exchange(state: State, action: Any) -> State:
         discards += cards
     drawn = state.drawn
     rules = state.rules
-    mine = drawn[p] + (k,)  # noqa: RUF005
+    mine = drawn[p] + (k,)
     drawn = (mine, drawn[1]) if p == 0 else (drawn[0], mine)
     to_act = master
     if p == master:
