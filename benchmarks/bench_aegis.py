@@ -5,7 +5,9 @@ Run by hand (the pyspiel half needs the benchmark environment)::
     PYTHONPATH=src /work/bench-venv/bin/python benchmarks/bench_aegis.py [--seconds 3]
 
 Both sides do the same work per decision: ask the legal actions, pick one with
-``random.Random.randrange``, apply it.  Chance is resolved the usual way of each library
+``random.Random.randrange``, apply it.  cardrules runs as installed (with its optional C
+loops, ``cardrules._speedups``, when they were compiled) and, in the same alternation, in
+a subprocess with ``CARDRULES_PURE_PYTHON=1`` (the pure-Python library).  Chance is resolved the usual way of each library
 (cardrules: a seeded game shuffles itself, one ``Shuffle`` per deal; pyspiel: one chance
 outcome per card dealt).  Each side runs ``--rounds`` times, alternating, and keeps its best round.
 "actions/s" counts player decisions only, so the 52 one-card
@@ -16,8 +18,11 @@ applied action, chance included.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import random
+import subprocess
 import sys
 import time
 
@@ -28,6 +33,17 @@ def bench_aegis(seconds: float) -> tuple[float, float, float]:
     from cardrules import aegis
 
     return cardrules_playouts(aegis, seconds=seconds)[:3]
+
+
+def bench_pure_python(seconds: float) -> tuple[float, float, float]:
+    """The same playouts in a fresh interpreter that uses no C loops."""
+    env = {**os.environ, "CARDRULES_PURE_PYTHON": "1"}
+    out = subprocess.run(
+        [sys.executable, __file__, "--json", "--seconds", str(seconds)],
+        env=env, capture_output=True, text=True, check=True,
+    ).stdout
+    a, b, c = json.loads(out)
+    return a, b, c
 
 
 def breakdown(games: int = 300) -> dict[str, tuple[int, float, float, float]]:
@@ -67,25 +83,39 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds, best kept (default 5)")
+    parser.add_argument("--json", action="store_true", help="one cardrules measurement, as JSON (internal)")
     args = parser.parse_args()
+    if args.json:
+        print(json.dumps(bench_aegis(args.seconds)))
+        return
+    from cardrules._hotloops import IMPLEMENTATION
+
     print(f"CPython {platform.python_version()} on {platform.machine()}, {time.strftime('%Y-%m-%d %H:%M')}")
     # The two sides alternate, and each keeps its best round: on a shared machine the
     # load changes from second to second, and the best round is the least disturbed.
-    ours_runs, ref_runs = [], []
+    ours_runs, pure_runs, ref_runs = [], [], []
     for _ in range(args.rounds):
         ours_runs.append(bench_aegis(args.seconds))
         r = bench_pyspiel(args.seconds)
         if r is not None:
             ref_runs.append(r)
+        if IMPLEMENTATION == "C":
+            pure_runs.append(bench_pure_python(args.seconds))
     ours = max(ours_runs)
     ref = max(ref_runs) if ref_runs else None
-    print(f"{'':28} {'actions/s':>10} {'steps/s':>10} {'games/s':>9}")
-    print(f"{'cardrules aegis (random)':28} {ours[0]:>10,.0f} {ours[1]:>10,.0f} {ours[2]:>9,.1f}")
+    rows = [(f"cardrules aegis ({IMPLEMENTATION} loops)", ours)]
+    if pure_runs:
+        rows.append(("cardrules aegis (pure Python)", max(pure_runs)))
+    if ref is not None:
+        rows.append(("pyspiel hearts (random)", ref))
+    print(f"{'':32} {'actions/s':>10} {'steps/s':>10} {'games/s':>9}")
+    for name, (a, b, c) in rows:
+        print(f"{name:32} {a:>10,.0f} {b:>10,.0f} {c:>9,.1f}")
     if ref is None:
         print("pyspiel hearts: not installed (use the benchmark environment)", file=sys.stderr)
         return
-    print(f"{'pyspiel hearts (random)':28} {ref[0]:>10,.0f} {ref[1]:>10,.0f} {ref[2]:>9,.1f}")
-    print(f"ratio (actions/s): {ours[0] / ref[0]:.2f}x pyspiel")
+    for name, (a, _, _) in rows[:-1]:
+        print(f"ratio (actions/s), {name}: {a / ref[0]:.2f}x pyspiel")
     print()
     print(f"{'aegis phase':12} {'decisions':>9} {'legal/dec':>9} {'legal us':>9} {'apply us':>9}")
     for phase, (n, width, tl, ta) in breakdown().items():
