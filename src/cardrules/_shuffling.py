@@ -6,7 +6,7 @@ shuffle per deal, and most of that time was Python overhead around two C calls:
 ``Random.__init__`` and ``Random.seed`` (two Python frames around the C seeding) and
 ``random.shuffle``'s call to ``_randbelow`` for every card.  :func:`seeded_shuffle` does
 the same work with those layers inlined, and the shuffle's loop in C when
-``cardrules._speedups`` was compiled (``_hotloops``): 52 cards in about 6 us (8 us
+``cardrules._speedups`` was compiled (``_hotloops``): 52 cards in about 6 us (9 us
 without the C loop) instead of 13 us.
 
 Both inlinings copy CPython's algorithms (3.2 to 3.13 at least): a ``str`` seed becomes
