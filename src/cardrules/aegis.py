@@ -340,6 +340,10 @@ class State:
     entry is 0 when it kept its hand or its turn was skipped); ``trick`` holds the card
     led to the current trick, if any, led by ``leader``; ``played`` the season's finished
     tricks; ``seasons`` the scored seasons.
+
+    States (like :class:`Trick` and :class:`Season`) take no weak references: they are
+    built a step at a time by a faster constructor that needs the plain slot layout
+    (``docs/performance/aegis.rst``).
     """
 
     rules: Rules
