@@ -35,6 +35,25 @@ CASES = [
         "unexpected 'card': expected 'beats'",
     ),
     ("table t:\n    class a\n    a beats\n", 3, 12, "unexpected end of text: expected a name"),
+    # a condition cut short just before a relation: shown where the condition ends
+    (
+        "table t:\n    class a when card.suit == lead.suit and\n    class b\n    a beats b\n",
+        3,
+        5,
+        "unexpected 'class'",
+    ),
+    (
+        "table t:\n    class a when card.suit == lead.suit and\n    a beats b\n",
+        2,
+        44,
+        "the condition ends with 'and' and nothing after it, so the next line ('a beats b')",
+    ),
+    (
+        "table t:\n    class a when card.rank >=  # high\n\n    # cards\n    a beats b, c\n",
+        2,
+        30,
+        "ends with '>='",
+    ),
     ("table t:\n    class a\n    otherwise by ranks standard then sooner\n", 3, 38, "unexpected 'sooner'"),
     ("table t:\n    class a\n    a ! b\n", 3, 7, "unexpected character '!'"),
     ("ranks r: A > K >\n", 1, 17, "unexpected end of text"),

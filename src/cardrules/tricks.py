@@ -32,6 +32,7 @@ its own orders of the same names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -589,6 +590,42 @@ _Token = lark.Token
 _Tree = lark.Tree
 
 
+_RELATION_LINE: Final = re.compile(r"\s*[A-Za-z_]\w*\s+beats?\b")
+_ENDS_WITH_OPERATOR: Final = re.compile(
+    r"(?:\b(?:and|or|not|in|is|if|then|else)|==|!=|<=|>=|<|>|\+|-|\*|//|%|\(|\[|,)\s*$"
+)
+
+
+def _condition_cut_short(text: str, tok: _Token) -> TableError | None:
+    """The error for a ``when`` condition that ends with an operator on the line before a
+    relation (``class trump when card.suit == key.suit and`` then ``trump beats other``).
+
+    Newlines are whitespace, so the parser reads the relation's first name as the missing
+    operand and only stumbles further on; the place to show is the end of the condition."""
+    lines = text.split("\n")
+    n = (tok.line or 1) - 1
+    if not 0 < n < len(lines) or not _RELATION_LINE.match(lines[n]):
+        return None
+    p = n - 1
+    while p >= 0 and (not lines[p].strip() or lines[p].lstrip().startswith("#")):
+        p -= 1
+    if p < 0:
+        return None
+    code = lines[p].split("#", 1)[0].rstrip()
+    end = _ENDS_WITH_OPERATOR.search(code)
+    if end is None or "when" not in code.split():
+        return None
+    op = end.group().strip()
+    relation = lines[n].split("#", 1)[0].strip()
+    return TableError(
+        f"the condition ends with {op!r} and nothing after it, so the next line ({relation!r}) "
+        "was read as part of it (a condition may go on over several lines): finish the condition",
+        text,
+        p + 1,
+        len(code) + 1,
+    )
+
+
 class _Compiler:
     """Checks one table file and builds its orders and tables."""
 
@@ -644,6 +681,10 @@ class _Compiler:
                 if "_EQUAL" not in exc.expected:
                     message = "unexpected '=': use == to compare"
                     raise TableError(message, self.text, tok.line or 1, tok.column or 1) from None
+            if isinstance(exc, lark.exceptions.UnexpectedToken):
+                cut = _condition_cut_short(self.text, exc.token)
+                if cut is not None:
+                    raise cut from None
             raise source_error(exc, self.text, TableError, extra_words=_WORDS) from None
         except BuildError as exc:
             raise TableError(exc.message, self.text, exc.pos.line, exc.pos.column) from None
