@@ -47,16 +47,16 @@ class SpeedupsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         self._work = tempfile.mkdtemp(prefix="cardrules-build-")
         try:
             built = compile_speedups(self.root, self._work)
-        except Exception as exc:  # no compiler, no headers...: the pure-Python wheel
+            name = os.path.basename(built)
+            if version == "editable":  # the package is imported from src/: put it there
+                shutil.copyfile(built, os.path.join(self.root, "src", "cardrules", name))
+        except Exception as exc:  # no compiler, no headers, a read-only tree: pure Python
             self.app.display_warning(
                 f"cardrules: the optional C speedups were not compiled ({type(exc).__name__}: {exc}); "
                 "the pure-Python versions will be used"
             )
             return
-        name = os.path.basename(built)
-        if version == "editable":  # the package is imported from src/: put it there
-            shutil.copyfile(built, os.path.join(self.root, "src", "cardrules", name))
-        else:
+        if version != "editable":
             build_data["force_include"][built] = f"cardrules/{name}"
             build_data["pure_python"] = False
             build_data["infer_tag"] = True
