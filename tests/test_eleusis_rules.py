@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from cardrules import InvalidCardError, parse_card
 from cardrules import eleusis as E
 from cardrules.agents import RandomAgent
+from cardrules.eleusis import compile_rule
 from cardrules.simulate import play
 
 RULES = sorted((Path(__file__).resolve().parents[1] / "examples" / "rules").glob("*.rule"))
@@ -34,3 +36,21 @@ def test_an_example_rule_plays_whole_rounds(path):
             held.update(cards)
         assert len(set(held.values())) == 1 and len(held) == 52
         assert E.replay(rules, final.history, players=players) == final
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda r: r.accepts([parse_card("AS")], None), "judges a Card, not None"),
+        (lambda r: r.accepts(["AS"], "2H"), "judges a Card, not '2H'"),
+        (lambda r: r.accepts([1], parse_card("2H")), "1 is not a Card"),
+        (lambda r: r.accepts(5, parse_card("2H")), "a main line of cards"),
+        (lambda r: r.accepts_start("x"), "judges a Card, not 'x'"),
+        (lambda r: r.allowed([], deck=["AS", "2S"]), "a deck holds cards: '(AS|2S)' is not a Card"),
+    ],
+)
+def test_rules_given_what_is_not_cards_say_so(call, words):
+    # api.md: bad input never escapes as a bare AttributeError/TypeError
+    rule = compile_rule('rule "r":\n    start: card is red\n    play: card.rank > prev.rank or card is red')
+    with pytest.raises(InvalidCardError, match=words):
+        call(rule)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..cards import Card, canonical, standard_deck
-from ..errors import CardRulesError
+from ..errors import CardRulesError, InvalidCardError
 from ..serialize import register_codec
 from . import ast as A
 from .check import Checked, Env, Variable, check
@@ -124,10 +124,40 @@ def _compile_play(tree: A.Expr, text: str) -> tuple[Callable[[Line, Card], bool]
     body.extend(gen.statements)
     body.append(f"return {value}")
     try:
-        fn, source = build_function("accepts", ("line", "card"), body, gen.globals)
+        fn, source = build_function("accepts", ("line", "card"), _guarded(body), _with_guard(gen.globals))
     except CardRulesError as exc:
         raise RuleSyntaxError(str(exc), text) from None
     return fn, checked, source, depth, has
+
+
+def _guarded(body: list[str], line: str = "line") -> list[str]:
+    """``body`` inside a ``try`` whose ``except`` turns what only non-cards can cause
+    into a clear error (the code is total for cards; ``try`` costs nothing in 3.11)."""
+    return [
+        "try:",
+        *(f"    {line}" for line in body),
+        "except _INPUT_ERRORS as _exc:",
+        f"    raise _not_cards(_exc, card, {line}) from None",
+    ]
+
+
+def _with_guard(namespace: dict[str, object]) -> dict[str, object]:
+    return {**namespace, "_INPUT_ERRORS": (AttributeError, TypeError, IndexError), "_not_cards": _not_cards}
+
+
+def _not_cards(exc: BaseException, card: object, line: object) -> BaseException:
+    """The error for a rule given something that is not cards; the original exception
+    if everything was a card (a fault of cardrules, not of the caller)."""
+    if type(card) is not Card:
+        return InvalidCardError(f"a rule judges a Card, not {card!r}")
+    try:
+        items = list(line)  # type: ignore[call-overload]
+    except TypeError:
+        return InvalidCardError(f"a rule judges a main line of cards (a list or tuple), not {line!r}")
+    for c in items:
+        if type(c) is not Card:
+            return InvalidCardError(f"a main line holds cards: {c!r} is not a Card")
+    return exc  # pragma: no cover - the generated code raising for cards would be a bug
 
 
 def _compile_start(tree: A.Expr, text: str) -> Callable[[Card], bool]:
@@ -136,7 +166,8 @@ def _compile_start(tree: A.Expr, text: str) -> Callable[[Card], bool]:
     gen.hoist_common(tree)
     value = gen.cond(tree)
     try:
-        fn, _ = build_function("accepts_start", ("card",), [*gen.statements, f"return {value}"], gen.globals)
+        body = _guarded([*gen.statements, f"return {value}"], line="()")
+        fn, _ = build_function("accepts_start", ("card",), body, _with_guard(gen.globals))
     except CardRulesError as exc:
         raise RuleSyntaxError(str(exc), text) from None
     return fn
@@ -244,7 +275,14 @@ class Rule:
         """The distinct cards of ``deck`` (default: one 52-card deck) that the rule
         accepts next, in canonical order.  Costs at most one :meth:`accepts` per
         distinct card."""
-        cards = _DEFAULT_DECK if deck is None else canonical(set(deck))
+        if deck is None:
+            cards = _DEFAULT_DECK
+        else:
+            distinct = set(deck)
+            for c in distinct:
+                if type(c) is not Card:
+                    raise InvalidCardError(f"a deck holds cards: {c!r} is not a Card")
+            cards = canonical(distinct)
         fn = self.accepts
         seq = line if isinstance(line, (list, tuple)) else tuple(line)
         return tuple([c for c in cards if fn(seq, c)])
