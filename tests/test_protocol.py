@@ -141,3 +141,30 @@ def test_a_start_state_kept_by_the_game_is_never_changed_by_seeding(monkeypatch)
     assert seeded.seed == 3 and len(seeded.history) >= 1
     monkeypatch.undo()
     assert G.new_game(seed=3) == seeded and G.new_game(seed=3).seed == 3
+
+
+def test_import_cardrules_alone_reaches_every_documented_module():
+    # api.md writes cardrules.eleusis.compile_rule, cardrules.agents.RandomAgent ...
+    import subprocess
+    import sys
+
+    script = (
+        "import cardrules;"
+        "print(cardrules.eleusis.compile_rule('card is red').name,"
+        " cardrules.agents.RandomAgent.__name__,"
+        " cardrules.tricks.builtin('aegis').name,"
+        " [m.new_game.__module__ for m in (cardrules.aegis, cardrules.gunsore, cardrules.haggis)])"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["None", "RandomAgent", "aegis", "['cardrules.aegis',", "'cardrules.gunsore',", "'cardrules.haggis']"]
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        cardrules.nothing  # noqa: B018
+
+
+def test_an_unknown_game_name_is_a_clear_error_and_still_a_key_error():
+    with pytest.raises(cardrules.UnknownGameError, match=r"no game named 'chess' \(games: aegis, gunsore"):
+        GAMES["chess"]
+    with pytest.raises(KeyError):
+        GAMES["chess"]
+    assert issubclass(cardrules.UnknownGameError, cardrules.CardRulesError)
+    assert GAMES.get("chess") is None and "chess" not in GAMES

@@ -9,6 +9,9 @@ explicit :class:`Shuffle` actions, replay and exact JSON.
 ['aegis', 'gunsore', 'eleusis', 'haggis']
 """
 
+import importlib as _importlib
+from typing import Any as _Any
+
 from ._version import __version__
 from .cards import (
     JOKER,
@@ -30,6 +33,7 @@ from .errors import (
     InvalidCardError,
     RulesError,
     StateFormatError,
+    UnknownGameError,
 )
 from .protocol import CHANCE, GAMES, GameDef, Shuffle, chance_cards
 from .serialize import from_json, to_json
@@ -51,6 +55,7 @@ __all__ = [
     "StateFormatError",
     "Suit",
     "Summary",
+    "UnknownGameError",
     "__version__",
     "canonical",
     "chance_cards",
@@ -64,3 +69,32 @@ __all__ = [
     "to_json",
     "two_decks",
 ]
+
+# The game modules and the other public submodules load on first use
+# (``cardrules.eleusis.compile_rule``, ``cardrules.agents.RandomAgent``...), so that
+# ``import cardrules`` stays light and still gives access to every documented name.
+_SUBMODULES = frozenset(
+    {
+        "aegis",
+        "agents",
+        "cards",
+        "errors",
+        "eleusis",
+        "gunsore",
+        "haggis",
+        "lang",
+        "protocol",
+        "serialize",
+        "tricks",
+    }
+)
+
+
+def __getattr__(name: str) -> _Any:
+    if name in _SUBMODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'cardrules' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_SUBMODULES})

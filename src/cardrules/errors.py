@@ -14,6 +14,7 @@ __all__ = [
     "InvalidCardError",
     "RulesError",
     "StateFormatError",
+    "UnknownGameError",
 ]
 
 
@@ -50,3 +51,11 @@ class RulesError(CardRulesError, ValueError):
 
 class StateFormatError(CardRulesError, ValueError):
     """Text given to :func:`cardrules.from_json` that is not a state cardrules wrote."""
+
+
+class UnknownGameError(CardRulesError, KeyError):
+    """A game name :data:`cardrules.GAMES` does not know (a ``KeyError`` too, as a
+    mapping's missing key should be)."""
+
+    def __str__(self) -> str:  # KeyError's own would print the message's repr
+        return str(self.args[0]) if self.args else ""

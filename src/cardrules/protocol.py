@@ -36,7 +36,7 @@ import attrs
 
 from ._shuffling import seeded_shuffle
 from .cards import Card, canonical
-from .errors import CardRulesError, IllegalActionError
+from .errors import CardRulesError, IllegalActionError, UnknownGameError
 
 __all__ = [
     "CHANCE",
@@ -332,7 +332,11 @@ class _Games(Mapping[str, "GameDef[Any, Any]"]):
     def __getitem__(self, name: str) -> GameDef[Any, Any]:
         if name in GAME_NAMES and name not in _BY_NAME:
             importlib.import_module(f"cardrules.{name}")
-        return _BY_NAME[name]
+        try:
+            return _BY_NAME[name]
+        except (KeyError, TypeError):
+            known = ", ".join(self._names())
+            raise UnknownGameError(f"no game named {name!r} (games: {known})") from None
 
     def _names(self) -> list[str]:
         return [*GAME_NAMES, *(n for n in _BY_NAME if n not in GAME_NAMES)]
