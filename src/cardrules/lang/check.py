@@ -381,6 +381,10 @@ class _Checker:
             raise self.syntax(
                 f"has(...) looks at the main line, which does not exist {self.env.where or 'here'}", node.pos
             )
+        if len(args) == 1 and isinstance(args[0], A.Name) and not _PREV.match(args[0].name):
+            name = args[0].name
+            if name not in self.env.variables and name not in self.scopes:  # has(prev10), has(cardd)
+                raise self.unknown_name(args[0])
         if len(args) != 1 or not isinstance(args[0], A.Name) or not _PREV.match(args[0].name):
             raise self.type_err("has takes one of prev, prev2 .. prev9, as in has(prev3)", node.pos)
         self.visit(args[0])
