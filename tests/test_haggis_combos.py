@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardrules import Card, CardRulesError, Suit, parse_cards
-from cardrules.haggis import Combo, J, K, Q, beats, combinations, deck, declarations
+from cardrules.haggis import Combo, J, K, Q, beats, combinations, deck, declarations, game_over
 
 
 def shapes(text, **kw):
@@ -255,3 +255,18 @@ def test_fast_and_plain_construction_agree():
     for c in declarations("2S 3S 4S 4H 5H 9M 10M J Q K"):
         built = _slow_build(_combo_key(c))
         assert built == Play(c) and hash(built) == hash(Play(c)) and repr(built) == repr(Play(c))
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: beats(None, None), "two Combo objects"),
+        (lambda: combinations(None), "takes cards"),
+        (lambda: declarations(5), "takes cards"),
+        (lambda: game_over((), 250), "scores"),
+    ],
+)
+def test_wrong_arguments_are_card_rules_errors(call, words):
+    # api.md: never a bare AttributeError/TypeError/ValueError from inside the library
+    with pytest.raises(CardRulesError, match=words):
+        call()

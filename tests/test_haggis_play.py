@@ -596,3 +596,14 @@ def test_no_run_wider_than_the_suits_in_play():
     with pytest.raises(IllegalActionError, match="is no combination"):
         apply(state, Play(wide))
     assert any(type(a) is Play and a.combo.width == 4 for a in legal_actions(state))
+
+
+def test_a_bet_is_a_whole_number_and_a_view_a_player_number():
+    from cardrules import GAMES, CardRulesError
+    from cardrules import haggis as hg
+
+    s = hg.new_game(seed=1)
+    with pytest.raises(IllegalActionError, match="not 15.0"):
+        hg.apply(s, hg.Bet(15.0))
+    with pytest.raises(CardRulesError, match="no player True"):
+        GAMES["haggis"].view(s, True)

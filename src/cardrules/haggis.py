@@ -253,6 +253,9 @@ def beats(a: Combo, b: Combo) -> bool:
     >>> beats(bomb, pair), beats(pair, bomb)
     (True, False)
     """
+    if type(a) is not Combo or type(b) is not Combo:
+        bad = a if type(a) is not Combo else b
+        raise CardRulesError(f"beats compares two Combo objects, not {bad!r}")
     if a.kind == "bomb":
         return b.kind != "bomb" or a.rank > b.rank
     return b.kind == a.kind and a.size == b.size and a.width == b.width and a.rank > b.rank
@@ -835,7 +838,10 @@ def _following(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play]:
 def _check_group(cards: Iterable[Card] | str, what: str) -> tuple[Card, ...]:
     if isinstance(cards, str):
         cards = parse_cards(cards)
-    group = tuple(cards)
+    try:
+        group = tuple(cards)
+    except TypeError:
+        raise CardRulesError(f"{what} takes cards (or card text), not {cards!r}") from None
     seen: set[Card] = set()
     faces = [0, 0, 0]
     for c in group:
@@ -1254,7 +1260,7 @@ def _do_bet(state: State, p: int, action: Bet) -> State:
         raise IllegalActionError("bets are only allowed before your first card")
     if state.bets[p]:
         raise IllegalActionError(f"you already bet {state.bets[p]} this hand")
-    if action.amount not in state.rules.bets:
+    if type(action.amount) is not int or action.amount not in state.rules.bets:
         allowed = " or ".join(map(str, state.rules.bets))
         raise IllegalActionError(f"you may bet {allowed}, not {action.amount!r}")
     bets = list(state.bets)
@@ -1287,12 +1293,12 @@ def _why_not(state: State, p: int, combo: Any) -> str:
     """Why playing ``combo`` is illegal (it is)."""
     if not isinstance(combo, Combo):
         return f"Play needs a Combo (from combinations or legal_actions), not {combo!r}"
+    if isinstance(combo.cards, str) or not isinstance(combo.cards, Iterable):
+        return f"a Combo's cards are a tuple of cards, not {combo.cards!r}"
     try:
         cards = _check_group(combo.cards, "that play")
     except CardRulesError as exc:
         return str(exc)
-    except TypeError:
-        return f"a Combo's cards are a tuple of cards, not {combo.cards!r}"
     hand = state.hands[p]
     missing = list((Counter(cards) - Counter(hand)).elements())
     if missing:
@@ -1568,6 +1574,8 @@ def game_over(scores: Sequence[int], target: int) -> bool:
     >>> game_over((250, 120), 250), game_over((260, 260, 3), 250), game_over((249, 0), 250)
     (True, False, False)
     """
+    if not scores:
+        raise CardRulesError("game_over needs the players' scores")
     top = max(scores)
     return top >= target and list(scores).count(top) == 1
 
