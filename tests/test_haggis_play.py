@@ -603,7 +603,7 @@ def test_a_bet_is_a_whole_number_and_a_view_a_player_number():
     from cardrules import haggis as hg
 
     s = hg.new_game(seed=1)
-    with pytest.raises(IllegalActionError, match="not 15.0"):
+    with pytest.raises(IllegalActionError, match=r"not 15\.0"):
         hg.apply(s, hg.Bet(15.0))
     with pytest.raises(CardRulesError, match="no player True"):
         GAMES["haggis"].view(s, True)
