@@ -28,6 +28,36 @@ def test_simulate_summarises_and_is_deterministic():
     assert s1.min_length == s1.max_length == 7 == s1.average_length  # shuffle + 6 plays
 
 
+@pytest.mark.parametrize("game", ["aegis", "gunsore", "eleusis", "haggis"])
+def test_simulate_gives_the_same_summary_with_agents_used_before(game):
+    from cardrules.agents import strong_agent
+
+    agents = [strong_agent(game, 1), *(RandomAgent(p) for p in range(2, 4 if game == "eleusis" else 3))]
+    first = simulate(game, agents, games=2, seed="again")
+    again = simulate(game, agents, games=2, seed="again")
+    fresh = simulate(game, [strong_agent(game, 1), *(RandomAgent(p) for p in range(2, len(agents) + 1))],
+                     games=2, seed="again")  # fmt: skip
+    assert first == again == fresh
+
+
+class Counting:
+    """A user agent without reset: simulate leaves it alone (it may be learning)."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, view, legal_actions):
+        self.calls += 1
+        return legal_actions[0]
+
+
+def test_simulate_leaves_agents_without_reset_alone():
+    assert toygame.GAME
+    agent = Counting()
+    simulate("highcard", [agent, RandomAgent(2)], games=3, seed=1)
+    assert agent.calls == 9  # three plays a game, kept across games
+
+
 def test_simulate_rejects_nonsense():
     with pytest.raises(CardRulesError):
         simulate("chess", [], games=1, seed=0)

@@ -1,7 +1,10 @@
 """Agents: callables that choose an action from what their player may see.
 
 An agent is any callable ``agent(view, legal_actions) -> action``.  It is given the
-player's :func:`view`, never the state, so it cannot cheat.  :class:`RandomAgent` plays
+player's :func:`view`, never the state, so it cannot cheat.  An agent may also have a
+``reset(seed)`` method: :func:`cardrules.simulate` calls it before each game with a seed
+made of the simulation's seed, the game's number and the player's seat, so that a
+simulation gives the same summary however often the same agent objects are reused.  :class:`RandomAgent` plays
 every game; each game module adds a stronger one (``cardrules.aegis.GreedyAgent`` ...),
 reachable here through :func:`strong_agent`.
 """
@@ -31,6 +34,12 @@ class RandomAgent:
     def __init__(self, seed: object = None) -> None:
         self.seed = seed
         self._rng = random.Random(None if seed is None else f"agent:{seed}")
+
+    def reset(self, seed: object) -> None:
+        """Start a game: the generator is seeded anew from the agent's own seed and
+        ``seed`` (an unseeded agent stays unseeded)."""
+        if self.seed is not None:
+            self._rng = random.Random(f"agent:{self.seed}:{seed}")
 
     def __call__(self, view: Any, legal_actions: Sequence[Any]) -> Any:
         if not legal_actions:

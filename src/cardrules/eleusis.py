@@ -1127,6 +1127,12 @@ class GreedyAgent:
     def __repr__(self) -> str:
         return f"GreedyAgent(seed={self.seed!r})"
 
+    def reset(self, seed: object) -> None:
+        """Start a game (called by :func:`cardrules.simulate`): the tie-breaking generator
+        is seeded anew from the agent's seed and ``seed`` (unseeded stays unseeded)."""
+        if self.seed is not None:
+            self._rng = random.Random(f"eleusis-greedy:{self.seed}:{seed}")
+
     def best(self, view: View) -> tuple[list[Rule], int]:
         """The candidates that fit ``view``'s layout best, and how many observations
         each of them gets wrong (0: they fit exactly)."""

@@ -803,6 +803,12 @@ class GreedyAgent:
     def __repr__(self) -> str:
         return f"GreedyAgent(seed={self.seed!r})"
 
+    def reset(self, seed: object) -> None:
+        """Start a game (called by :func:`cardrules.simulate`): the tie-breaking generator
+        is seeded anew from the agent's seed and ``seed`` (unseeded stays unseeded)."""
+        if self.seed is not None:
+            self._rng = random.Random(f"gunsore-greedy:{self.seed}:{seed}")
+
     def _best(self, actions: Sequence[Play], key: Any) -> Play:
         """The action with the smallest ``key``; ties broken by the generator."""
         keyed = [(key(a), a) for a in actions]

@@ -1773,6 +1773,12 @@ class GreedyAgent:
     def __repr__(self) -> str:
         return f"GreedyAgent(seed={self.seed!r})"
 
+    def reset(self, seed: object) -> None:
+        """Start a game (called by :func:`cardrules.simulate`): the tie-breaking generator
+        is seeded anew from the agent's seed and ``seed`` (unseeded stays unseeded)."""
+        if self.seed is not None:
+            self._rng = random.Random(f"greedy:{self.seed}:{seed}")
+
     def __call__(self, view: View, legal: Sequence[Any]) -> Any:
         if not legal:
             raise CardRulesError("GreedyAgent was asked to act with no legal action")

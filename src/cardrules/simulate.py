@@ -65,8 +65,10 @@ def simulate(
     game_name: str, agents: Sequence[Agent], *, games: int, seed: object, rules: Any = None
 ) -> Summary:
     """Play ``games`` seeded games (game ``i`` uses seed ``f"{seed}:{i}"``) between
-    ``agents`` (one per player) and summarise them.  Deterministic for a seed when the
-    agents are."""
+    ``agents`` (one per player) and summarise them.  Before game ``i`` an agent with a
+    ``reset`` method gets ``reset(f"{seed}:{i}:{p}")`` (``p`` its seat): the library's
+    agents then play every game as if new, so the same seed gives the same summary even
+    with agent objects used before.  Deterministic for a seed when the agents are."""
     if game_name not in GAMES:
         raise CardRulesError(f"unknown game {game_name!r} (known: {', '.join(GAMES)})")
     if games < 1:
@@ -76,6 +78,10 @@ def simulate(
     totals = [0] * n
     lengths = []
     for i in range(games):
+        for p, agent in enumerate(agents):  # agents with a reset start each game afresh
+            reset = getattr(agent, "reset", None)
+            if callable(reset):
+                reset(f"{seed}:{i}:{p}")
         final = play(game_name, agents, seed=f"{seed}:{i}", rules=rules)
         for w in final.winners:
             wins[w] += 1
