@@ -116,6 +116,7 @@ def test_the_pure_python_switch_plays_the_same_games() -> None:
     assert out["1"][1] == out[""][1]
 
 
+@pytest.mark.skipif(_hotloops.c_speedups is None, reason="the C loops are switched off")
 def test_haggis_plays_built_in_c_are_the_attrs_built_ones() -> None:
     from cardrules import haggis as hg
 
