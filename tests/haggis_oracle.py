@@ -147,3 +147,41 @@ def _fill(fillers, i, chosen, used, out, w, hi):
 
 def as_tuples(combos) -> set:
     return {(c.kind, c.rank, c.size, c.width, c.cards) for c in combos}
+
+
+def matching_oracle(cards, nsuits=5) -> set:
+    """Every declaration of exactly ``cards``, by shapes and matching: fast for any number
+    of wilds (groups given to ``combinations`` may hold up to three of each face).
+
+    For every set of a rank, and every sequence of a width over ranks lo..hi in a choice
+    of suits, the number cards must sit in the shape's cells and the wilds must fill the
+    empty ones, a wild only at or below its own rank: matching the highest wilds with the
+    highest empty cells decides it."""
+    cards = canonical(cards)
+    out = bombs(cards)
+    nums = [c for c in cards if not _is_face(c)]
+    wilds = sorted((c.rank for c in cards if _is_face(c)), reverse=True)
+    n = len(cards)
+    if not nums:
+        if n == 1:
+            out.add(("set", cards[0].rank, 1, None, cards))
+        return out
+    if len({c.rank for c in nums}) == 1:  # a set: faces stand for the number's rank
+        out.add(("set", nums[0].rank, n, None, cards))
+    for w in range(1, nsuits + 1):
+        if n % w:
+            continue
+        length = n // w
+        if length < (3 if w == 1 else 2):
+            continue
+        for lo in range(2, 14 - length + 1):
+            hi = lo + length - 1
+            for suits in itertools.combinations(SUITS[:nsuits], w):
+                cells = {(r, s) for r in range(lo, hi + 1) for s in suits}
+                if any((c.rank, c.suit) not in cells for c in nums):
+                    continue
+                empty = sorted((r for r, s in cells - {(c.rank, c.suit) for c in nums}), reverse=True)
+                if len(empty) == len(wilds) and all(wr >= er for wr, er in zip(wilds, empty, strict=True)):
+                    out.add(("sequence", hi, n, w, cards))
+                    break
+    return out

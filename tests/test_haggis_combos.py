@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from haggis_oracle import as_tuples, exact_oracle, hand_oracle
+from haggis_oracle import as_tuples, exact_oracle, hand_oracle, matching_oracle
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -270,3 +270,42 @@ def test_wrong_arguments_are_card_rules_errors(call, words):
     # api.md: never a bare AttributeError/TypeError/ValueError from inside the library
     with pytest.raises(CardRulesError, match=words):
         call()
+
+
+@st.composite
+def wild_heavy_groups(draw):
+    """Groups given to combinations with several of a face (decision 10: up to three
+    each), so that runs of sets may need two or three all-wild columns."""
+    nsuits = draw(st.sampled_from([4, 5]))
+    suits = list(Suit)[:nsuits]
+    lo = draw(st.integers(2, 10))
+    length = draw(st.integers(1, 4))
+    chosen = draw(st.permutations(suits))[: draw(st.integers(1, nsuits))]
+    cells = [Card(r, s) for r in range(lo, min(lo + length, 11)) for s in chosen]
+    keep = [c for c in cells if draw(st.integers(0, 3))]
+    wilds = [f for f in (J, Q, K) for _ in range(draw(st.integers(0, 3)))]
+    return keep + wilds, nsuits
+
+
+def test_the_matching_oracle_agrees_with_the_assignment_oracle():
+    # the two references, on groups small enough for trying every wild assignment
+    rng = random.Random(4)
+    for _ in range(300):
+        nsuits = rng.choice([4, 5])
+        pool = [c for c in deck(2 if nsuits == 4 else 3) if c.suit is not None]
+        group = rng.sample(pool, rng.randint(1, 4)) + rng.sample([J, Q, K], rng.randint(0, 2))
+        assert matching_oracle(group, nsuits) == exact_oracle(group, nsuits), group
+
+
+@given(wild_heavy_groups())
+def test_combinations_with_several_of_a_face_agree_with_the_matching_oracle(case):
+    group, nsuits = case
+    got = combinations(group, suits=nsuits)
+    assert len(got) == len(set(got))
+    assert as_tuples(got) == matching_oracle(group, nsuits)
+
+
+def test_two_all_wild_columns():
+    # found by an audit: 4H 5H with J J Q K is also two triples to 5 (two columns all wild)
+    got = [c.describe() for c in combinations("4H 5H J Q K J")]
+    assert "a run of two triples to 5" in got

@@ -608,14 +608,13 @@ def _emit_shape(
     n12 = w * (hi - 11) if hi >= 12 else 0
     by_t = _wilds_by_count(wc, n12, n13)
     hk = hi << 51 | w << 55 | 1 << 59
-    # U: the suits that keep number cards (|U| = w, or w - 1 with one
-    # all-wild column of L cells)
-    for u in (w, w - 1):
-        if u < 1:
-            continue
+    # U: the suits that keep number cards, |U| = u; the other f = w - u columns are
+    # all wild, L cells each (at most one with a player's three wilds; more only for
+    # groups given to combinations with several of a face)
+    for u in range(w, 0, -1):
         f = w - u
         if f * L > nw:
-            continue
+            break
         for U in itertools.combinations(cols, u):
             m_need = f * L
             for col in U:
@@ -692,13 +691,12 @@ def _gen_wide(pats: list[int], wc: int, nsuits: int, out_m: list[int], out_p: li
             nc = len(cols)
             if not nc:
                 continue
-            # the fewest wilds a width needs: its columns with the fewest holes, or one
-            # column fewer and a column of L wilds; a wider run only needs more
+            # the fewest wilds a width needs: its columns with the fewest holes (a column
+            # holding a number card misses at most L - 1), then all-wild columns of L
+            # cells; a wider run only needs more
             need = sorted(c[2] for c in cols)
-            pre = 0  # the wilds the w - 1 columns with the fewest holes need
-            for w in range(2, min(nsuits, nc + 1) + 1):
-                pre += need[w - 2]
-                if pre + L > nw and (w > nc or pre + need[w - 1] > nw):
+            for w in range(2, nsuits + 1):
+                if sum(need[:w]) + max(0, w - nc) * L > nw:
                     break
                 _emit_shape(cols, w, L, hi, wc, nw, out_m, out_p)
 
