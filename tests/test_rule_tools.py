@@ -525,3 +525,12 @@ def test_has_is_no_whole_card_use() -> None:
     uses = _slot_uses([compile_rule("has(prev2) and card == prev").tree])
     assert uses.opaque == set() and uses.equal == {"card", "prev"}
     assert uses.attributes["prev2"] == set()
+
+
+def test_a_bounded_search_gives_the_canonical_first_pair_when_it_comes_early() -> None:
+    # depth 3: the bounded search; its samples find a 3-card line, and the first lines in
+    # canonical order then give the spec's tie-break answer
+    line, card = equivalent(compile_rule("prev3.rank == 3"), compile_rule("true"))
+    assert [str(c) for c in line] == ["AS", "AS", "AS"] and str(card) == "AS"
+    line, card = equivalent(compile_rule("prev3.rank == 1"), compile_rule("true"))
+    assert [str(c) for c in line] == ["2S", "AS", "AS"] and str(card) == "AS"

@@ -62,7 +62,7 @@ import random
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -213,6 +213,10 @@ def equivalent(
     Otherwise every line of 0 to 2 cards is tried, then ``samples`` random lines (from
     ``random.Random(seed)``) of each length from 3 to ``max_length``; if none tells the
     rules apart, the result is ``None`` with an :class:`EquivalenceNotProven` warning.
+    When a length's samples tell them apart, the first lines of that length in canonical
+    order (up to :data:`CANONICAL_SCAN_LINES` of them) are tried before the least sample
+    is kept, so a difference that shows early is given as the canonical first pair
+    (``prev3.rank == 3`` against ``true``: ``AS AS AS`` then ``AS``).
     The ``start:`` parts are not compared.
 
     >>> from cardrules.lang import compile_rule
@@ -305,8 +309,28 @@ def _bounded_search(a: Rule, b: Rule, max_length: int, seed: int, samples: int) 
                         best, best_key = (tuple(line), card), key
                     break
         if best is not None:
-            return best
+            return _earlier_in_canonical_order(a, b, best)
     return None
+
+
+#: Lines of a length tried in canonical order before a sampled answer is kept as it is.
+CANONICAL_SCAN_LINES: Final = 3000  # 52 * 52 + 296: past the first card's second value
+
+
+def _earlier_in_canonical_order(a: Rule, b: Rule, found: Counterexample) -> Counterexample:
+    """The first pair of ``found``'s length in canonical order (spec: "ties: first in
+    canonical order"), when it comes within :data:`CANONICAL_SCAN_LINES` lines of the
+    start; else the sampled ``found``, the least of the samples."""
+    line, _ = found
+    stop = tuple(c.index for c in line)
+    lines = itertools.islice(itertools.product(DECK, repeat=len(line)), CANONICAL_SCAN_LINES)
+    for candidate in lines:
+        if tuple(c.index for c in candidate) > stop:
+            break
+        first = _first_difference(a, b, (candidate,))
+        if first is not None:
+            return first
+    return found
 
 
 # -- the exact search ------------------------------------------------------------------------
