@@ -26,6 +26,7 @@ def test_simulate_summarises_and_is_deterministic():
     assert sum(s1.average_scores) == pytest.approx(3.0)  # three points are dealt each game
     assert all(0 <= r <= 1 for r in s1.win_rates) and sum(s1.wins) >= 40
     assert s1.min_length == s1.max_length == 7 == s1.average_length  # shuffle + 6 plays
+    assert s1.lengths == (7,) * 40
 
 
 @pytest.mark.parametrize("game", ["aegis", "gunsore", "eleusis", "haggis"])

@@ -19,8 +19,9 @@ class Summary:
 
     ``win_rates[p]`` is the share of games player ``p`` was among the winners (a tie
     counts as a win for every tied player, so rates may add up to more than 1);
-    ``average_scores[p]`` its mean final score; lengths count actions, chance
-    included.
+    ``average_scores[p]`` its mean final score; ``lengths[i]`` is game ``i``'s length
+    and ``average_length``, ``min_length``, ``max_length`` sum them up (lengths count
+    actions, chance included).
     """
 
     game: str
@@ -31,6 +32,7 @@ class Summary:
     average_length: float
     min_length: int
     max_length: int
+    lengths: tuple[int, ...] = ()
 
 
 def play(
@@ -97,4 +99,5 @@ def simulate(
         average_length=sum(lengths) / games,
         min_length=min(lengths),
         max_length=max(lengths),
+        lengths=tuple(lengths),
     )
