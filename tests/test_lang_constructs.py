@@ -335,6 +335,8 @@ def test_start_part_has_no_main_line() -> None:
         ("foo(card) == 1", RuleSyntaxError, 1, 1, "known functions"),
         ("prev10 is red", RuleSyntaxError, 1, 1, "prev9"),
         ("has(prev10)", RuleSyntaxError, 1, 5, "prev9"),
+        ("card.rank < 1 < 2", RuleSyntaxError, 1, 15, "comparisons do not chain"),
+        ("card.rank < 1 < 2", RuleSyntaxError, 1, 15, "an operator such as and, or, +, -"),
         ("has(cardd) or true", RuleSyntaxError, 1, 5, "known names"),
         ("has(card)", RuleTypeError, 1, 1, "has takes one of prev"),
         ("card is", RuleSyntaxError, 1, 8, "expected a card property such as red, odd or face after 'is'"),

@@ -496,6 +496,11 @@ _OPERATORS = {
     "LSQB",
 }
 _VALUE_STARTS = {"INT", "NAME", "LPAR"}
+#: Operators named as examples in "expected an operator such as ...", most common first.
+_OPERATOR_EXAMPLES = (
+    ("COMPARE", "=="), ("AND", "and"), ("OR", "or"), ("PLUS", "+"), ("MINUS", "-"),
+    ("STAR", "*"), ("PERCENT", "%"), ("IN", "in"), ("IS", "is"), ("DOT", "."),
+)  # fmt: skip
 
 
 def _short(name: str) -> str:
@@ -529,7 +534,8 @@ def describe_expected(
     others = sorted(e for e in expected if e not in _OPERATORS)
     parts = [words.get(e, e.lower()) for e in others]
     if expected & _OPERATORS:
-        parts.append("an operator such as ==, and, or, +")
+        shown = [symbol for name, symbol in _OPERATOR_EXAMPLES if name in expected][:4]
+        parts.append("an operator such as " + ", ".join(shown) if shown else "an operator")
     if not parts:
         return "something else"
     return " or ".join(parts[:6])
@@ -569,7 +575,10 @@ def source_error(
             shown = tok.value if len(tok.value) <= 20 else tok.value[:20] + "..."
             what = f"unexpected {shown!r}"
         before = _token_before(text, _offset(text, line, column))
-        expected = describe_expected(_accepted(exc), before, extra_words)
+        accepted = _accepted(exc)
+        expected = describe_expected(accepted, before, extra_words)
+        if _short(tok.type) == "COMPARE" and "COMPARE" not in {_short(n) for n in accepted}:
+            what += " (comparisons do not chain: write a < b and b < c)"
         return cls(f"{what}: expected {expected}", text, line, column)
     if isinstance(exc, UnexpectedCharacters):
         line, column = exc.line or 1, exc.column or 1
