@@ -64,7 +64,8 @@ def test_a_hand_size_the_decks_cannot_deal_is_refused():
 @pytest.mark.parametrize(
     "bad",
     [{"hand_size": 0}, {"decks": 0}, {"penalty": -1}, {"max_string": 0}, {"no_play_shrink": 0},
-     {"sudden_death": -1}, {"prophets": 1}, {"secret": "card.color != prev.color"}, {"hand_size": True}],
+     {"sudden_death": -1}, {"prophets": 1}, {"secret": "card.color != prev.color"}, {"hand_size": True},
+     {"decks": 21}, {"decks": 10**9}, {"penalty": 53}, {"no_play_penalty": 10**9}, {"overthrow_penalty": 99}],
 )  # fmt: skip
 def test_impossible_rules_are_refused(bad):
     with pytest.raises(RulesError):

@@ -107,6 +107,17 @@ def _at_least(low: int) -> Any:
     return check
 
 
+def _between(low: int, high: int) -> Any:
+    """Bounded counts: past these a game would only build millions of cards (a penalty
+    of a billion draws a billion cards, fresh decks and all)."""
+
+    def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+        if type(value) is not int or not low <= value <= high:
+            raise RulesError(f"eleusis: {attribute.name} must be an integer from {low} to {high}, not {value!r}")
+
+    return check
+
+
 def _check_secret(instance: object, attribute: object, value: object) -> None:
     if not isinstance(value, Rule):
         raise RulesError(
@@ -122,8 +133,9 @@ class Rules:
     ``sudden_death``/``sudden_death_prophet`` are the counts of 30 and 20 of the seed
     (Matuszek's summary: 40 and 30).  Every other field is a count of cards as its name
     says; ``max_string`` is the longest string a scientist may play at once (1: no
-    strings); ``prophets=False`` plays without prophets.  Bad values raise
-    :class:`~cardrules.RulesError`.  A rule whose ``start:`` clause accepts no card is
+    strings); ``prophets=False`` plays without prophets.  ``decks`` is at most 20 and
+    each penalty at most 52 (beyond, a game would only build millions of cards).  Bad
+    values raise :class:`~cardrules.RulesError`.  A rule whose ``start:`` clause accepts no card is
     refused when the game is made (:func:`new_game` raises ``RulesError``).
 
     >>> Rules(sudden_death=40, sudden_death_prophet=30).sudden_death
@@ -136,13 +148,13 @@ class Rules:
 
     secret: Rule = attrs.field(factory=default_rule, validator=_check_secret)
     hand_size: int = attrs.field(default=14, validator=_at_least(1))
-    decks: int = attrs.field(default=2, validator=_at_least(1))
+    decks: int = attrs.field(default=2, validator=_between(1, 20))
     sudden_death: int = attrs.field(default=30, validator=_at_least(0))
     sudden_death_prophet: int = attrs.field(default=20, validator=_at_least(0))
-    penalty: int = attrs.field(default=2, validator=_at_least(0))
-    no_play_penalty: int = attrs.field(default=5, validator=_at_least(0))
+    penalty: int = attrs.field(default=2, validator=_between(0, 52))
+    no_play_penalty: int = attrs.field(default=5, validator=_between(0, 52))
     no_play_shrink: int = attrs.field(default=4, validator=_at_least(1))
-    overthrow_penalty: int = attrs.field(default=5, validator=_at_least(0))
+    overthrow_penalty: int = attrs.field(default=5, validator=_between(0, 52))
     max_string: int = attrs.field(default=4, validator=_at_least(1))
     prophets: bool = attrs.field(default=True)
 
