@@ -113,7 +113,8 @@ def _between(low: int, high: int) -> Any:
 
     def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
         if type(value) is not int or not low <= value <= high:
-            raise RulesError(f"eleusis: {attribute.name} must be an integer from {low} to {high}, not {value!r}")
+            name = attribute.name
+            raise RulesError(f"eleusis: {name} must be an integer from {low} to {high}, not {value!r}")
 
     return check
 
