@@ -10,7 +10,10 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as info:
         main(["--version"])
     assert info.value.code == 0
-    assert capsys.readouterr().out.strip() == f"cardrules {__version__}"
+    from cardrules._hotloops import IMPLEMENTATION
+
+    loops = "C loops" if IMPLEMENTATION == "C" else "pure Python"
+    assert capsys.readouterr().out.strip() == f"cardrules {__version__} ({loops})"
 
 
 def test_no_command_prints_help(capsys):

@@ -14,6 +14,7 @@ import importlib.util
 import sys
 from collections.abc import Sequence
 
+from .._hotloops import IMPLEMENTATION
 from .._version import __version__
 from ..errors import CardRulesError
 
@@ -26,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cardrules",
         description="Card games run exactly by the book: check rules, play and simulate.",
     )
-    parser.add_argument("--version", action="version", version=f"cardrules {__version__}")
+    loops = "C loops" if IMPLEMENTATION == "C" else "pure Python"  # worth knowing in a bug report
+    parser.add_argument("--version", action="version", version=f"cardrules {__version__} ({loops})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         modname = f"{__name__}.{name}_cmd"
