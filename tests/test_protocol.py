@@ -168,3 +168,13 @@ def test_an_unknown_game_name_is_a_clear_error_and_still_a_key_error():
         GAMES["chess"]
     assert issubclass(cardrules.UnknownGameError, cardrules.CardRulesError)
     assert GAMES.get("chess") is None and "chess" not in GAMES
+
+
+def test_a_shuffle_of_things_that_are_not_cards_is_an_illegal_action():
+    s = G.new_game()
+    n = len(chance_cards(s))
+    for order in ([[1]] * n, [None] * n, ["AS"] * n):
+        with pytest.raises(IllegalActionError, match="is not a Card"):
+            G.apply(s, Shuffle(tuple(order)))
+    with pytest.raises(IllegalActionError, match="Shuffle takes the cards in order"):
+        Shuffle(5)

@@ -78,7 +78,10 @@ CHANCE: Final = _Chance()
 
 
 def _to_card_tuple(order: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(order)
+    try:
+        return tuple(order)
+    except TypeError:
+        raise IllegalActionError(f"Shuffle takes the cards in order (a tuple), not {order!r}") from None
 
 
 @attrs.frozen(cache_hash=True)
@@ -278,12 +281,15 @@ class GameDef(Generic[S, R]):
     def _check_shuffle(self, state: S, shuffle: Shuffle) -> None:
         expected = self._chance_cards(state)
         order = shuffle.order
-        if len(order) != len(expected) or Counter(order) != Counter(expected):
+        bad = [c for c in order if not isinstance(c, Card)]
+        if bad or len(order) != len(expected) or Counter(order) != Counter(expected):
+            if bad:  # checked first: a non-card may not even be hashable
+                raise IllegalActionError(
+                    f"{self.name}: Shuffle must order exactly the {len(expected)} cards of "
+                    f"chance_cards(state); {bad[0]!r} is not a Card"
+                )
             got, want = Counter(order), Counter(expected)
-            if not all(isinstance(c, Card) for c in order):
-                bad = next(c for c in order if not isinstance(c, Card))
-                why = f"{bad!r} is not a Card"
-            elif got - want:
+            if got - want:
                 why = "it holds " + " ".join(map(str, canonical((got - want).elements())))
                 why += " that " + ("is" if sum((got - want).values()) == 1 else "are")
                 why += " not to be shuffled here"
