@@ -969,3 +969,13 @@ def test_players_is_accepted_but_must_be_two():
         ae.new_game(players=3)
     s = ae.new_game(seed=3)
     assert ae.replay(None, s.history, players=2) == s
+
+
+def test_describe_for_hides_an_opponents_exchanged_cards():
+    state = aegis.new_game(seed=5)
+    p = state.to_act
+    action = aegis.legal_actions(state)[17]  # three cards
+    names = [str(c) for c in action.cards]
+    mine, theirs = aegis.describe_for(state, action, p), aegis.describe_for(state, action, 1 - p)
+    assert all(n in mine for n in names) and mine == aegis.GAME.describe(state, action)
+    assert "exchanges 3 cards" in theirs and not any(n in theirs for n in names)

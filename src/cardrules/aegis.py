@@ -52,6 +52,7 @@ __all__ = [
     "Trick",
     "View",
     "apply",
+    "describe_for",
     "draw_beats",
     "evaluate",
     "legal_actions",
@@ -795,7 +796,14 @@ def _view(state: State, player: int) -> View:
 # Records for people
 
 
-def _describe(state: State, action: Any) -> str:
+def describe_for(state: State, action: Any, player: int) -> str:
+    """The line :func:`~cardrules.GameDef.describe` gives for ``action``, as ``player``
+    may be told it: an opponent's exchange shows how many cards, not which (the
+    discards are hidden, as in :func:`view`)."""
+    return _describe(state, action, viewer=player)
+
+
+def _describe(state: State, action: Any, viewer: int | None = None) -> str:
     if state.to_act is CHANCE and type(action) is Shuffle:
         o = action.order
         if state.phase == "draw":
@@ -815,6 +823,9 @@ def _describe(state: State, action: Any) -> str:
                 return f"{who} stops exchanging after {n} round{'s' if n != 1 else ''}"
             return f"{who} keeps its hand"
         n = state.exchanges + (p == state.master)
+        if viewer is not None and viewer != p:
+            k = len(action.cards)
+            return f"{who} exchanges {k} card{'s' if k != 1 else ''} (round {n})"
         return f"{who} exchanges {' '.join(map(str, action.cards))} (round {n})"
     if type(action) is Bid:
         return f"{who} bids {action.n}"

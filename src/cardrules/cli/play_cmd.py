@@ -1,9 +1,18 @@
-"""``cardrules play eleusis``: a round of New Eleusis in a terminal.
+"""``cardrules play GAME``: a game in a terminal.
 
-The secret rule (``--rule FILE``, default: alternating colours) plays God.  Scientists
-sit hot-seat at one keyboard, or ``--auto`` lets random agents play every seat.  The
-layout is drawn as text after each play.  Input is read line by line from standard
-input, so a round can be scripted through a pipe.
+``cardrules play eleusis``: a round of New Eleusis.  The secret rule (``--rule FILE``,
+default: alternating colours) plays God.  Scientists sit hot-seat at one keyboard, or
+``--auto`` lets random agents play every seat.  The layout is drawn as text after each
+play.
+
+``cardrules play aegis`` (``gunsore``, ``haggis``): you play seat ``--seat`` (default 0)
+against the game's stronger agent (``--opponents random`` for random ones), choosing each
+action from the numbered list of legal actions, or by typing part of one (``7H``,
+``bid(3)``, ``two 5s``) to narrow the list.  You see what your seat may see: your hand,
+and every other action as the game shows it to you (an opponent's Aegis exchange is
+shown as a number of cards).  ``--auto`` lets agents play your seat too.
+
+Input is read line by line from standard input, so a game can be scripted through a pipe.
 """
 
 from __future__ import annotations
@@ -25,13 +34,22 @@ right card of the player).  After a play: 'y' to become prophet, 'n' to pass."""
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("play", help="play a game in the terminal (New Eleusis)")
-    p.add_argument("game", choices=["eleusis"], help="the game to play")
+    p = sub.add_parser("play", help="play a game in the terminal")
+    p.add_argument("game", choices=["eleusis", "aegis", "gunsore", "haggis"], help="the game to play")
     p.add_argument(
         "--rule", metavar="FILE", help="the secret rule, in the rule language (default: alternating colours)"
     )
     p.add_argument("--name", help="which rule of FILE, when it holds several named rules")
-    p.add_argument("--players", type=int, default=5, help="players, God included (3-8; default 5)")
+    p.add_argument(
+        "--players", type=int, help="players (Eleusis: God included, 3-8, default 5; Haggis: 2 or 3)"
+    )
+    p.add_argument("--seat", type=int, default=0, help="your seat in Aegis, Gunsore, Haggis (default 0)")
+    p.add_argument(
+        "--opponents",
+        choices=["strong", "random"],
+        default="strong",
+        help="who plays the other seats of Aegis, Gunsore, Haggis (default: the stronger agent)",
+    )
     p.add_argument("--seed", help="seed for the shuffles (default: a random one, printed)")
     p.add_argument("--auto", action="store_true", help="random agents play every scientist")
     p.add_argument(
@@ -71,8 +89,12 @@ def load_rule(path: str, name: str | None = None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game != "eleusis":
+        return play_against_agents(args, sys.stdin, sys.stdout)
     from .. import eleusis
 
+    if args.players is None:
+        args.players = 5
     secret = load_rule(args.rule, args.name) if args.rule else eleusis.default_rule()
     rules = eleusis.Rules(secret=secret)
     seed = args.seed if args.seed is not None else str(random.randrange(10**9))
@@ -186,3 +208,95 @@ def _parse(state: Any, text: str) -> Any:
     if words[0] in ("none", "noplay", "no-play", "pass"):
         return eleusis.NoPlay()
     return eleusis.Play(parse_cards(text))
+
+
+# -- Aegis, Gunsore, Haggis: one player against agents -------------------------------------
+
+SHOWN = 30  # legal actions listed at once; more are found by typing part of one
+
+
+def play_against_agents(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
+    """One game of ``args.game``: the player at ``args.seat`` types, agents play the rest."""
+    import importlib
+
+    from ..agents import strong_agent
+    from ..protocol import GAMES
+
+    g = GAMES[args.game]
+    n = args.players if args.players is not None else g.default_players
+    seed = args.seed if args.seed is not None else str(random.randrange(10**9))
+    state = g.new_game(players=n, seed=seed)
+    if not 0 <= args.seat < n:
+        raise CardRulesError(f"--seat must be a seat from 0 to {n - 1}, not {args.seat}")
+    module = importlib.import_module(g.module or f"cardrules.{args.game}")
+    # what the player may be told of each action (an opponent's exchange hides its cards)
+    describe_for = getattr(module, "describe_for", None)
+    agents = [
+        strong_agent(args.game, f"{seed}:{p}") if args.opponents == "strong" else RandomAgent(f"{seed}:{p}")
+        for p in range(n)
+    ]
+    you = None if args.auto else args.seat
+    seat = "" if you is None else f"; you are player {you}"
+    out.write(f"{args.game}, {n} players, seed {seed}{seat}\n")
+    if you is not None:
+        out.write("Type the number of an action, or part of one to list those that match; 'quit' to stop.\n")
+    for _ in range(args.max_actions):
+        if state.is_over:
+            break
+        p = state.to_act
+        legal = g.legal_actions(state)
+        if p == you:
+            action = _choose(g.view(state, p), legal, stdin, out)
+            if action is None:
+                out.write("stopped.\n")
+                return 0
+        else:
+            action = agents[p](g.view(state, p), legal)
+        if you is None or describe_for is None:
+            line = g.describe(state, action)
+        else:
+            line = describe_for(state, action, you)
+        out.write(line + "\n")
+        state = g.apply(state, action)
+    else:
+        out.write(f"stopped after {args.max_actions} actions.\n")
+        return 0
+    summary = getattr(module, "summary", None)
+    if summary is not None:
+        out.write(summary(state) + "\n")
+    out.write(f"scores: {list(state.scores)}; winners: {list(state.winners)}\n")
+    return 0
+
+
+def _choose(view: Any, legal: tuple[Any, ...], stdin: TextIO, out: TextIO) -> Any:
+    """The action the player picks among ``legal``; ``None`` on 'quit' or at the end of input."""
+    out.write(f"your hand: {' '.join(map(str, view.hand)) or '(empty)'}\n")
+    shown = list(enumerate(legal))
+    while True:
+        for i, a in shown[:SHOWN]:
+            out.write(f"  {i + 1:>4}  {a}\n")
+        if len(shown) > SHOWN:
+            out.write(f"  ... {len(shown) - SHOWN} more: type part of an action to narrow the list\n")
+        out.write("> ")
+        out.flush()
+        line = stdin.readline()
+        if not line or line.strip().lower() in ("quit", "q"):
+            return None
+        text = " ".join(line.split()).lower()
+        if text.isdigit():
+            k = int(text)
+            if 1 <= k <= len(legal):
+                return legal[k - 1]
+            out.write(f"no action {k}: choose from 1 to {len(legal)}\n")
+            continue
+        exact = [a for a in legal if str(a).lower() == text]
+        if exact:
+            return exact[0]
+        matches = [(i, a) for i, a in enumerate(legal) if text in str(a).lower()]
+        if len(matches) == 1:
+            return matches[0][1]
+        if not matches:
+            out.write(f"no legal action matches {line.strip()!r}\n")
+            shown = list(enumerate(legal))
+        else:
+            shown = matches
