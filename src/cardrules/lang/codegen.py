@@ -185,37 +185,27 @@ class CodeGen:
 
     def g_Compare(self, node: A.Compare) -> str:
         t = self.checked.type_of(node.left)
-        ml, mr = self.maybe(node.left), self.maybe(node.right)
         left, right = self.expr(node.left), self.expr(node.right)
-        if node.op in ("==", "!="):
-            eq = "==" if t is Type.INT else "is"
-            if ml or mr:
-                # Nothing equals nothing else, not even what a side without nothing may
-                # hold for a card that lacks it (a joker's suit and colour are None).
-                guards: list[str] = []
-                if ml:
-                    a = self.fresh("t")
-                    guards.append(f"({a} := {left}) is not None")
-                    left = a
-                if mr:
-                    b = self.fresh("t")
-                    guards.append(f"({b} := {right}) is not None")
-                    right = b
-                positive = "(" + " and ".join([*guards, f"{left} {eq} {right}"]) + ")"
-                return positive if node.op == "==" else f"(not {positive})"
-            if node.op == "==":
-                return f"({left} {eq} {right})"
-            return f"({left} {'!=' if t is Type.INT else 'is not'} {right})"
-        checks: list[str] = []
-        if ml:
+        # A side that may be nothing is tested first: nothing equals and orders against
+        # nothing, not even what a side without nothing may hold for a card that lacks
+        # it (a joker's suit and colour are None).
+        guards: list[str] = []
+        if self.maybe(node.left):
             a = self.fresh("t")
-            checks.append(f"({a} := {left}) is not None")
+            guards.append(f"({a} := {left}) is not None")
             left = a
-        if mr:
+        if self.maybe(node.right):
             b = self.fresh("t")
-            checks.append(f"({b} := {right}) is not None")
+            guards.append(f"({b} := {right}) is not None")
             right = b
-        return "(" + " and ".join([*checks, f"{left} {node.op} {right}"]) + ")"
+        op, negate = node.op, False
+        if op in ("==", "!="):
+            if guards:  # != is the negation of the guarded ==
+                op, negate = "==", op == "!="
+            if t is not Type.INT:
+                op = "is" if op == "==" else "is not"
+        positive = "(" + " and ".join([*guards, f"{left} {op} {right}"]) + ")"
+        return f"(not {positive})" if negate else positive
 
     def g_Member(self, node: A.Member) -> str:
         values = frozenset(_item_values(node.items))
