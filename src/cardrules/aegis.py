@@ -528,19 +528,21 @@ def _wrong_kind(state: State, action: object) -> IllegalActionError:
 
 
 def _step(state: State, action: Any) -> State:
+    # The step functions take their own kind of action only (the public apply dispatches
+    # the same way, inline).
     phase = state.phase
-    if phase == "play":
+    if phase == "play" and type(action) is Play:
         return _step_play(state, action)
-    if phase == "exchange":
+    if phase == "exchange" and type(action) is Exchange:
         return _step_exchange(state, action)
-    if phase == "bid":
+    if phase == "bid" and type(action) is Bid:
         return _step_bid(state, action)
+    if phase in _PHASE_ACTION:
+        raise _wrong_kind(state, action)
     raise IllegalActionError("the game is over")
 
 
-def _step_exchange(state: State, action: Any) -> State:
-    if type(action) is not Exchange:
-        raise _wrong_kind(state, action)
+def _step_exchange(state: State, action: Exchange) -> State:
     p: int = state.to_act  # type: ignore[assignment]
     master: int = state.master  # type: ignore[assignment]
     cards = action.cards
@@ -597,9 +599,7 @@ def _bad_exchange(cards: tuple[Any, ...], hand: tuple[Card, ...]) -> IllegalActi
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _step_bid(state: State, action: Any) -> State:
-    if type(action) is not Bid:
-        raise _wrong_kind(state, action)
+def _step_bid(state: State, action: Bid) -> State:
     n = action.n
     p: int = state.to_act  # type: ignore[assignment]
     master: int = state.master  # type: ignore[assignment]
@@ -630,9 +630,7 @@ def _step_bid(state: State, action: Any) -> State:
     )  # fmt: skip
 
 
-def _step_play(state: State, action: Any) -> State:
-    if type(action) is not Play:
-        raise _wrong_kind(state, action)
+def _step_play(state: State, action: Play) -> State:
     card = action.card
     p: int = state.to_act  # type: ignore[assignment]
     hands = state.hands
