@@ -19,10 +19,34 @@ from typing import Any
 from .errors import CardRulesError
 from .protocol import GAMES, Agent
 
-__all__ = ["Agent", "RandomAgent", "strong_agent"]
+__all__ = ["Agent", "RandomAgent", "SeededAgent", "strong_agent"]
 
 
-class RandomAgent:
+class SeededAgent:
+    """The base of agents that draw from a generator of their own: ``self._rng``, seeded
+    from ``seed`` (and from the operating system when ``seed`` is ``None``).
+
+    Each kind of agent names its generator's seeds with its own ``SEED_PREFIX``, so that
+    two kinds given the same seed do not draw the same numbers.
+    """
+
+    SEED_PREFIX = "agent"
+
+    def __init__(self, seed: object = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(None if seed is None else f"{self.SEED_PREFIX}:{seed}")
+
+    def reset(self, seed: object) -> None:
+        """Start a game (called by :func:`cardrules.simulate`): the generator is seeded
+        anew from the agent's own seed and ``seed`` (an unseeded agent stays unseeded)."""
+        if self.seed is not None:
+            self._rng = random.Random(f"{self.SEED_PREFIX}:{self.seed}:{seed}")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+class RandomAgent(SeededAgent):
     """Chooses uniformly among the legal actions, from its own seeded generator.
 
     >>> from cardrules.agents import RandomAgent
@@ -31,23 +55,10 @@ class RandomAgent:
     True
     """
 
-    def __init__(self, seed: object = None) -> None:
-        self.seed = seed
-        self._rng = random.Random(None if seed is None else f"agent:{seed}")
-
-    def reset(self, seed: object) -> None:
-        """Start a game: the generator is seeded anew from the agent's own seed and
-        ``seed`` (an unseeded agent stays unseeded)."""
-        if self.seed is not None:
-            self._rng = random.Random(f"agent:{self.seed}:{seed}")
-
     def __call__(self, view: Any, legal_actions: Sequence[Any]) -> Any:
         if not legal_actions:
             raise CardRulesError("RandomAgent was asked to act with no legal action")
         return legal_actions[self._rng.randrange(len(legal_actions))]
-
-    def __repr__(self) -> str:
-        return f"RandomAgent(seed={self.seed!r})"
 
 
 def strong_agent(game: str, seed: object = None) -> Agent:

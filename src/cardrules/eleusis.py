@@ -25,13 +25,13 @@ implemented and every reading of the spec.
 from __future__ import annotations
 
 import itertools
-import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, Final, Literal, Protocol
 
 import attrs
 
+from .agents import SeededAgent
 from .cards import Card, canonical, standard_deck
 from .errors import CardRulesError, IllegalActionError, RulesError
 from .lang.analysis import EquivalenceNotProven, Profile, equivalent, profile
@@ -1105,7 +1105,7 @@ LIBRARY: Final = (
 _LIBRARY_RULES: list[tuple[Rule, ...]] = []
 
 
-class GreedyAgent:
+class GreedyAgent(SeededAgent):
     """A scientist that reasons from the layout with a small library of candidate rules.
 
     It keeps the candidates (:data:`LIBRARY`, or ``library=``: rule texts or compiled
@@ -1125,10 +1125,11 @@ class GreedyAgent:
     True
     """
 
+    SEED_PREFIX = "eleusis-greedy"
+
     def __init__(self, seed: object = None, *, library: Sequence[str | Rule] | None = None,
                  prophet_after: int = 12) -> None:  # fmt: skip
-        self.seed = seed
-        self._rng = random.Random(None if seed is None else f"eleusis-greedy:{seed}")
+        super().__init__(seed)
         if library is None:
             if not _LIBRARY_RULES:
                 _LIBRARY_RULES.append(tuple(compile_rule(t) for t in LIBRARY))
@@ -1136,15 +1137,6 @@ class GreedyAgent:
         else:
             self.library = tuple(r if isinstance(r, Rule) else compile_rule(r) for r in library)
         self.prophet_after = prophet_after
-
-    def __repr__(self) -> str:
-        return f"GreedyAgent(seed={self.seed!r})"
-
-    def reset(self, seed: object) -> None:
-        """Start a game (called by :func:`cardrules.simulate`): the tie-breaking generator
-        is seeded anew from the agent's seed and ``seed`` (unseeded stays unseeded)."""
-        if self.seed is not None:
-            self._rng = random.Random(f"eleusis-greedy:{self.seed}:{seed}")
 
     def best(self, view: View) -> tuple[list[Rule], int]:
         """The candidates that fit ``view``'s layout best, and how many observations

@@ -31,7 +31,6 @@ of nothing else.
 
 from __future__ import annotations
 
-import random
 from bisect import insort
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
@@ -39,6 +38,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from .agents import SeededAgent
 from .cards import JOKER, Card, canonical, parse_card, standard_deck
 from .errors import CardRulesError, IllegalActionError, RulesError
 from .protocol import CHANCE, GameDef, Shuffle, _Chance
@@ -769,7 +769,7 @@ def summary(state: State) -> str:
 # -- agents ----------------------------------------------------------------------------
 
 
-class GreedyAgent:
+class GreedyAgent(SeededAgent):
     """A greedy Gunsore player: simple rules of thumb, no search.
 
     It sees only its :class:`View` and the legal actions, and assumes the shipped
@@ -794,20 +794,12 @@ class GreedyAgent:
     ``docs/games/gunsore.rst``); the rules of thumb were chosen by such measurements.
     """
 
+    SEED_PREFIX = "gunsore-greedy"
+
     def __init__(self, seed: object = None, *, table: TrickTable | None = None, margin: int = 25) -> None:
-        self.seed = seed
+        super().__init__(seed)
         self.table = table if table is not None else builtin("gunsore")
         self.margin = margin
-        self._rng = random.Random(None if seed is None else f"gunsore-greedy:{seed}")
-
-    def __repr__(self) -> str:
-        return f"GreedyAgent(seed={self.seed!r})"
-
-    def reset(self, seed: object) -> None:
-        """Start a game (called by :func:`cardrules.simulate`): the tie-breaking generator
-        is seeded anew from the agent's seed and ``seed`` (unseeded stays unseeded)."""
-        if self.seed is not None:
-            self._rng = random.Random(f"gunsore-greedy:{self.seed}:{seed}")
 
     def _best(self, actions: Sequence[Play], key: Any) -> Play:
         """The action with the smallest ``key``; ties broken by the generator."""

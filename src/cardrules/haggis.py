@@ -27,7 +27,6 @@ True
 from __future__ import annotations
 
 import itertools
-import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
@@ -36,6 +35,7 @@ from typing import Any, Literal
 import attrs
 
 from ._hotloops import c_speedups
+from .agents import SeededAgent
 from .cards import Card, Suit, canonical, parse_cards
 from .errors import CardRulesError, IllegalActionError, RulesError
 from .protocol import CHANCE, GameDef, Shuffle, _Chance
@@ -1694,7 +1694,7 @@ def replay(rules: Rules | None, actions: Iterable[Any], *, players: int = 2) -> 
 # A stronger agent
 
 
-class GreedyAgent:
+class GreedyAgent(SeededAgent):
     """A simple, documented heuristic player.
 
     * Never bets.
@@ -1716,18 +1716,10 @@ class GreedyAgent:
     True
     """
 
+    SEED_PREFIX = "greedy"
+
     def __init__(self, seed: object = None) -> None:
-        self.seed = seed
-        self._rng = random.Random(None if seed is None else f"greedy:{seed}")
-
-    def __repr__(self) -> str:
-        return f"GreedyAgent(seed={self.seed!r})"
-
-    def reset(self, seed: object) -> None:
-        """Start a game (called by :func:`cardrules.simulate`): the tie-breaking generator
-        is seeded anew from the agent's seed and ``seed`` (unseeded stays unseeded)."""
-        if self.seed is not None:
-            self._rng = random.Random(f"greedy:{self.seed}:{seed}")
+        super().__init__(seed)
 
     def __call__(self, view: View, legal: Sequence[Any]) -> Any:
         if not legal:
