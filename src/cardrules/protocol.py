@@ -127,8 +127,8 @@ S = TypeVar("S", bound=GameState)
 R = TypeVar("R")
 
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}
-_getrefcount: Callable[[object], int] | None = getattr(sys, "getrefcount", None)  # CPython
 _BY_NAME: dict[str, GameDef[Any, Any]] = {}
+_getrefcount: Callable[[object], int] | None = getattr(sys, "getrefcount", None)  # CPython only
 
 
 class GameDef(Generic[S, R]):
@@ -282,12 +282,9 @@ class GameDef(Generic[S, R]):
         expected = self._chance_cards(state)
         order = shuffle.order
         bad = [c for c in order if not isinstance(c, Card)]
-        if bad or len(order) != len(expected) or Counter(order) != Counter(expected):
-            if bad:  # checked first: a non-card may not even be hashable
-                raise IllegalActionError(
-                    f"{self.name}: Shuffle must order exactly the {len(expected)} cards of "
-                    f"chance_cards(state); {bad[0]!r} is not a Card"
-                )
+        if bad:  # first: a non-card may not even be hashable
+            why = f"{bad[0]!r} is not a Card"
+        elif len(order) != len(expected) or Counter(order) != Counter(expected):
             got, want = Counter(order), Counter(expected)
             if got - want:
                 why = "it holds " + " ".join(map(str, canonical((got - want).elements())))
@@ -295,10 +292,12 @@ class GameDef(Generic[S, R]):
                 why += " not to be shuffled here"
             else:
                 why = "it lacks " + " ".join(map(str, canonical((want - got).elements())))
-            raise IllegalActionError(
-                f"{self.name}: Shuffle must order exactly the {len(expected)} cards of "
-                f"chance_cards(state); {why}"
-            )
+        else:
+            return
+        raise IllegalActionError(
+            f"{self.name}: Shuffle must order exactly the {len(expected)} cards of "
+            f"chance_cards(state); {why}"
+        )
 
     def _resolve_chance(self, state: S) -> S:
         """Resolve chance nodes with the state's seed (api.md): the k-th shuffle of a
