@@ -1350,31 +1350,8 @@ def _pass(state: State, p: int, action: Pass) -> State:
     hands = state.hands
     needed = sum(1 for q, h in enumerate(hands) if h and q != last)
     history = (*state.history, action)
-    if passes >= needed:
-        mid = State(
-            state.rules,
-            state.players,
-            state.scores,
-            state.leader,
-            hands,
-            state.haggis,
-            state.trick,
-            passes,
-            state.captured,
-            state.bets,
-            state.started,
-            state.out,
-            state.going_out,
-            False,
-            p,
-            state.last_hand,
-            state.hand_number,
-            history,
-            state.seed,
-            state.memo,
-        )
-        return _end_trick(mid, last)
-    return State(
+    trick_over = passes >= needed  # everyone still in passed: the last player takes it
+    new = State(
         state.rules,
         state.players,
         state.scores,
@@ -1389,13 +1366,14 @@ def _pass(state: State, p: int, action: Pass) -> State:
         state.out,
         state.going_out,
         False,
-        _next_with_cards(hands, p),
+        p if trick_over else _next_with_cards(hands, p),
         state.last_hand,
         state.hand_number,
         history,
         state.seed,
         state.memo,
     )
+    return _end_trick(new, last) if trick_over else new
 
 
 def _end_trick(state: State, last: int) -> State:
