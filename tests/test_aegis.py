@@ -188,14 +188,12 @@ def test_deal_order(master):
     assert state.stock == tuple(order[13:])
 
 
-def test_a_seeded_game_deals_by_the_api_md_recipe():
-    import random
+def test_a_seeded_game_deals_with_the_portable_shuffle():
+    from cardrules.protocol import seeded_order
 
     state = aegis.new_game(seed="x")
-    first = list(DECK)
-    random.Random("x:0").shuffle(first)
-    second = list(DECK)
-    random.Random("x:1").shuffle(second)
+    first = seeded_order("x", 0, DECK)
+    second = seeded_order("x", 1, DECK)
     assert state.history == (Shuffle(first), Shuffle(second))
     assert state.key is second[0]
 

@@ -538,13 +538,11 @@ def test_a_custom_rule_judges():
     assert line(play(s, "3H")) == "7H"
 
 
-def test_a_seeded_round_deals_the_shuffle_api_md_describes():
-    import random
-
+def test_a_seeded_round_deals_with_the_portable_shuffle():
     from cardrules import two_decks
+    from cardrules.protocol import seeded_order
 
-    order = list(two_decks())
-    random.Random("9:0").shuffle(order)
+    order = seeded_order(9, 0, two_decks())
     s = E.new_game(players=6, seed=9)
     assert s.history == (Shuffle(tuple(order)),)
     assert s.hands[1] == tuple(sorted(order[0:70:5], key=lambda c: c.index))

@@ -1,8 +1,12 @@
 """The shared protocol, tested on a toy game (tests/toygame.py) so that it stands on its own."""
 
 import copy
+import hashlib
 import pickle
 import random
+import struct
+import typing
+import weakref
 
 import attrs
 import pytest
@@ -13,7 +17,7 @@ from hypothesis import strategies as st
 import cardrules
 from cardrules import CHANCE, GAMES, IllegalActionError, Shuffle, chance_cards, parse_cards
 from cardrules.agents import RandomAgent
-from cardrules.protocol import _Chance
+from cardrules.protocol import _Chance, seeded_order
 
 G = toygame.GAME
 
@@ -54,12 +58,57 @@ def test_only_shuffles_at_chance_and_never_elsewhere():
         G.apply(s, Shuffle(chance_cards(G.new_game())))
 
 
+def _portable_order(seed, k, cards):
+    """The seeded shuffle as its definition states it, written independently."""
+    cards = list(cards)
+    n = len(cards)
+    if n < 2:
+        return tuple(cards)
+    stream = hashlib.shake_256(f"{seed}:{k}".encode("utf-8", "surrogatepass")).digest(8 * (n - 1))
+    draws = struct.unpack(f">{n - 1}Q", stream)
+    for t, i in enumerate(range(n - 1, 0, -1)):
+        j = draws[t] % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(cards)
+
+
 def test_seeded_chance_follows_the_documented_rule():
     s = G.new_game(seed="abc")
-    order = list(chance_cards(G.new_game()))
-    random.Random("abc:0").shuffle(order)
-    assert s.history == (Shuffle(tuple(order)),)
+    assert s.history == (Shuffle(_portable_order("abc", 0, chance_cards(G.new_game()))),)
     assert s.seed == "abc"
+
+
+def test_the_portable_shuffle_matches_its_published_test_vectors():
+    deck = cardrules.standard_deck()
+    demo = seeded_order("demo", 0, deck)
+    assert demo[:10] == parse_cards("7D 8S 9H 2C JC 2H 4S KC 5C 6D")
+    assert demo[-3:] == parse_cards("KH 7H QC")
+    assert seeded_order(42, 3, deck)[:10] == parse_cards("10C 9H 3D 4S 7C 8D 8H KS 7H 6S")
+
+
+@given(st.one_of(st.text(max_size=12), st.integers()), st.integers(0, 10**6), st.integers(0, 120))
+def test_the_portable_shuffle_is_its_definition(seed, k, n):
+    items = tuple(range(n))
+    got = seeded_order(seed, k, items)
+    assert got == _portable_order(seed, k, items)
+    assert sorted(got) == list(items)
+
+
+def test_any_string_is_a_seed_even_a_lone_surrogate():
+    s = G.new_game(seed="\ud800")
+    assert s.seed == "\ud800" and s.history[0] == Shuffle(_portable_order("\ud800", 0, chance_cards(G.new_game())))
+    assert G.replay(None, s.history) == s
+
+
+def test_every_deal_of_a_seeded_game_uses_its_own_k():
+    # Two games: the k-th Shuffle of the history is the order for (seed, k).
+    s = G.new_game(seed=9)
+    rng = random.Random(0)
+    while not s.is_over:
+        s = G.apply(s, rng.choice(G.legal_actions(s)))
+    shuffles = [a for a in s.history if type(a) is Shuffle]
+    for k, shuffle in enumerate(shuffles):
+        assert shuffle.order == _portable_order(9, k, sorted(shuffle.order, key=lambda c: c.rank))
 
 
 def test_seed_takes_no_part_in_equality_and_replay_is_exact():
@@ -74,8 +123,11 @@ def test_seed_takes_no_part_in_equality_and_replay_is_exact():
 def test_replay_names_the_illegal_action():
     s = G.new_game(seed=5)
     bad = [*s.history, toygame.Play(cardrules.parse_card("KS"))]
-    with pytest.raises(IllegalActionError, match=r"action 1 \(.*KS.*\): KS is not in your hand"):
+    with pytest.raises(IllegalActionError, match=r"action 1 \(.*KS.*\): KS is not in your hand") as info:
         G.replay(None, bad)
+    # the game's own error is kept as the cause, with its traceback
+    assert isinstance(info.value.__cause__, IllegalActionError)
+    assert str(info.value.__cause__).endswith("KS is not in your hand")
 
 
 def test_player_counts_are_checked():
@@ -110,30 +162,7 @@ def test_random_play_ends_and_replays(seed):
     assert G.replay(None, s.history) == s
 
 
-@given(st.text(max_size=12), st.integers(0, 120))
-def test_the_fast_seeded_shuffle_is_random_shuffle_exactly(seed, n):
-    from cardrules._shuffling import _inline, seeded_shuffle
-
-    assert seeded_shuffle is _inline  # this Python shuffles as the inlined copy does
-    expected, got = list(range(n)), list(range(n))
-    random.Random(seed).shuffle(expected)
-    seeded_shuffle(seed, got)
-    assert got == expected
-
-
-def test_a_python_that_shuffles_otherwise_keeps_its_own_shuffle():
-    from cardrules import _shuffling
-
-    def reversing(text, items):
-        items.reverse()
-
-    assert _shuffling._same_orders(_shuffling._inline)
-    assert _shuffling._same_orders(_shuffling._reference)
-    assert not _shuffling._same_orders(reversing)
-
-
 def test_a_start_state_kept_by_the_game_is_never_changed_by_seeding(monkeypatch):
-    # new_game gives a fresh start state its seed in place; one the game keeps must be copied.
     kept = G.new_game()
     monkeypatch.setattr(G, "_start", lambda rules, players: kept)
     seeded = G.new_game(seed=3)
@@ -141,6 +170,54 @@ def test_a_start_state_kept_by_the_game_is_never_changed_by_seeding(monkeypatch)
     assert seeded.seed == 3 and len(seeded.history) >= 1
     monkeypatch.undo()
     assert G.new_game(seed=3) == seeded and G.new_game(seed=3).seed == 3
+
+
+class _Guarded:
+    """The ``seed`` slot of a State subclass, refusing writes to finished states."""
+
+    finished: typing.ClassVar[dict[int, weakref.ref]] = {}  # by identity: a new state may be equal
+
+    def __init__(self, slot):
+        self.slot = slot
+
+    def __get__(self, obj, cls=None):
+        return self if obj is None else self.slot.__get__(obj, cls)
+
+    def __set__(self, obj, value):
+        ref = self.finished.get(id(obj))
+        if ref is not None and ref() is obj:
+            raise AssertionError("a finished state was changed")
+        self.slot.__set__(obj, value)
+
+
+class _Watched(toygame.State):
+    __slots__ = ()
+    seed = _Guarded(toygame.State.seed)
+
+
+def test_a_weakly_kept_start_state_is_never_changed_by_seeding(monkeypatch):
+    # A game whose start() keeps its states in a WeakValueDictionary: only a weak
+    # reference holds the state new_game receives, which a reference count cannot see.
+    cache = weakref.WeakValueDictionary()
+    real_start = G._start
+
+    def start(rules, players):
+        state = cache.get((rules, players))
+        if state is None:
+            state = _Watched(**attrs.asdict(real_start(rules, players), recurse=False))
+            _Guarded.finished[id(state)] = weakref.ref(state)
+            cache[rules, players] = state
+        return state
+
+    monkeypatch.setattr(G, "_start", start)
+    try:
+        seeded = G.new_game(seed=3)
+        kept = start(toygame.Rules(), 2)
+        unseeded = G.new_game()
+    finally:
+        _Guarded.finished.clear()
+    assert seeded.seed == 3 and len(seeded.history) == 1
+    assert kept.seed is None and unseeded.seed is None and unseeded.to_act is CHANCE
 
 
 def test_import_cardrules_alone_reaches_every_documented_module():

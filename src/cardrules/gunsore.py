@@ -642,7 +642,7 @@ def _pools_before_truce(before: State, after: State) -> tuple[int, int]:
 def describe(state: State, action: object) -> str:
     """One readable line for ``action`` played in ``state`` (used by ``cardrules demo``).
 
-    >>> s = new_game(seed=3)
+    >>> s = new_game(seed=2024)
     >>> describe(s, DeclareWar())
     'player 0 (master) declares war'
     """

@@ -27,14 +27,13 @@ of the position).
 from __future__ import annotations
 
 import importlib
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, Generic, Protocol, TypeVar
 
 import attrs
 
-from ._shuffling import seeded_shuffle
+from ._shuffling import seeded_order
 from .cards import Card, canonical
 from .errors import CardRulesError, IllegalActionError, UnknownGameError
 
@@ -46,6 +45,7 @@ __all__ = [
     "Shuffle",
     "chance_cards",
     "game_of",
+    "seeded_order",
 ]
 
 
@@ -128,7 +128,6 @@ R = TypeVar("R")
 
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}
 _BY_NAME: dict[str, GameDef[Any, Any]] = {}
-_getrefcount: Callable[[object], int] | None = getattr(sys, "getrefcount", None)  # CPython only
 
 
 class GameDef(Generic[S, R]):
@@ -183,7 +182,8 @@ class GameDef(Generic[S, R]):
     # -- the public functions, the same for every game ---------------------------------
 
     def new_game(self, rules: R | None = None, *, players: int | None = None, seed: object = None) -> S:
-        """A new game.  With a ``seed``, every chance node resolves itself (api.md)."""
+        """A new game.  With a ``seed``, every chance node resolves itself with the
+        library's portable seeded shuffle (:func:`cardrules.protocol.seeded_order`)."""
         if rules is None:
             rules = self._default_rules
             if rules is None:  # made once: a Rules is an immutable value
@@ -195,13 +195,9 @@ class GameDef(Generic[S, R]):
         n = self._players(players)
         state = self._start(rules, n)
         if seed is not None:
-            if _getrefcount is not None and _getrefcount(state) == 2:
-                # Only this frame holds the state start() just made (the count is our
-                # variable and the call's argument): giving it its seed in place is
-                # evolve() without the copy.  A state start() kept elsewhere is copied.
-                object.__setattr__(state, "seed", seed)
-            else:
-                state = attrs.evolve(state, seed=seed)  # type: ignore[misc]
+            # A new state that holds the seed; the one start() made is left as it was
+            # (start may keep it, cache it, or hand it out again: states never change).
+            state = attrs.evolve(state, seed=seed)  # type: ignore[misc]
             state = self._resolve_chance(state)
         return state
 
@@ -252,7 +248,7 @@ class GameDef(Generic[S, R]):
             try:
                 state = self.apply(state, action)
             except IllegalActionError as exc:
-                raise IllegalActionError(f"action {i} ({action}): {exc}") from None
+                raise IllegalActionError(f"action {i} ({action}): {exc}") from exc
         return state
 
     def chance_cards(self, state: S) -> tuple[Card, ...]:
@@ -300,15 +296,13 @@ class GameDef(Generic[S, R]):
         )
 
     def _resolve_chance(self, state: S) -> S:
-        """Resolve chance nodes with the state's seed (api.md): the k-th shuffle of a
-        game (k counts Shuffle actions in history, from 0) shuffles the canonical
-        chance cards with ``random.Random(f"{seed}:{k}")``."""
+        """Resolve chance nodes with the state's seed: the k-th shuffle of a game (k
+        counts the Shuffle actions in its history, from 0) puts the canonical chance
+        cards in the order :func:`seeded_order` gives for the seed and k."""
         seed = state.seed
         k = list(map(type, state.history)).count(Shuffle)  # a C loop: histories are long
         while state.to_act is CHANCE:
-            order = list(self._chance_cards(state))
-            seeded_shuffle(f"{seed}:{k}", order)  # random.Random(f"{seed}:{k}").shuffle(order)
-            state = self._deal(state, Shuffle(tuple(order)))
+            state = self._deal(state, Shuffle(seeded_order(seed, k, self._chance_cards(state))))
             k += 1
         return state
 
