@@ -28,7 +28,7 @@ def test_auto_plays_a_whole_game_and_the_same_seed_plays_it_again(game, monkeypa
 def test_a_player_picks_by_number_or_by_text_and_sees_no_hidden_card(monkeypatch, capsys):
     # seed 5: player 1 is master and exchanges first; then player 0 (slave) keeps its
     # hand with 1, bids by text, plays by number, and stops.
-    status, out = run(["play", "aegis", "--seed", "5"], "1\nbid(4)\n1\nquit\n", monkeypatch, capsys)
+    status, out = run(["play", "aegis", "--seed", "5"], "1\nbid 4\n1\nquit\n", monkeypatch, capsys)
     assert status == 0 and out.rstrip().endswith("stopped.")
     assert re.search(r"player 1 \(master\) exchanges \d cards? \(round 1\)", out)  # not which cards
     assert "player 0 (slave) keeps its hand" in out
@@ -39,11 +39,11 @@ def test_a_player_picks_by_number_or_by_text_and_sees_no_hidden_card(monkeypatch
 
 
 def test_a_text_that_matches_several_actions_lists_them_and_a_bad_one_says_so(monkeypatch, capsys):
-    status, out = run(["play", "haggis", "--seed", "5"], "single 2\nnonsense\n99999\nquit\n", monkeypatch, capsys)
+    status, out = run(["play", "haggis", "--seed", "5"], "2h j\nnonsense\n99999\nquit\n", monkeypatch, capsys)
     assert status == 0
     after = out.split("> ", 1)[1]
     listed = re.findall(r"^\s+\d+\s+(.*)$", after.split("> ", 1)[0], re.M)
-    assert listed and all("single 2" in a for a in listed)
+    assert listed and all("2h j" in a.lower() for a in listed)
     assert "no legal action matches 'nonsense'" in out
     assert re.search(r"no action 99999: choose from 1 to \d+", out)
 
