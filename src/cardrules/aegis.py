@@ -1247,3 +1247,4 @@ def _view_role(v: View, p: int) -> str:
 
 
 GAME.set_text(parse_action=parse_action, render=render)
+__all__ += ["parse_action", "render"]

@@ -1015,3 +1015,4 @@ def render(state: State, player: int | None = None) -> str:
 
 
 GAME.set_text(parse_action=parse_action, render=render)
+__all__ += ["parse_action", "render"]
