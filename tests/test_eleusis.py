@@ -624,5 +624,5 @@ def test_describe_tells_the_prophets_calls():
     assert g.describe(u, E.Play(parse_cards("5C"))) == "player 2 plays 5C: wrong, expelled"
     assert (
         g.describe(u, E.BecomeProphet())
-        == "player 2: become prophet (illegal: you may become prophet only right after your own play)"
+        == "player 2: prophet (illegal: you may become prophet only right after your own play)"
     )

@@ -23,10 +23,10 @@ def test_auto_plays_a_whole_round_and_draws_the_layout(monkeypatch, capsys):
         ["play", "eleusis", "--auto", "--seed", "7", "--players", "4"], "", monkeypatch, capsys
     )
     assert status == 0
-    assert out.startswith("New Eleusis, 4 players (player 0 is God), seed 7")
+    assert out.startswith("New Eleusis, 4 players, seed 7; the computer plays every seat")
     assert "the rule was: card.color != prev.color" in out
     assert "scores: [" in out and "winners: [" in out
-    assert "cards held  1:" in out
+    assert "cards held: 1:" in out
     # the same seed plays the same round
     _status2, out2, _ = run(
         ["play", "eleusis", "--auto", "--seed", "7", "--players", "4"], "", monkeypatch, capsys
@@ -42,11 +42,11 @@ def test_hot_seat_reads_moves_from_a_pipe_and_explains_mistakes(monkeypatch, cap
     p = s.to_act
     absent = next(c for c in E._DECK if c not in s.hands[p])
     script = f"{absent}\n1 2 3 4 5\nhelp\nnone\nquit\n"
-    status, out, _ = run(["play", "eleusis", "--seed", "3", "--players", "4"], script, monkeypatch, capsys)
+    status, out, _ = run(["play", "eleusis", "--seed", "3", "--players", "4", "--hot-seat"], script, monkeypatch, capsys)
     assert status == 0
     assert f"{absent} is not in your hand" in out
     assert "is not a card" in out
-    assert out.count("On your turn type the cards") == 2
+    assert out.count("How to write an action in eleusis") == 1
     assert f"player {p} declares no play" in out
     assert out.rstrip().endswith("stopped.")
 
@@ -73,7 +73,7 @@ def test_a_missing_rule_file_is_an_error(tmp_path, monkeypatch, capsys):
 def test_a_real_pipe_drives_the_command():
     env = dict(os.environ, PYTHONPATH=SRC)
     proc = subprocess.run(
-        [sys.executable, "-m", "cardrules", "play", "eleusis", "--seed", "3", "--players", "4"],
+        [sys.executable, "-m", "cardrules", "play", "eleusis", "--seed", "3", "--players", "4", "--hot-seat"],
         input="none\nquit\n", capture_output=True, text=True, env=env, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -87,13 +87,14 @@ def test_hot_seat_through_a_prophet_offer_and_a_judgment(monkeypatch, capsys):
     p = s.to_act
     right = next(c for c in s.hands[p] if s.rules.secret.accepts(s.main, c))
     script = f"{right}\nmaybe\ny\nnone\nwrong\nright\nquit\n"
-    status, out, _ = run(["play", "eleusis", "--seed", "4"], script, monkeypatch, capsys)
+    status, out, _ = run(["play", "eleusis", "--seed", "4", "--hot-seat"], script, monkeypatch, capsys)
     assert status == 0
     assert f"player {p} plays {right}: right" in out
-    assert "answer y (become prophet) or n (pass)" in out
+    assert "'maybe' is not a word of any legal action; legal actions: prophet, pass" in out
     assert f"player {p} becomes prophet" in out
-    assert f"prophet {p}: player" in out and "showing" in out
-    assert "name a right card" in out  # 'wrong' alone does not say which card
+    assert "to judge: player" in out and "declares no play, showing" in out
+    assert f"to act: player {p} judges the play" in out
+    assert "'wrong': " in out  # 'wrong' alone does not say which card: refused
     assert f"prophet {p} agrees player" in out
 
 

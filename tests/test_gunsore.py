@@ -446,7 +446,7 @@ def test_a_table_that_needs_a_key_card_is_refused():
 
 def test_actions_are_values_and_play_accepts_card_text():
     assert Play("7h") == Play(parse_card("7H")) and hash(Play("7H")) == hash(Play(parse_card("7H")))
-    assert DeclareWar() == DeclareWar() and str(Play("10S")) == "Play(10S)"
+    assert DeclareWar() == DeclareWar() and str(Play("10S")) == "10S"
     with pytest.raises(CardRulesError):
         Play("1H")
 

@@ -1,13 +1,18 @@
-"""``cardrules play aegis|gunsore|haggis``: one player against agents, read from a pipe."""
+"""``cardrules play``: one person against the computer, read from scripted stdin, for
+every game: a whole game typed as text, ``help``, ``list``, a wrong input, the end of
+input and Ctrl-C."""
 
 import io
+import random
 import re
 import sys
 
 import pytest
 
-from cardrules import aegis
-from cardrules.cli import main
+from cardrules import GAMES, aegis
+from cardrules.cli import main, play_cmd
+
+CASES = [("aegis", 2, 0), ("gunsore", 2, 1), ("haggis", 2, 0), ("haggis", 3, 2), ("eleusis", 4, 1)]
 
 
 def run(argv, stdin, monkeypatch, capsys):
@@ -16,19 +21,59 @@ def run(argv, stdin, monkeypatch, capsys):
     return status, capsys.readouterr().out
 
 
-@pytest.mark.parametrize("game", ["aegis", "gunsore", "haggis"])
-def test_auto_plays_a_whole_game_and_the_same_seed_plays_it_again(game, monkeypatch, capsys):
-    status, out = run(["play", game, "--auto", "--seed", "4"], "", monkeypatch, capsys)
+class Typist:
+    """A stdin that answers each prompt with the text of a legal action, computed from
+    the game the command is playing (replayed here from the same seed and the lines
+    printed so far is not needed: the session object is inspected)."""
+
+    def __init__(self, extra_lines=()):
+        self.rng = random.Random(0)
+        self.session = None
+        self.extra = list(extra_lines)
+        self.typed = []
+
+    def readline(self):
+        if self.extra:
+            line = self.extra.pop(0)
+        else:
+            s = self.session
+            st = s.state
+            legal = s.g.legal_actions(st)
+            line = str(self.rng.choice(legal))
+        self.typed.append(line)
+        return line + "\n"
+
+
+@pytest.mark.parametrize(("game", "players", "seat"), CASES)
+def test_a_whole_game_typed_as_text(game, players, seat, monkeypatch, capsys):
+    typist = Typist(["help", "list", "no such move", "999999"])
+    real_init = play_cmd._Session.__init__
+
+    def init(self, *a, **k):
+        real_init(self, *a, **k)
+        typist.session = self
+
+    monkeypatch.setattr(play_cmd._Session, "__init__", init)
+    monkeypatch.setattr(sys, "stdin", typist)
+    argv = ["play", game, "--seed", "3", "--players", str(players), "--seat", str(seat),
+            "--opponents", "random", "--max-actions", "20000"]
+    status = main(argv)
+    out = capsys.readouterr().out
     assert status == 0
-    assert out.startswith(f"{game}, 2 players, seed 4\n") and "winners: [" in out
-    _, again = run(["play", game, "--auto", "--seed", "4"], "", monkeypatch, capsys)
-    assert again == out
+    assert out.count(f"How to write an action in {game}") == 1
+    assert "     1  " in out  # the numbered list, on request only
+    assert "'no such move'" in out and "legal action" in out
+    assert "no action 999999" in out
+    assert "game over: " in out and "winners: [" in out
+    # the wrong inputs did not reprint the list of legal actions
+    assert out.count("     1  ") == 1
+    # the typed texts were read as the actions they name: the game ended by them
+    assert len(typist.typed) > 4
 
 
-def test_a_player_picks_by_number_or_by_text_and_sees_no_hidden_card(monkeypatch, capsys):
-    # seed 5: player 1 is master and exchanges first; then player 0 (slave) keeps its
-    # hand with 1, bids by text, plays by number, and stops.
-    status, out = run(["play", "aegis", "--seed", "5"], "1\nbid(4)\n1\nquit\n", monkeypatch, capsys)
+def test_aegis_table_and_results_show_as_they_happen(monkeypatch, capsys):
+    # seed 5: player 1 is master and exchanges first; player 0 keeps, bids 4 by text.
+    status, out = run(["play", "aegis", "--seed", "5"], "keep\nbid 4\n1\nquit\n", monkeypatch, capsys)
     assert status == 0 and out.rstrip().endswith("stopped.")
     assert re.search(r"player 1 \(master\) exchanges \d cards? \(round 1\)", out)  # not which cards
     assert "player 0 (slave) keeps its hand" in out
@@ -36,19 +81,62 @@ def test_a_player_picks_by_number_or_by_text_and_sees_no_hidden_card(monkeypatch
     assert re.search(r"player 0 \(attacker\) plays \w+", out)
     state = aegis.new_game(seed="5")
     assert f"your hand: {' '.join(map(str, state.hands[0]))}" in out
+    assert "key card" in out and "to act: player 0 (slave)" in out
+    # the opponent's hand never shows
+    assert f"{' '.join(map(str, state.hands[1]))}" not in out
 
 
-def test_a_text_that_matches_several_actions_lists_them_and_a_bad_one_says_so(monkeypatch, capsys):
-    status, out = run(["play", "haggis", "--seed", "5"], "single 2\nnonsense\n99999\nquit\n", monkeypatch, capsys)
+def test_haggis_shows_what_to_beat_and_asks_for_a_declaration(monkeypatch, capsys):
+    g = GAMES["haggis"]
+    s = g.new_game(players=2, seed="8")
+    hand = s.hands[0]
+    number = hand[0]
+    text = f"{number} J K"
+    status, out = run(["play", "haggis", "--seed", "8", "--opponents", "random"], f"{text}\nquit\n", monkeypatch, capsys)
     assert status == 0
-    after = out.split("> ", 1)[1]
-    listed = re.findall(r"^\s+\d+\s+(.*)$", after.split("> ", 1)[0], re.M)
-    assert listed and all("single 2" in a for a in listed)
-    assert "no legal action matches 'nonsense'" in out
-    assert re.search(r"no action 99999: choose from 1 to \d+", out)
+    assert "declares 2 combinations: say which" in out or "declares 3 combinations: say which" in out
+    assert "to act: player 0 leads" in out
 
 
-def test_a_seat_that_does_not_exist_is_refused(monkeypatch, capsys):
-    status = main(["play", "aegis", "--seat", "2", "--seed", "1"])
-    assert status != 0
-    assert "--seat must be a seat from 0 to 1" in capsys.readouterr().err
+def test_end_of_input_and_ctrl_c_end_cleanly(monkeypatch, capsys):
+    status, out = run(["play", "gunsore", "--seed", "1", "--seat", "1"], "", monkeypatch, capsys)
+    assert status == 0 and out.rstrip().endswith("stopped.")
+
+    class Interrupt:
+        def readline(self):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "stdin", Interrupt())
+    status = main(["play", "gunsore", "--seed", "1", "--seat", "1"])
+    out = capsys.readouterr().out
+    assert status == 130 and out.rstrip().endswith("interrupted.")
+
+
+@pytest.mark.parametrize("game", ["aegis", "gunsore", "haggis"])
+def test_auto_plays_a_whole_game_and_the_same_seed_plays_it_again(game, monkeypatch, capsys):
+    status, out = run(["play", game, "--auto", "--seed", "4"], "", monkeypatch, capsys)
+    assert status == 0
+    assert out.startswith(f"{game.capitalize()}, 2 players, seed 4;") and "winners: [" in out
+    _, again = run(["play", game, "--auto", "--seed", "4"], "", monkeypatch, capsys)
+    assert again == out
+
+
+def test_eleusis_with_the_person_as_god(monkeypatch, capsys):
+    status, out = run(["play", "eleusis", "--seat", "0", "--seed", "2", "--players", "4",
+                       "--rule", "card.rank > 3"], "", monkeypatch, capsys)
+    assert status == 0
+    assert "you are God" in out and "the secret rule: card.rank > 3" in out
+    assert "the rule was: card.rank > 3" in out and "winners: [" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["play", "aegis", "--seat", "2", "--seed", "1"], "--seat must be a seat from 0 to 1"),
+    (["play", "haggis", "--rule", "card is red"], "--rule is for eleusis only"),
+    (["play", "eleusis", "--name", "a"], "--name picks a rule of the --rule file"),
+    (["play", "aegis", "--players", "3"], "aegis is played by 2 players"),
+    (["play", "eleusis", "--rule", "card.rnak > 1"], "rnak"),
+])
+def test_options_a_game_cannot_use_are_errors(argv, message, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(argv) != 0
+    assert message in capsys.readouterr().err

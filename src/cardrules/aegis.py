@@ -19,7 +19,7 @@ points.
 32
 >>> state = aegis.apply(state, aegis.Exchange(()))      # the master stops at once
 >>> [str(a) for a in aegis.legal_actions(state)]
-['Bid(1)', 'Bid(2)', 'Bid(3)', 'Bid(4)', 'Bid(5)']
+['bid 1', 'bid 2', 'bid 3', 'bid 4', 'bid 5']
 """
 
 from __future__ import annotations
@@ -200,13 +200,13 @@ class Exchange:
     >>> Exchange(parse_cards("7H 2S")) == Exchange("2S 7H")
     True
     >>> str(Exchange("7H 2S")), str(Exchange(()))
-    ('Exchange(2S 7H)', 'Exchange()')
+    ('exchange 2S 7H', 'keep')
     """
 
     cards: tuple[Card, ...] = attrs.field(converter=_exchange_cards)
 
     def __str__(self) -> str:
-        return "Exchange(" + " ".join(map(str, self.cards)) + ")"
+        return "exchange " + " ".join(map(str, self.cards)) if self.cards else "keep"
 
 
 @attrs.frozen
@@ -216,7 +216,7 @@ class Bid:
     n: int
 
     def __str__(self) -> str:
-        return f"Bid({self.n})"
+        return f"bid {self.n}"
 
 
 @attrs.frozen
@@ -226,7 +226,7 @@ class Play:
     card: Card = attrs.field(converter=_to_card)
 
     def __str__(self) -> str:
-        return f"Play({self.card})"
+        return str(self.card)
 
 
 # Interned actions (ENGINEERING.md: building action objects dominates random play).
@@ -1123,3 +1123,128 @@ def replay(rules: Rules | None, actions: Iterable[Any], *, players: int = 2) -> 
     """The state reached by applying ``actions`` (shuffles included) to a new game
     (``players`` is always 2)."""
     return GAME.replay(rules, actions, players=players)
+
+
+# ---------------------------------------------------------------------------------------
+# Actions and tables as text
+#
+# The notation: a card played is the card (``7H``); a bid is ``bid 3``; an exchange is
+# ``exchange 2S 7H`` (the cards in any order), and keeping one's hand (the master's
+# ``keep`` ends the exchanges) is ``keep``.  ``parse_action`` also reads ``stop``,
+# ``play 7H`` and, in the exchange phase, bare cards (``2S 7H``).
+
+from . import notation as _notation  # noqa: E402  (this section is kept apart)
+
+_NOTATION: Final = _notation.Notation(
+    aliases={k: "keep" for k in ("stop", "exchange", "exchange none", "no exchange", "none")},
+    card_sets=True,
+)
+
+
+def _extra(state: State, key: str, cards: list[Card]) -> Any:
+    # What the text says, legal or not: apply() then says why it is not.
+    ws = key.split()
+    if not ws:
+        return None
+    rest = len(ws) - 1 == len(cards)
+    if ws[0] == "play" and rest and len(cards) == 1:
+        return Play(cards[0])
+    if ws[0] == "exchange" and rest:
+        return Exchange(tuple(cards))
+    if ws[0] == "bid" and len(ws) == 2 and ws[1].isdigit():
+        return Bid(int(ws[1]))
+    if len(cards) == len(ws):  # bare cards: an exchange, or the card to play
+        if state.phase == "exchange":
+            return Exchange(tuple(cards))
+        if len(cards) == 1:
+            return Play(cards[0])
+    if state.phase == "bid" and len(ws) == 1 and ws[0].isdigit():
+        return Bid(int(ws[0]))
+    return None
+
+
+def parse_action(state: State, text: str) -> Any:
+    """The legal action ``text`` names: ``7H``, ``bid 3``, ``exchange 2S 7H`` (cards in
+    any order), ``keep`` (also ``stop``); case-insensitive, cards as
+    :func:`~cardrules.parse_cards` reads them.  ``parse_action(state, str(a)) == a`` for
+    every legal action ``a``.  Text that names no legal action raises
+    :class:`~cardrules.IllegalActionError` with the reason and the nearest legal actions.
+
+    >>> s = new_game(seed=7)
+    >>> s.hands[s.to_act]
+    (Card('QS'), Card('8H'), Card('AD'), Card('QD'), Card('3C'))
+    >>> parse_action(s, "exchange qd, Qs") == Exchange("QS QD")
+    True
+    >>> parse_action(s, "bid 3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.IllegalActionError: 'bid 3': you cannot bid now: ...; nearest of 32 legal actions: ...
+    """
+    return _notation.read(state, text, legal_actions(state), _NOTATION, extra=_extra, check=apply)
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    return " ".join(map(str, cards)) or "-"
+
+
+def render(state: State, player: int | None = None) -> str:
+    """The table as text: scores, the key card, each player's role, bid, tricks and
+    exchanges, the trick on the table, the hands (only ``player``'s own when a player is
+    given: the text is drawn from :func:`view`), and who is to act.
+
+    >>> print(render(new_game(seed=7), 1))
+    Aegis, season 1: scores 0-0 (25 wins, or a lead of 10)
+    key card 7D, 41 cards in the stock
+    player 0 (master): 5 cards
+    player 1 (slave): 5 cards
+    your hand: 8S 9S 6H JH 5D
+    to act: player 0 (master) may exchange cards or keep
+    """
+    views = [view(state, p) for p in range(2)] if player is None else [view(state, player)]
+    v = views[0]
+    rules = state.rules
+    season = len(v.seasons) + (0 if v.phase == "over" else 1)
+    lines = [f"Aegis, season {season}: scores {v.scores[0]}-{v.scores[1]} "
+             f"({rules.target} wins, or a lead of {rules.margin})"]  # fmt: skip
+    if v.key is not None and v.phase != "over":
+        lines.append(f"key card {v.key}, {v.stock_size} cards in the stock")
+    for p in range(2):
+        parts = [f"{v.hand_sizes[p]} card{'s' * (v.hand_sizes[p] != 1)}"]
+        if v.drawn[p]:
+            parts.append("drew " + "+".join(map(str, v.drawn[p])))
+        if v.bids[p] is not None:
+            parts.append(f"bid {v.bids[p]}")
+        if v.phase == "play":
+            parts.append(f"tricks {v.tricks[p]}")
+        role = "" if v.master is None else f" ({_view_role(v, p)})"
+        lines.append(f"player {p}{role}: " + ", ".join(parts))
+    if v.phase == "play":
+        if v.trick:
+            lines.append(f"trick: player {v.leader} led {v.trick[0]}")
+        elif v.played:
+            t = v.played[-1]
+            lines.append(f"last trick: {t.cards[0]} {t.cards[1]}, taken by player {t.winner}")
+    if v.seasons and (v.phase in ("exchange", "bid", "over") and not v.played):
+        lines.append("last season: " + _season_text(v.seasons[-1])[len("season: "):])
+    for w in views:
+        owner = "your hand" if player is not None else f"player {w.player}'s hand"
+        lines.append(f"{owner}: {_cards(w.hand)}")
+    if v.phase == "over":
+        winner = state.winners[0] if player is None else (0 if v.scores[0] > v.scores[1] else 1)
+        if player is not None and v.scores[0] == v.scores[1]:
+            winner = v.seasons[-1].winner
+        lines.append(f"game over: player {winner} wins")
+    elif isinstance(v.to_act, int):
+        doing = {"exchange": "may exchange cards or keep", "bid": "bids", "play": "plays a card"}[v.phase]
+        lines.append(f"to act: player {v.to_act} ({_view_role(v, v.to_act)}) {doing}")
+    return "\n".join(lines)
+
+
+def _view_role(v: View, p: int) -> str:
+    if v.phase == "play" or (v.phase == "over" and v.bids[0] is not None):
+        return "attacker" if p == v.attacker else "defender"
+    return "master" if p == v.master else "slave"
+
+
+GAME.set_text(parse_action=parse_action, render=render)
+__all__ += ["parse_action", "render"]

@@ -259,6 +259,12 @@ def _parse_uncached(text: str) -> Card:
         return _INTERNED[_RANK_TOKENS[up], None]
     rank_part, suit_part = up[:-1], up[-1]
     rank = _RANK_TOKENS.get(rank_part)
+    if not rank_part and up not in _RANK_TOKENS:  # one character, and no rank
+        raise CardParseError(
+            f"{token!r} is not a card: a card is a rank ({_RANKS_HELP}) and a suit ({_SUITS_HELP}), "
+            "e.g. '10H'",
+            text,
+        )
     if rank is None:
         if suit_part not in _SUIT_TOKENS and up in _RANK_TOKENS:
             raise CardParseError(f"{token!r} is not a card: the suit is missing ({_SUITS_HELP})", text)

@@ -198,7 +198,7 @@ class BecomeProphet:
     """Right after its play, a scientist declares itself prophet."""
 
     def __str__(self) -> str:
-        return "become prophet"
+        return "prophet"
 
 
 @attrs.frozen
@@ -223,8 +223,8 @@ class Judge:
 
     def __str__(self) -> str:
         if self.card is not None:
-            return f"wrong: {self.card} is right"
-        return "right" if self.right else "wrong"
+            return f"judge wrong {self.card}"
+        return "judge right" if self.right else "judge wrong"
 
 
 _NOPLAY: Final = NoPlay()
@@ -1210,3 +1210,98 @@ class GreedyAgent(SeededAgent):
             if _NAMES[card] in legal:
                 return _NAMES[card]
         return _RIGHT
+
+
+# -- actions and tables as text --------------------------------------------------------
+#
+# The notation: a play is its cards in the order played (``5H``, a string ``5H 6C 7D``);
+# ``no play``; after a play ``prophet`` (become prophet) or ``pass``; a prophet's calls
+# are ``judge right`` and ``judge wrong``, and for a no-play ``judge wrong 5H`` ("wrong:
+# 5H is a right card").  ``parse_action`` also reads ``play 5H``, ``none``, ``yes``/``no``
+# to the prophet offer, and ``right``, ``wrong``, ``wrong 5H``.
+
+from . import notation as _notation  # noqa: E402  (this section is kept apart)
+
+_NOTATION: Final = _notation.Notation(
+    aliases={
+        "become prophet": "prophet", "y": "prophet", "yes": "prophet",
+        "n": "pass", "no": "pass",
+        "noplay": "no play", "no-play": "no play", "none": "no play",
+        "right": "judge right", "r": "judge right", "wrong": "judge wrong", "w": "judge wrong",
+    }
+)  # fmt: skip
+
+
+def _extra(state: State, key: str, cards: list[Card]) -> Any:
+    ws = key.split()
+    if ws[:1] == ["play"]:
+        ws = ws[1:]
+    if ws and len(cards) == len(ws):
+        return Play(tuple(cards))
+    if ws[:1] == ["judge"]:
+        ws = ws[1:]
+    if ws[:1] == ["wrong"] and len(ws) == 2 and len(cards) == 1:
+        return Judge(False, cards[0])
+    if ws in (["right"], ["wrong"]):
+        return Judge(ws == ["right"])
+    if ws == ["prophet"]:
+        return BecomeProphet()
+    return None
+
+
+def parse_action(state: State, text: str) -> Any:
+    """The action ``text`` names: cards in the order played (``5H``, or a string
+    ``5H 6C 7D``, legal though not listed by :func:`legal_actions`), ``no play``,
+    ``prophet`` or ``pass``, ``judge right``, ``judge wrong``, ``judge wrong 5H``;
+    case-insensitive, cards as :func:`~cardrules.parse_cards` reads them.  Text that
+    names no legal action raises :class:`~cardrules.IllegalActionError` with the reason
+    and the nearest legal actions.
+    """
+    return _notation.read(state, text, _legal(state), _NOTATION, extra=_extra, check=apply)
+
+
+def render(state: State, player: int | None = None) -> str:
+    """The table as text: the layout, the cards each scientist holds, the prophet, the
+    sudden-death count, the play being judged, the hands (only ``player``'s own when a
+    player is given: the text is drawn from :func:`view`; God's view shows the rule),
+    and who is to act."""
+    views = [view(state, p) for p in range(state.players)] if player is None else [view(state, player)]
+    v = views[0]
+    lines = [f"New Eleusis, {len(v.hand_sizes)} players (player 0 is God)", ""]
+    lines.append(layout_text(v) or "(no card on the main line yet)")
+    lines.append("")
+    marks = []
+    for p in range(1, len(v.hand_sizes)):
+        note = " prophet" if p == v.prophet else " out" if p in v.expelled else ""
+        marks.append(f"{p}:{v.hand_sizes[p]}{note}")
+    lines.append("cards held: " + "  ".join(marks) + f"; {v.stock_size} in the stock")
+    if v.prophet is not None and v.marker is not None:
+        lines.append(f"prophet: player {v.prophet}, marker on main-line card {v.marker[0] + 1}")
+    limit = state.rules.sudden_death_prophet if v.prophet is not None else state.rules.sudden_death
+    death = "sudden death" if v.in_sudden_death else f"sudden death at {limit}"
+    lines.append(f"cards counted: {v.sudden_death_count} ({death})")
+    if v.phase == "judge" and v.pending is not None:
+        what = _what(v.pending)
+        if v.shown:
+            what += ", showing " + " ".join(map(str, v.shown))
+        lines.append(f"to judge: player {v.turn} {what}")
+    for w in views:
+        if w.player == 0:
+            if w.rule is not None:
+                lines.append("the secret rule: " + " ".join(w.rule.source.split()))
+            continue
+        owner = "your hand" if player is not None else f"player {w.player}'s hand"
+        lines.append(f"{owner}: {' '.join(map(str, w.hand)) or '-'}")
+    if v.phase == "over":
+        best = max(v.scores)
+        won = ", ".join(str(p) for p in range(len(v.scores)) if v.scores[p] == best)
+        lines.append(f"round over: scores {' '.join(map(str, v.scores))}; winners {won}")
+    elif isinstance(v.to_act, int):
+        doing = {"turn": "plays cards or says no play", "judge": "judges the play",
+                 "offer": "may become prophet or pass"}.get(v.phase, "acts")  # fmt: skip
+        lines.append(f"to act: player {v.to_act} {doing}")
+    return "\n".join(lines)
+
+
+GAME.set_text(parse_action=parse_action, render=render)
+__all__ += ["parse_action", "render"]

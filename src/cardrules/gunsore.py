@@ -204,7 +204,7 @@ class Play:
     card: Card = attrs.field(converter=_to_card)
 
     def __str__(self) -> str:
-        return f"Play({self.card})"
+        return str(self.card)
 
 
 @attrs.frozen
@@ -213,7 +213,7 @@ class DeclareWar:
     the first war trick.  Legal only with ``Rules(declare_war=True)``."""
 
     def __str__(self) -> str:
-        return "DeclareWar()"
+        return "war"
 
 
 _DECLARE: Final = DeclareWar()
@@ -931,3 +931,88 @@ GAME: Final = GameDef(
     describe=describe,
     module=__name__,
 )
+
+
+# -- actions and tables as text --------------------------------------------------------
+#
+# The notation: a card played is the card (``7H``, ``JK`` for the joker); declaring war
+# is ``war``.  ``parse_action`` also reads ``play 7H`` and ``declare war``.
+
+from . import notation as _notation  # noqa: E402  (this section is kept apart)
+
+_NOTATION: Final = _notation.Notation(aliases={"declare war": "war", "declarewar": "war"})
+
+
+def _extra(state: State, key: str, cards: list[Card]) -> Any:
+    ws = key.split()
+    if ws[:1] == ["play"] and len(ws) == 2 and len(cards) == 1:
+        return Play(cards[0])
+    if len(ws) == 1 and len(cards) == 1:
+        return Play(cards[0])
+    return None
+
+
+def parse_action(state: State, text: str) -> Any:
+    """The legal action ``text`` names: a card (``7H``, ``JK``) or ``war``;
+    case-insensitive, cards as :func:`~cardrules.parse_cards` reads them.  Text that
+    names no legal action raises :class:`~cardrules.IllegalActionError` with the reason
+    and the nearest legal actions.
+
+    >>> s = new_game(seed=2024)
+    >>> parse_action(s, "declare war")
+    DeclareWar()
+    """
+    return _notation.read(state, text, legal_actions(state), _NOTATION, extra=_extra, check=apply)
+
+
+def render(state: State, player: int | None = None) -> str:
+    """The table as text: scores, the season and the pools, the stock, the card to
+    answer, the hands (only ``player``'s own when a player is given: the text is drawn
+    from :func:`view`), and who is to act.
+
+    >>> print(render(new_game(seed=2024), 1))
+    Gunsore: scores 0-0, development season, pools 0-0, 96 cards in the stock
+    player 0 (master): 5 cards
+    player 1 (slave): 5 cards
+    your hand: JS 6H QH 7D 3C
+    to act: player 0 (master) leads a card or declares war
+    """
+    views = [view(state, p) for p in range(2)] if player is None else [view(state, player)]
+    v = views[0]
+    sizes = {v.player: len(v.hand), 1 - v.player: v.opponent_hand_size}
+    head = f"Gunsore: scores {v.scores[0]}-{v.scores[1]}"
+    if v.season is not None:
+        cause = {"stuck": " (the slave held only the led suit)", "stock": " (the stock ran out)",
+                 "declared": " (declared)"}.get(v.war_cause or "", "")  # fmt: skip
+        head += f", {v.season} season{cause if v.season == 'war' else ''}, pools {v.pools[0]}-{v.pools[1]}"
+    head += f", {v.stock_size} cards in the stock"
+    lines = [head]
+    for p in range(2):
+        role = "" if v.master is None else f" ({'master' if p == v.master else 'slave'})"
+        lines.append(f"player {p}{role}: {sizes[p]} card{'s' * (sizes[p] != 1)}")
+    if v.table:
+        lines.append(f"to answer: {v.table[0]} led by player {v.master}")
+    elif v.last_trick:
+        lines.append(f"last trick: {v.last_trick[0]} {v.last_trick[1]}")
+    for w in views:
+        owner = "your hand" if player is not None else f"player {w.player}'s hand"
+        lines.append(f"{owner}: {' '.join(map(str, w.hand)) or '-'}")
+    if v.to_act is None:
+        best = max(v.scores)
+        won = [p for p in range(2) if v.scores[p] == best]
+        lines.append("game over: " + ("a tie" if len(won) > 1 else f"player {won[0]} wins"))
+    elif isinstance(v.to_act, int):
+        p = v.to_act
+        role = "master" if p == v.master else "slave"
+        if v.table:
+            doing = "answers"
+        elif v.season == "development" and state.rules.declare_war:
+            doing = "leads a card or declares war"
+        else:
+            doing = "leads a card"
+        lines.append(f"to act: player {p} ({role}) {doing}")
+    return "\n".join(lines)
+
+
+GAME.set_text(parse_action=parse_action, render=render)
+__all__ += ["parse_action", "render"]

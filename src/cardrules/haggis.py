@@ -206,7 +206,7 @@ class Play:
     combo: Combo
 
     def __str__(self) -> str:
-        return f"Play({self.combo})"
+        return _play_text(self.combo)
 
 
 @attrs.frozen
@@ -214,7 +214,7 @@ class Pass:
     """Pass: play nothing this turn (never allowed to the leader of a trick)."""
 
     def __str__(self) -> str:
-        return "Pass()"
+        return "pass"
 
 
 @attrs.frozen
@@ -225,7 +225,7 @@ class Bet:
     amount: int
 
     def __str__(self) -> str:
-        return f"Bet({self.amount})"
+        return f"bet {self.amount}"
 
 
 @attrs.frozen
@@ -236,7 +236,7 @@ class GiveTrick:
     player: int
 
     def __str__(self) -> str:
-        return f"GiveTrick({self.player})"
+        return f"give {self.player}"
 
 
 _PASS = Pass()
@@ -1727,3 +1727,114 @@ class GreedyAgent(SeededAgent):
             if type(a) is Pass:
                 return a
         return legal[0]
+
+
+# ---------------------------------------------------------------------------------------
+# Actions and tables as text
+#
+# The notation: a play is its cards (``5H 6H 7H``, in any order).  When face cards play
+# as wilds beside number cards, the same cards may declare several combinations, so the
+# text adds the declaration after ``as``: ``5H J as 5s`` (a set of 5s), ``5H 6H J as run
+# to 7``, ``6H 7C J Q as pairs to 7`` (``triples``, ``quadruples``, ``quintuples`` for
+# wider sequences).  ``pass``; ``bet 15``; ``give 1`` (a bombed trick to player 1).
+# ``parse_action`` reads cards without the declaration when they declare one legal
+# combination only.
+
+from . import notation as _notation  # noqa: E402  (this section is kept apart)
+
+_NOTATION = _notation.Notation(aliases={"p": "pass"}, card_sets=True, split="as")
+_WIDE = {1: "run", 2: "pairs", 3: "triples", 4: "quadruples", 5: "quintuples"}
+
+
+def _play_text(combo: Combo) -> str:
+    cards = " ".join(map(str, combo.cards))
+    faces = sum(1 for c in combo.cards if c.suit is None)
+    if not faces or faces == len(combo.cards) or combo.kind == "bomb":
+        return cards
+    if combo.kind == "set":
+        return f"{cards} as {_rank_name(combo.rank)}s"
+    return f"{cards} as {_WIDE.get(combo.width or 1, f'{combo.width}-sets')} to {_rank_name(combo.rank)}"
+
+
+def _extra(state: State, key: str, cards: list[Card]) -> Any:
+    ws = key.split()
+    if ws[:1] == ["play"]:
+        ws = ws[1:]
+    if ws == ["pass"]:
+        return _PASS
+    if len(ws) == 2 and ws[1].isdigit():
+        if ws[0] == "bet":
+            return Bet(int(ws[1]))
+        if ws[0] == "give":
+            return GiveTrick(int(ws[1]))
+    if not cards or ws[: len(cards)] != [str(c) for c in cards]:
+        return None
+    decl = " ".join(ws[len(cards) :])
+    legal = [a for a in _legal(state) if type(a) is Play and Counter(a.combo.cards) == Counter(cards)]
+    if not decl and len(legal) > 1:
+        raise IllegalActionError(
+            f"{key!r} declares {len(legal)} combinations: say which: " + ", ".join(map(str, legal))
+        )
+    if legal:
+        return legal[0] if not decl else None  # with a declaration: no legal one matched
+    try:
+        combos = combinations(cards, suits=_suits(state))
+    except CardRulesError:
+        return None
+    for combo in combos:
+        if not decl or _play_text(combo).endswith(decl):
+            return Play(combo)  # not legal: apply() says why
+    return None
+
+
+def parse_action(state: State, text: str) -> Any:
+    """The legal action ``text`` names: cards (``5H 6H 7H``, in any order; ``as 5s``,
+    ``as run to 7``... where the cards declare several combinations), ``pass``,
+    ``bet 15``, ``give 1``; case-insensitive, cards as :func:`~cardrules.parse_cards`
+    reads them.  Text that names no legal action raises
+    :class:`~cardrules.IllegalActionError` with the reason and the nearest legal
+    actions."""
+    return _notation.read(state, text, _legal(state), _NOTATION, extra=_extra, check=apply)
+
+
+def render(state: State, player: int | None = None) -> str:
+    """The table as text: scores, every player's cards left, wilds, bets and captured
+    cards, the combination to beat, the hands (only ``player``'s own when a player is
+    given: the text is drawn from :func:`view`), and who is to act."""
+    n = state.players
+    views = [view(state, p) for p in range(n)] if player is None else [view(state, player)]
+    v = views[0]
+    scores = " ".join(map(str, v.scores))
+    lines = [f"Haggis, hand {v.hand_number}: scores {scores} ({v.rules.target} wins)"]
+    for p in range(n):
+        parts = [f"{v.hand_sizes[p]} card{'s' * (v.hand_sizes[p] != 1)}"]
+        if v.wilds[p]:
+            parts.append("wilds " + " ".join(map(str, v.wilds[p])))
+        if v.bets[p]:
+            parts.append(f"bet {v.bets[p]}")
+        if p in v.out:
+            parts.append(f"out {'first' if v.out[0] == p else 'second'}")
+        if v.captured[p]:
+            parts.append(f"captured {len(v.captured[p])} ({card_points(v.captured[p])} points)")
+        lines.append(f"player {p}: " + ", ".join(parts))
+    lines.append(f"the haggis: {v.haggis_size} cards")
+    if v.trick:
+        who, combo = v.trick[-1]
+        lines.append(f"to beat: {combo.describe()}: {' '.join(map(str, combo.cards))} (player {who})")
+    elif v.hand_number > 1 and not any(v.captured):
+        lines.append("last hand's points: " + " ".join(map(str, v.last_hand)))
+    for w in views:
+        owner = "your hand" if player is not None else f"player {w.player}'s hand"
+        lines.append(f"{owner}: {' '.join(map(str, w.hand)) or '-'}")
+    if v.to_act is None:
+        best = max(v.scores)
+        won = [p for p in range(n) if v.scores[p] == best]
+        lines.append(f"game over: player {won[0]} wins")
+    elif isinstance(v.to_act, int):
+        doing = "gives the bombed trick away" if v.giving else "plays or passes" if v.trick else "leads"
+        lines.append(f"to act: player {v.to_act} {doing}")
+    return "\n".join(lines)
+
+
+GAME.set_text(parse_action=parse_action, render=render)
+__all__ += ["parse_action", "render"]

@@ -155,6 +155,8 @@ class GameDef(Generic[S, R]):
         view: Callable[[S, int], Any],
         describe: Callable[[S, Any], str] | None = None,
         module: str | None = None,
+        parse_action: Callable[[S, str], Any] | None = None,
+        render: Callable[[S, int | None], str] | None = None,
     ) -> None:
         self.name = name
         self.Rules = rules_type
@@ -171,6 +173,8 @@ class GameDef(Generic[S, R]):
         self._view = view
         self._describe = describe
         self.module = module
+        self._parse_action = parse_action
+        self._render = render
         if name in _BY_NAME and _BY_NAME[name].State is not state_type:
             raise CardRulesError(f"a game named {name!r} is already defined")
         _BY_STATE[state_type] = self
@@ -263,6 +267,40 @@ class GameDef(Generic[S, R]):
             return self._describe(state, action)
         who = "chance" if state.to_act is CHANCE else f"player {state.to_act}"
         return f"{who}: {action}"
+
+    def set_text(
+        self, *, parse_action: Callable[[S, str], Any], render: Callable[[S, int | None], str]
+    ) -> None:
+        """Give the game its text: how actions are read and how the table is drawn (a
+        game module calls this once, after defining both)."""
+        self._parse_action = parse_action
+        self._render = render
+
+    def parse_action(self, state: S, text: str) -> Any:
+        """The legal action ``text`` names (``str(action)`` reads back as ``action``);
+        :class:`IllegalActionError` naming the nearest legal actions when none matches.
+        Without a game's own reader, ``text`` is matched against the legal actions'
+        ``str`` (case and card notation aside)."""
+        if self._parse_action is not None:
+            return self._parse_action(state, text)
+        from .notation import Notation, read
+
+        return read(state, text, self.legal_actions(state), Notation())
+
+    def render(self, state: S, player: int | None = None) -> str:
+        """The table as text: all of it, or only what ``player`` may see (drawn from
+        :meth:`view`, so nothing hidden can show)."""
+        if player is not None:
+            self.view(state, player)  # checks the player
+        if self._render is not None:
+            return self._render(state, player)
+        lines = [f"{self.name}: " + ("game over" if state.is_over else f"to act: {state.to_act!r}")]
+        lines.append("scores: " + " ".join(map(str, state.scores)))
+        if player is not None:
+            hand = getattr(self.view(state, player), "hand", None)
+            if hand is not None:
+                lines.append("your hand: " + (" ".join(map(str, hand)) or "(empty)"))
+        return "\n".join(lines)
 
     # -- machinery ---------------------------------------------------------------------
 

@@ -14,8 +14,16 @@ from ..simulate import play
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("demo", help="play a seeded game of each game and print its record")
-    p.add_argument("--seed", default="demo", help="the seed (default: demo)")
+    p = sub.add_parser(
+        "demo",
+        help="play a seeded game of each game and print its record",
+        description="Play a seeded game of each game between the computer's agents (the stronger "
+        "agent in one seat, random agents in the others) and print its record and the final table.",
+        epilog="examples:\n  cardrules demo\n  cardrules demo --game haggis --seed 7\n"
+        "  cardrules demo --game aegis --game gunsore",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--seed", default="demo", help="the seed of every shuffle and agent (default: demo)")
     p.add_argument(
         "--game", choices=GAME_NAMES, action="append", help="only this game (repeatable; default: every game)"
     )
@@ -56,6 +64,8 @@ def demo_record(game: str, seed: str) -> str:
     summary = getattr(module, "summary", None)
     if summary is not None:
         lines.append(summary(final))
+    lines.append("the table at the end:")
+    lines.append(g.render(final))
     lines.append(f"scores: {list(final.scores)}; winners: {list(final.winners)}")
     return "\n".join(lines)
 

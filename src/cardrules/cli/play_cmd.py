@@ -1,72 +1,133 @@
-"""``cardrules play GAME``: a game in a terminal.
+"""``cardrules play GAME``: a game in a terminal, one person against the computer.
 
-``cardrules play eleusis``: a round of New Eleusis.  The secret rule (``--rule FILE``,
-default: alternating colours) plays God.  Scientists sit hot-seat at one keyboard, or
-``--auto`` lets random agents play every seat.  The layout is drawn as text after each
-play.
+You play seat ``--seat`` against the computer's agents (the stronger agent of the game,
+or ``--opponents random``).  Before each of your turns the table is drawn as your seat
+sees it (what to beat, cards held, scores, whose turn); you type an action as text, in
+the game's notation (``7H``, ``bid 3``, ``exchange 2S 7H``, ``war``, ``5H 6H 7H``,
+``pass``, ``no play``, ``prophet``, ``judge right``...).  ``list`` numbers the legal
+actions (``list 5H`` only those with 5H; a number then picks one), ``help`` or ``?``
+explains the notation, ``table`` draws the table again, ``quit`` stops.  A wrong input
+says why and names the nearest legal actions.  Every other action is shown as it
+happens, as your seat may be told it, and so are the results of each season or hand.
 
-``cardrules play aegis`` (``gunsore``, ``haggis``): you play seat ``--seat`` (default 0)
-against the game's stronger agent (``--opponents random`` for random ones), choosing each
-action from the numbered list of legal actions, or by typing part of one (``7H``,
-``bid(3)``, ``two 5s``) to narrow the list.  You see what your seat may see: your hand,
-and every other action as the game shows it to you (an opponent's Aegis exchange is
-shown as a number of cards).  ``--auto`` lets agents play your seat too.
+New Eleusis: player 0 is God, whose secret rule (``--rule``: a rule file, ``FILE:NAME``
+or rule text; default alternating colours) judges every play.  ``--seat 1`` (the
+default) to ``--seat N-1`` makes you a scientist among the computer's scientists;
+``--seat 0`` makes you God: you choose the rule and watch the computer's scientists
+hunt for it.  ``--hot-seat`` lets several people share the keyboard, every seat typed.
+``--auto`` lets the computer play every seat.
 
-Input is read line by line from standard input, so a game can be scripted through a pipe.
+Input is read line by line from standard input, so a game can be scripted through a
+pipe; the end of input or Ctrl-C stops the game cleanly.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import sys
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ..agents import RandomAgent
-from ..cards import parse_cards
-from ..errors import CardRulesError, IllegalActionError
+from ..errors import CardRulesError
+from ..protocol import GAME_NAMES, GAMES, Agent
 
-HELP = """\
-On your turn type the cards to play: one card ('5H') or a string of up to {max} ('5H 6C 7D'),
-'none' when you hold no right card, 'layout' to see the table again, 'quit' to stop.
-A prophet judges with 'right' or 'wrong' (for a no-play: 'right', or 'wrong CARD' naming a
-right card of the player).  After a play: 'y' to become prophet, 'n' to pass."""
+#: What ``help`` says of each game's notation.
+NOTATION = {
+    "aegis": """\
+  a card to play: 7H (ranks A 2..10 J Q K, also T; suits S H D C or ♠ ♥ ♦ ♣)
+  an exchange: exchange 2S 7H (any order; bare cards work in the exchange phase)
+  keep your hand, or as master stop exchanging: keep (or stop)
+  a bid: bid 3""",
+    "gunsore": """\
+  a card to play: 7H, JK for the joker
+  declare war (master, development season): war""",
+    "eleusis": """\
+  play one card: 5H; a string of cards, in order: 5H 6C 7D
+  say you hold no right card: no play (or none)
+  after your play: prophet (become prophet) or pass
+  as prophet: judge right, judge wrong; for a no-play: judge wrong 5H (5H was right)""",
+    "haggis": """\
+  a combination: its cards in any order: 5H 6H 7H, 8S 8D, J Q (a bomb)
+  with wild face cards the declaration may be needed: 5H J as 5s, 5H 6H J as run to 7,
+  6H 7C J Q as pairs to 7 (triples, quadruples... for wider runs)
+  pass; bet 15 or bet 30 (before your first card of the hand); give 1 (a bombed trick)""",
+}
+
+COMMANDS = """\
+  list [TEXT]  number the legal actions (only those containing TEXT); then a number picks one
+  table        draw the table again
+  help, ?      this help
+  quit         stop the game"""
+
+EXAMPLES = """\
+examples:
+  cardrules play haggis                     you (player 0) against the computer, 2 players
+  cardrules play haggis --players 3 --seed 7
+  cardrules play aegis --seat 1 --opponents random
+  cardrules play eleusis                    you are scientist 1; the computer plays the rest
+  cardrules play eleusis --seat 0 --rule 'card.rank > prev.rank'    you are God
+  cardrules play eleusis --hot-seat --players 4   several people at one keyboard
+  cardrules play gunsore --auto --seed 1    watch the computer play both seats"""
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("play", help="play a game in the terminal")
-    p.add_argument("game", choices=["eleusis", "aegis", "gunsore", "haggis"], help="the game to play")
-    p.add_argument(
-        "--rule", metavar="FILE", help="the secret rule, in the rule language (default: alternating colours)"
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal against the computer",
+        description=(__doc__ or "").split("\n\n", 1)[0].split(": ", 1)[-1],
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--name", help="which rule of FILE, when it holds several named rules")
+    p.add_argument("game", choices=GAME_NAMES, help="the game to play")
+    p.add_argument("--seat", type=int, help="your seat (default 0; Eleusis: 1, a scientist; 0 is God)")
     p.add_argument(
-        "--players", type=int, help="players (Eleusis: God included, 3-8, default 5; Haggis: 2 or 3)"
+        "--players",
+        type=int,
+        help="players (Aegis, Gunsore: 2; Haggis: 2 or 3, default 2; Eleusis: 3-8 with God, default 5)",
     )
-    p.add_argument("--seat", type=int, default=0, help="your seat in Aegis, Gunsore, Haggis (default 0)")
     p.add_argument(
         "--opponents",
         choices=["strong", "random"],
         default="strong",
-        help="who plays the other seats of Aegis, Gunsore, Haggis (default: the stronger agent)",
+        help="who plays the other seats: the game's stronger agent (default) or random agents",
     )
     p.add_argument("--seed", help="seed for the shuffles (default: a random one, printed)")
-    p.add_argument("--auto", action="store_true", help="random agents play every scientist")
+    p.add_argument(
+        "--rule",
+        metavar="RULE",
+        help="Eleusis only: the secret rule, as a rule file, FILE:NAME or rule text "
+        "(default: alternating colours)",
+    )
+    p.add_argument("--name", help="Eleusis only: which rule of the --rule file, when it holds several")
+    p.add_argument("--auto", action="store_true", help="the computer plays every seat; you watch")
+    p.add_argument("--hot-seat", action="store_true", help="every seat is typed at this keyboard")
     p.add_argument(
         "--max-actions", type=int, default=5000, help="stop after this many actions (default 5000)"
     )
     p.set_defaults(func=run)
 
 
-def load_rule(path: str, name: str | None = None) -> Any:
-    """The compiled rule of ``path`` (``name`` picks one of several named rules)."""
+def load_rule(arg: str, name: str | None = None) -> Any:
+    """The compiled rule ``arg`` names: a rule file (``name`` picks one of several named
+    rules), ``FILE:NAME``, or rule text."""
     from .. import eleusis
 
+    path = arg
+    if name is None and ":" in arg and not _looks_like_path(arg):
+        head, _, tail = arg.rpartition(":")
+        if _looks_like_path(head):
+            path, name = head, tail
+    if not _looks_like_path(path):
+        return eleusis.compile_rule(arg)
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
-    except OSError as exc:
-        raise CardRulesError(f"cannot read the rule file {path}: {exc.strerror}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise CardRulesError(f"cannot read the rule file {path}: {why}") from None
     if name is not None:
         rules = eleusis.compile_rules(text)
         if name not in rules:
@@ -88,215 +149,231 @@ def load_rule(path: str, name: str | None = None) -> Any:
         raise
 
 
+def _looks_like_path(arg: str) -> bool:
+    """A rule argument names a file when one exists, or when it looks like a file name
+    (a path separator, or a name ending in .rule/.rules/.txt) rather than rule text."""
+    import os
+
+    if os.path.isfile(arg):
+        return True
+    if "\n" in arg or " " in arg.strip():
+        return False
+    return "/" in arg or os.sep in arg or arg.endswith((".rule", ".rules", ".txt"))
+
+
+def _agent(game: str, opponents: str, seed: str) -> Agent:
+    """The computer's agent for a seat: the strong one when asked for and available."""
+    if opponents == "strong":
+        from .. import agents
+
+        strong = getattr(agents, "strong_agent", None)
+        if strong is not None:
+            try:
+                agent: Agent = strong(game, seed)
+                return agent
+            except CardRulesError:
+                pass
+        module = importlib.import_module(GAMES[game].module or f"cardrules.{game}")
+        greedy = getattr(module, "GreedyAgent", None)
+        if greedy is not None:
+            made: Agent = greedy(seed)
+            return made
+    return RandomAgent(seed)
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.game != "eleusis":
-        return play_against_agents(args, sys.stdin, sys.stdout)
-    from .. import eleusis
+    game = args.game
+    if game != "eleusis":
+        for option, value in (("--rule", args.rule), ("--name", args.name)):
+            if value is not None:
+                raise CardRulesError(f"{option} is for eleusis only (the secret rule); {game} has none")
+    elif args.name is not None and args.rule is None:
+        raise CardRulesError("--name picks a rule of the --rule file: give --rule too")
+    if args.auto and args.hot_seat:
+        raise CardRulesError("--auto and --hot-seat exclude each other")
+    g = GAMES[game]
+    rules = None
+    if game == "eleusis":
+        from .. import eleusis
 
-    if args.players is None:
-        args.players = 5
-    secret = load_rule(args.rule, args.name) if args.rule else eleusis.default_rule()
-    rules = eleusis.Rules(secret=secret)
+        secret = load_rule(args.rule, args.name) if args.rule else eleusis.default_rule()
+        rules = eleusis.Rules(secret=secret)
+    n = g._players(args.players)
+    seat = args.seat if args.seat is not None else (1 if game == "eleusis" else 0)
+    if not 0 <= seat < n:
+        raise CardRulesError(f"--seat must be a seat from 0 to {n - 1}, not {seat}")
     seed = args.seed if args.seed is not None else str(random.randrange(10**9))
-    state = eleusis.new_game(rules, players=args.players, seed=seed)
-    out = sys.stdout
-    out.write(f"New Eleusis, {args.players} players (player 0 is God), seed {seed}\n")
-    if not args.auto:
-        out.write(HELP.format(max=rules.max_string) + "\n")
-    out.write(_table(state) + "\n")
-    agents = [RandomAgent(f"{seed}:{p}") for p in range(args.players)]
-    for _ in range(args.max_actions):
-        if state.is_over:
-            break
-        if args.auto:
-            action = agents[state.to_act](eleusis.view(state, state.to_act), eleusis.legal_actions(state))
-        else:
-            action = _ask(state, sys.stdin, out)
-            if action is None:
-                out.write("stopped.\n")
-                return 0
-        out.write(eleusis.GAME.describe(state, action) + "\n")
-        before = state
-        state = eleusis.apply(state, action)
-        if state.main != before.main or state.sides != before.sides or state.is_over:
-            out.write(_table(state) + "\n")
+    state = g.new_game(rules, players=n, seed=seed)
+    if args.auto:
+        people: set[int] = set()
+    elif args.hot_seat:
+        people = set(range(n))
     else:
-        out.write(f"stopped after {args.max_actions} actions.\n")
-        return 0
-    out.write(eleusis.summary(state) + "\n")
-    out.write(f"scores: {list(state.scores)}; winners: {list(state.winners)}\n")
-    return 0
+        people = {seat}
+    session = _Session(game, state, people, sys.stdout, args.opponents, seed)
+    return session.play(args.max_actions)
 
 
-def _table(state: Any) -> str:
-    from .. import eleusis
+class _Session:
+    """One game at the terminal: the state, who types, the computer's agents."""
 
-    lines = ["", eleusis.layout_text(state)]
-    sizes = "  ".join(
-        f"{p}:{len(state.hands[p])}"
-        + ("(prophet)" if p == state.prophet else "")
-        + ("(out)" if p in state.expelled else "")
-        for p in range(1, state.players)
-    )
-    death = " - sudden death" if state.in_sudden_death else ""
-    lines.append(f"cards held  {sizes}   counted: {state.sudden_death_count}{death}")
-    return "\n".join(lines) + "\n"
+    def __init__(self, game: str, state: Any, people: set[int], out: TextIO, opponents: str, seed: str):
+        self.game = game
+        self.g = GAMES[game]
+        self.state = state
+        self.people = people
+        self.out = out
+        self.seed = seed
+        self.module = importlib.import_module(self.g.module or f"cardrules.{game}")
+        n = state.players
+        self.agents = [_agent(game, opponents, f"{seed}:{p}") for p in range(n)]
+        self.listed: tuple[Any, ...] = ()
 
+    def write(self, text: str) -> None:
+        self.out.write(text + "\n")
 
-def _ask(state: Any, stdin: TextIO, out: TextIO) -> Any:
-    """Read the action of the player to act; ``None`` at the end of input or on quit."""
-    from .. import eleusis
-
-    p = state.to_act
-    while True:
-        if state.phase == "turn":
-            hand = " ".join(map(str, state.hands[p]))
-            prompt = f"player {p}, your hand: {hand}\nplayer {p}> "
-        elif state.phase == "judge":
-            what = eleusis._what(state.pending)
-            if isinstance(state.pending, eleusis.NoPlay):
-                shown = " ".join(map(str, state.hands[state.turn]))
-                what += f", showing {shown}; 'right', or 'wrong CARD' naming a right card"
-            prompt = f"prophet {p}: player {state.turn} {what}. right or wrong?\nprophet {p}> "
+    def play(self, max_actions: int) -> int:
+        st = self.state
+        n = st.players
+        title = {"eleusis": "New Eleusis"}.get(self.game, self.game.capitalize())
+        if len(self.people) == 1:
+            (you,) = self.people
+            who = "God" if self.game == "eleusis" and you == 0 else f"player {you}"
+            seat = f"; you are {who}"
+        elif self.people:
+            seat = "; every seat is typed here"
         else:
-            prompt = f"player {p}: become prophet? (y/n)\nplayer {p}> "
-        out.write(prompt)
-        out.flush()
-        line = stdin.readline()
-        if not line:
-            out.write("\n")
-            return None
-        text = line.strip()
-        if text.lower() in ("quit", "exit", "q"):
-            return None
-        if text.lower() in ("help", "?"):
-            out.write(HELP.format(max=state.rules.max_string) + "\n")
-            continue
-        if text.lower() == "layout":
-            out.write(_table(state) + "\n")
-            continue
+            seat = "; the computer plays every seat"
+        self.write(f"{title}, {n} players, seed {self.seed}{seat}")
+        if self.game == "eleusis" and self.people == {0}:
+            self.write("God's rule judges every play: watch the scientists look for it.")
+            self.people = set()  # God never acts: the rule judges
+        if self.people:
+            self.write("Type an action ('help' or '?' explains how; 'list' numbers the legal actions).")
+        elif self.game == "eleusis":
+            self.write(self.g.render(st, 0))
         try:
-            action = _parse(state, text)
-            eleusis.apply(state, action)  # check it now, to ask again on a mistake
-        except CardRulesError as exc:
-            out.write(f"  {exc}\n")
-            continue
-        return action
+            return self._loop(max_actions)
+        except KeyboardInterrupt:
+            self.write("\ninterrupted.")
+            return 130
 
-
-def _parse(state: Any, text: str) -> Any:
-    from .. import eleusis
-
-    words = text.lower().split()
-    if not words:
-        raise IllegalActionError("type something (or 'help')")
-    if state.phase == "offer":
-        if words[0] in ("y", "yes"):
-            return eleusis.BecomeProphet()
-        if words[0] in ("n", "no", "pass"):
-            return eleusis.Pass()
-        raise IllegalActionError("answer y (become prophet) or n (pass)")
-    if state.phase == "judge":
-        if words[0] in ("r", "right"):
-            return eleusis.Judge(True)
-        if words[0] in ("w", "wrong"):
-            cards = parse_cards(" ".join(words[1:]))
-            if len(cards) > 1:
-                raise IllegalActionError("name one right card")
-            return eleusis.Judge(False, cards[0] if cards else None)
-        raise IllegalActionError("answer right or wrong")
-    if words[0] in ("none", "noplay", "no-play", "pass"):
-        return eleusis.NoPlay()
-    return eleusis.Play(parse_cards(text))
-
-
-# -- Aegis, Gunsore, Haggis: one player against agents -------------------------------------
-
-SHOWN = 30  # legal actions listed at once; more are found by typing part of one
-
-
-def play_against_agents(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
-    """One game of ``args.game``: the player at ``args.seat`` types, agents play the rest."""
-    import importlib
-
-    from ..agents import strong_agent
-    from ..protocol import GAMES
-
-    g = GAMES[args.game]
-    n = args.players if args.players is not None else g.default_players
-    seed = args.seed if args.seed is not None else str(random.randrange(10**9))
-    state = g.new_game(players=n, seed=seed)
-    if not 0 <= args.seat < n:
-        raise CardRulesError(f"--seat must be a seat from 0 to {n - 1}, not {args.seat}")
-    module = importlib.import_module(g.module or f"cardrules.{args.game}")
-    # what the player may be told of each action (an opponent's exchange hides its cards)
-    describe_for = getattr(module, "describe_for", None)
-    agents = [
-        strong_agent(args.game, f"{seed}:{p}") if args.opponents == "strong" else RandomAgent(f"{seed}:{p}")
-        for p in range(n)
-    ]
-    you = None if args.auto else args.seat
-    seat = "" if you is None else f"; you are player {you}"
-    out.write(f"{args.game}, {n} players, seed {seed}{seat}\n")
-    if you is not None:
-        out.write("Type the number of an action, or part of one to list those that match; 'quit' to stop.\n")
-    for _ in range(args.max_actions):
-        if state.is_over:
-            break
-        p = state.to_act
-        legal = g.legal_actions(state)
-        if p == you:
-            action = _choose(g.view(state, p), legal, stdin, out)
-            if action is None:
-                out.write("stopped.\n")
-                return 0
+    def _loop(self, max_actions: int) -> int:
+        g = self.g
+        for _ in range(max_actions):
+            st = self.state
+            if st.is_over:
+                break
+            p = st.to_act
+            legal = g.legal_actions(st)
+            if p in self.people:
+                action = self._ask(p, legal)
+                if action is None:
+                    self.write("stopped.")
+                    return 0
+            else:
+                action = self.agents[p](g.view(st, p), legal)
+            self._tell(st, action)
+            self.state = g.apply(st, action)
+            self._results(st, self.state)
         else:
-            action = agents[p](g.view(state, p), legal)
-        if you is None or describe_for is None:
-            line = g.describe(state, action)
-        else:
-            line = describe_for(state, action, you)
-        out.write(line + "\n")
-        state = g.apply(state, action)
-    else:
-        out.write(f"stopped after {args.max_actions} actions.\n")
+            self.write(f"stopped after {max_actions} actions.")
+            return 0
+        self._end()
         return 0
-    summary = getattr(module, "summary", None)
-    if summary is not None:
-        out.write(summary(state) + "\n")
-    out.write(f"scores: {list(state.scores)}; winners: {list(state.winners)}\n")
-    return 0
 
-
-def _choose(view: Any, legal: tuple[Any, ...], stdin: TextIO, out: TextIO) -> Any:
-    """The action the player picks among ``legal``; ``None`` on 'quit' or at the end of input."""
-    out.write(f"your hand: {' '.join(map(str, view.hand)) or '(empty)'}\n")
-    shown = list(enumerate(legal))
-    while True:
-        for i, a in shown[:SHOWN]:
-            out.write(f"  {i + 1:>4}  {a}\n")
-        if len(shown) > SHOWN:
-            out.write(f"  ... {len(shown) - SHOWN} more: type part of an action to narrow the list\n")
-        out.write("> ")
-        out.flush()
-        line = stdin.readline()
-        if not line or line.strip().lower() in ("quit", "q"):
-            return None
-        text = " ".join(line.split()).lower()
-        if text.isdigit():
-            k = int(text)
-            if 1 <= k <= len(legal):
-                return legal[k - 1]
-            out.write(f"no action {k}: choose from 1 to {len(legal)}\n")
-            continue
-        exact = [a for a in legal if str(a).lower() == text]
-        if exact:
-            return exact[0]
-        matches = [(i, a) for i, a in enumerate(legal) if text in str(a).lower()]
-        if len(matches) == 1:
-            return matches[0][1]
-        if not matches:
-            out.write(f"no legal action matches {line.strip()!r}\n")
-            shown = list(enumerate(legal))
+    def _tell(self, st: Any, action: Any) -> None:
+        """The line for ``action``, as the person (if there is one) may be told it."""
+        describe_for = getattr(self.module, "describe_for", None)
+        if describe_for is not None and len(self.people) == 1:
+            (you,) = self.people
+            self.write(describe_for(st, action, you))
         else:
-            shown = matches
+            self.write(self.g.describe(st, action))
+
+    def _results(self, before: Any, after: Any) -> None:
+        """Scores as they change (a season or a hand scored), and the Eleusis layout
+        after each play."""
+        if self.game == "eleusis":
+            if after.main != before.main or after.sides != before.sides:
+                from .. import eleusis
+
+                self.write("")
+                self.write(eleusis.layout_text(after))
+                self.write("")
+            return
+        if after.scores != before.scores and not after.is_over:
+            gained = [a - b for a, b in zip(after.scores, before.scores, strict=True)]
+            what = {"haggis": "hand", "aegis": "season", "gunsore": "season"}.get(self.game, "round")
+            points = ", ".join(f"player {q} {'+' if x >= 0 else ''}{x}" for q, x in enumerate(gained))
+            self.write(f"== {what} scored: {points}; scores now {' '.join(map(str, after.scores))}")
+
+    def _end(self) -> None:
+        st = self.state
+        summary = getattr(self.module, "summary", None)
+        if summary is not None:
+            self.write(summary(st))
+        winners = list(st.winners)
+        you = next(iter(self.people)) if len(self.people) == 1 else None
+        if you is not None:
+            verdicts = {0: "you lose", 1: "you win"}
+            verdict = verdicts.get(len(winners), "a shared win") if you in winners else verdicts[0]
+            self.write(f"game over: {verdict}")
+        self.write(f"scores: {list(st.scores)}; winners: {winners}")
+
+    # -- the person's turn -------------------------------------------------------------
+
+    def _ask(self, p: int, legal: Sequence[Any]) -> Any:
+        """The action the person at seat ``p`` types; ``None`` on quit or end of input."""
+        st = self.state
+        self.write("")
+        self.write(self.g.render(st, p))
+        self.listed = tuple(legal)
+        while True:
+            self.out.write(f"player {p}> ")
+            self.out.flush()
+            line = sys.stdin.readline()
+            if not line:
+                self.write("")
+                return None
+            text = " ".join(line.split())
+            low = text.lower()
+            if low in ("quit", "exit"):  # not "q": the Haggis queen
+                return None
+            if low in ("help", "?", "h"):
+                notation = NOTATION.get(self.game, "  the text of an action, as 'list' shows it")
+                self.write(f"How to write an action in {self.game}:\n{notation}\n{COMMANDS}")
+                continue
+            if low in ("table", "t", "layout"):
+                self.write(self.g.render(st, p))
+                continue
+            if not text:
+                self.write("type an action, 'list' or 'help'")
+                continue
+            if low == "list" or low.startswith("list "):
+                self._list(legal, text[5:].strip())
+                continue
+            if text.isdigit():
+                k = int(text)
+                if 1 <= k <= len(legal):
+                    return legal[k - 1]
+                self.write(f"no action {k}: 'list' numbers the {len(legal)} legal actions")
+                continue
+            try:
+                return self.g.parse_action(st, text)
+            except CardRulesError as exc:
+                self.write(f"  {exc}")
+
+    def _list(self, legal: Sequence[Any], needle: str) -> None:
+        low = needle.lower()
+        rows = [(i, str(a)) for i, a in enumerate(legal, 1) if low in str(a).lower()]
+        if not rows:
+            self.write(f"no legal action contains {needle!r}")
+            return
+        limit = 60
+        for i, text in rows[:limit]:
+            self.write(f"  {i:>4}  {text}")
+        if len(rows) > limit:
+            self.write(f"  ... {len(rows) - limit} more: 'list TEXT' shows those containing TEXT")
+        if self.game == "eleusis" and not needle:
+            self.write("  (strings of 2 or more cards are legal too: type them in order, e.g. 5H 6C)")

@@ -1,12 +1,12 @@
 """``cardrules rule``: check Eleusis rule files and judge cards with them.
 
-``cardrules rule check FILE...`` compiles each file (a bare expression, or named
-rules); on a fault it prints the located message and exits with status 1.  For each good
+``cardrules rule check RULE...`` compiles each rule file (a bare expression, or named
+rules) or rule text; on a fault it prints the located message and exits with status 1.  For each good
 rule it prints its name, the history depth it uses and the share of cards it accepts on
 random main lines (:func:`cardrules.lang.tools.acceptance`), with a warning under 10% or
 over 90% (published advice: such rules are too hard, or too easy, to find).
 
-``cardrules rule judge FILE --line "5H 7C" CARD...`` says, for each card, whether it may
+``cardrules rule judge RULE --line "5H 7C" CARD...`` says, for each card, whether it may
 extend the main line, and why.  A file of several rules needs ``--rule NAME``.
 
 ``check`` also prints each rule's profile (:func:`cardrules.lang.analysis.profile`).
@@ -36,7 +36,6 @@ from ..cards import Card, parse_card, parse_cards, standard_deck
 from ..errors import CardRulesError
 from ..lang.analysis import EquivalenceNotProven, equivalent, profile
 from ..lang.ast import Aggregate, Name, unparse, walk
-from ..lang.errors import SourceError
 from ..lang.parser import parse_rule_text
 from ..lang.rules import Rule, compile_rule, compile_rules
 from ..lang.tools import acceptance
@@ -47,21 +46,78 @@ _COMMENT = re.compile(r"#[^\n]*")
 LOW, HIGH = 0.10, 0.90
 
 
+EXAMPLES = {
+    "rule": """\
+examples:
+  cardrules rule check rules/*.rule
+  cardrules rule check 'card.rank > prev.rank'
+  cardrules rule judge 'card.color != prev.color' --line "5H 7C" 9D 10S
+  cardrules rule diff god.rule 'card is red'""",
+    "check": """\
+examples:
+  cardrules rule check odd-black-even-red.rule       a file (a bare rule, or named rules)
+  cardrules rule check 'card.rank > prev.rank'       rule text
+  cardrules rule check --lines 500 a.rule b.rule""",
+    "judge": """\
+examples:
+  cardrules rule judge 'card.color != prev.color' --line "5H 7C" 9D 10S
+  cardrules rule judge rules.txt --rule alternate --line "5H" 6S
+  cardrules rule judge rules.txt:alternate 6S""",
+    "diff": """\
+examples:
+  cardrules rule diff god.rule 'card is red'
+  cardrules rule diff rules.txt:a rules.txt:b
+  cardrules rule diff 'card.rank > 6' 'card.rank >= 7'""",
+}
+
+_RULE_ARG = "a rule file, FILE:NAME for one rule of a file of several, or rule text"
+
+
+def _parser(sub: Any, name: str, **kwargs: Any) -> Any:
+    return sub.add_parser(
+        name, epilog=EXAMPLES[name], formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs
+    )
+
+
 def register(sub: Any) -> None:
-    p = sub.add_parser("rule", help="check Eleusis rule files and judge cards with them")
+    p = _parser(
+        sub,
+        "rule",
+        help="check Eleusis rules and judge cards with them",
+        description="Check Eleusis secret rules, judge cards with them, compare two rules.",
+    )
     rsub = p.add_subparsers(dest="rule_command", metavar="ACTION")
-    c = rsub.add_parser("check", help="compile rule files; print each rule's depth and acceptance")
-    c.add_argument("files", nargs="+", metavar="FILE")
-    c.add_argument("--lines", type=int, default=2000, help="random main lines for the acceptance share")
+    c = _parser(
+        rsub,
+        "check",
+        help="compile rules; print each rule's depth, acceptance and profile",
+        description="Compile each rule; print its history depth, the share of cards it accepts on "
+        "random main lines and its profile; warn under 10%% or over 90%%.  Exit status 1 on a fault.",
+    )
+    c.add_argument("files", nargs="+", metavar="RULE", help=_RULE_ARG)
+    c.add_argument(
+        "--lines", type=int, default=2000, help="random main lines for the acceptance share (default 2000)"
+    )
     c.set_defaults(func=run_check)
-    j = rsub.add_parser("judge", help="judge cards after a main line")
-    j.add_argument("file", metavar="FILE")
-    j.add_argument("cards", nargs="+", metavar="CARD")
-    j.add_argument("--line", default="", help='the main line, starter first, e.g. "5H 7C"')
+    j = _parser(
+        rsub,
+        "judge",
+        help="judge cards after a main line",
+        description="Say for each card whether it may extend the main line, and why.",
+    )
+    j.add_argument("file", metavar="RULE", help=_RULE_ARG)
+    j.add_argument("cards", nargs="+", metavar="CARD", help="a card to judge, e.g. 9D")
+    j.add_argument("--line", default="", help='the main line, starter first, e.g. "5H 7C" (default: empty)')
     j.add_argument("--rule", default=None, help="the rule's name, in a file of several rules")
     j.set_defaults(func=run_judge)
-    d = rsub.add_parser("diff", help="compare two rules: equivalent, or a card they judge differently")
-    d.add_argument("first", metavar="A", help="a rule file, FILE:NAME, or rule text (the god's rule)")
+    d = _parser(
+        rsub,
+        "diff",
+        help="compare two rules: equivalent, or a card they judge differently",
+        description="Compare two rules: print 'equivalent' (status 0) or the shortest main line and "
+        "card they judge differently (status 1); status 2 when a rule cannot be read.",
+    )
+    d.add_argument("first", metavar="A", help=_RULE_ARG + " (the god's rule)")
     d.add_argument("second", metavar="B", help="the same for the other rule (a scientist's guess)")
     d.add_argument("--rule-a", default=None, help="the rule's name in A, if A holds several")
     d.add_argument("--rule-b", default=None, help="the rule's name in B, if B holds several")
@@ -107,39 +163,48 @@ def _describe(rule: Rule, lines: int) -> tuple[str, float]:
         parts.append("uses has()")
     if rule.start_tree is not None:
         parts.append("judges the starter")
-    parts.append(f"accepts {share:.0%}")
+    if share == 0:
+        parts.append("never accepts")
+    elif share == 1:
+        parts.append("always accepts")
+    else:
+        parts.append(f"accepts {share:.0%}")
     return ", ".join(parts), share
 
 
 def run_check(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
+        is_file = Path(path).is_file()
         try:
-            rules = load_rules(path)
-        except SourceError as exc:
-            print(f"{path}: {exc}", file=sys.stderr)
-            status = 1
-            continue
-        except CardRulesError as exc:
-            print(f"{path}: {exc}", file=sys.stderr)
+            rules = load_rules(path) if is_file else {"": compile_rule(path)}
+        except CardRulesError as exc:  # SourceError included: located, with a caret
+            where = path if is_file else "rule"
+            print(f"{where}: {exc}", file=sys.stderr)
             status = 1
             continue
         if not rules:
             print(f"{path}: no rule in this file", file=sys.stderr)
             status = 1
         for name, rule in rules.items():
+            # rule text is named once: its line starts with the text itself
+            label = f"{path}: {name}" if is_file else " ".join(path.split())
             summary, share = _describe(rule, args.lines)
-            print(f"{path}: {name}: {summary}")
-            print(f"{path}: {name}: profile: {profile(rule, lines=args.lines)}")
-            if share < LOW:
-                print(f"{path}: {name}: warning: accepts under {LOW:.0%} of cards: very hard to play")
+            print(f"{label}: {summary}")
+            print(f"{label}: profile: {profile(rule, lines=args.lines)}")
+            if share == 0:
+                print(f"{label}: warning: never accepts a card: unplayable")
+            elif share < LOW:
+                print(f"{label}: warning: accepts under {LOW:.0%} of cards: very hard to play")
+            elif share == 1:
+                print(f"{label}: warning: accepts every card: nothing to find")
             elif share > HIGH:
-                print(f"{path}: {name}: warning: accepts over {HIGH:.0%} of cards: hard to tell from chance")
+                print(f"{label}: warning: accepts over {HIGH:.0%} of cards: hard to tell from chance")
     return status
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    rule = _pick(args.file, load_rules(args.file), args.rule, "--rule")
+    rule = _rule_arg(args.file, args.rule, "--rule")
     line = parse_cards(args.line)
     for token in args.cards:
         card = parse_card(token)

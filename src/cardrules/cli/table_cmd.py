@@ -22,16 +22,36 @@ __all__ = ["register", "render"]
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("table", help="check trick-table files and show what a table means")
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = sub.add_parser(
+        "table",
+        help="check trick-table files and show what a table means",
+        description="Check trick-table files; show which class of card beats which.",
+        epilog="examples:\n  cardrules table check my.tricks\n  cardrules table show aegis\n"
+        "  cardrules table show my.tricks --table pirate",
+        formatter_class=raw,
+    )
     actions = parser.add_subparsers(dest="table_action", metavar="ACTION")
-    check = actions.add_parser("check", help="compile a table file and report its first fault")
-    check.add_argument("file", metavar="FILE")
+    check = actions.add_parser(
+        "check",
+        help="compile a table file and report its first fault",
+        description="Compile a trick-table file: list its tables (status 0), or report its first "
+        "fault with the line, the column and a caret (status 1).",
+        epilog="examples:\n  cardrules table check my.tricks",
+        formatter_class=raw,
+    )
+    check.add_argument("file", metavar="FILE", help="a trick-table file")
     check.set_defaults(func=_check)
     show = actions.add_parser(
-        "show", help="print which class beats which, and the tie-break chain, as a matrix"
+        "show",
+        help="print which class beats which, and the tie-break chain, as a matrix",
+        description="Print each table: its classes in the order they are tried, a matrix of which "
+        "class beats which, and the tie-break chain.",
+        epilog="examples:\n  cardrules table show aegis\n  cardrules table show my.tricks --table pirate",
+        formatter_class=raw,
     )
     show.add_argument("what", metavar="NAME|FILE", help="a shipped table (aegis, gunsore, whist) or a file")
-    show.add_argument("--table", metavar="NAME", help="only this table of the file")
+    show.add_argument("--table", metavar="NAME", help="only this table of the file (default: every table)")
     show.set_defaults(func=_show)
 
     def _help(args: argparse.Namespace) -> int:
