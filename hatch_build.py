@@ -1,11 +1,14 @@
-"""Build hook: compile the optional C speedups, ``src/cardrules/_speedups.c``.
+"""Build hook: compile the optional C accelerator, ``src/cardrules/_speedups.c``.
 
-cardrules is pure Python; ``cardrules._speedups`` holds C versions of two hot loops whose
-Python versions (``cardrules/_hotloops.py``) are the reference.  When a C compiler is at
-hand the wheel gets the compiled module (and a platform tag); when there is none, or the
-environment variable ``CARDRULES_NO_EXTENSION`` is set, the build says so and the wheel
-is pure Python, with the same behaviour.  An editable install compiles the module in
-place, next to the source.
+cardrules is pure Python; ``cardrules._speedups`` holds C versions of two things every
+game does at each step: the record maker of ``cardrules/_records.py`` (a new state with
+its fields named, for classes whose ``__init__`` only stores; its Python reference is
+the attrs constructor) and the subsets loop of ``cardrules/_hotloops.py`` (whose Python
+version is the reference).  When a C compiler is at hand the wheel gets the compiled
+module (and a platform tag); when there is none, or the environment variable
+``CARDRULES_NO_EXTENSION`` is set, the build says so and the wheel is pure Python, with
+the same behaviour.  An editable install compiles the module in place, next to the
+source.  ``CARDRULES_PURE_PYTHON=1`` at run time turns a compiled module off.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ class SpeedupsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                 shutil.copyfile(built, os.path.join(self.root, "src", "cardrules", name))
         except Exception as exc:  # no compiler, no headers, a read-only tree: pure Python
             self.app.display_warning(
-                f"cardrules: the optional C speedups were not compiled ({type(exc).__name__}: {exc}); "
+                f"cardrules: the optional C accelerator was not compiled ({type(exc).__name__}: {exc}); "
                 "the pure-Python versions will be used"
             )
             return

@@ -1,4 +1,5 @@
-"""The speed-ups of ``cardrules.aegis`` change nothing a user can see."""
+"""The speed-ups of ``cardrules.aegis`` (the record maker, the exchange loop) change nothing
+a user can see."""
 
 from __future__ import annotations
 
@@ -26,8 +27,8 @@ def _states(games: int = 20) -> list[State]:
 
 
 def test_fast_state_constructor_equals_attrs_constructor() -> None:
-    # _new_state writes the slots itself: every field must be set, and the result must be
-    # indistinguishable from State(...) built by attrs.
+    # The record maker (in C when the accelerator is in use) fills the slots itself: every
+    # field must be set, and the result indistinguishable from State(...) built by attrs.
     for state in _states():
         again = State(*(getattr(state, a.name) for a in attrs.fields(State)))
         assert again == state
@@ -53,7 +54,7 @@ def test_exchange_actions_are_every_subset_as_fresh_actions() -> None:
 
 
 def test_module_apply_is_the_protocol_apply() -> None:
-    # aegis.apply inlines the phase dispatch of GAME.apply: same states, same errors.
+    # aegis.apply is GAME.apply, the one path of every action: same states, same errors.
     wrong = [aegis.Bid(3), aegis.Play("AS"), Exchange(()), Exchange("AS"), "nonsense"]
     for state in _states(4):
         for action in (*aegis.legal_actions(state), *wrong):

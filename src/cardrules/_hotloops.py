@@ -1,16 +1,25 @@
-"""Two loops that random playouts spend much of their time in, in Python and in C.
+"""The optional C accelerator: what it holds, its pure-Python references, and the switch.
 
-``subset_objects`` makes the action objects of "every subset of these cards" (an Aegis
-exchange decision has 32 of them); ``shuffle`` is the seeded shuffle of every deal.  The
-Python versions here are the reference.  When cardrules was installed with a C compiler
-at hand, ``cardrules._speedups`` (``src/cardrules/_speedups.c``) holds the same two
-functions in C, and they are used instead: the same results, about three times faster
-(``docs/performance/aegis.rst``).  Neither knows a game's rules.
+cardrules is a pure-Python library.  Two things it does at every step of a game have a
+C version in the optional module ``cardrules._speedups`` (``src/cardrules/_speedups.c``),
+compiled when cardrules is installed with a C compiler at hand:
 
-:data:`IMPLEMENTATION` says which is in use (``"C"`` or ``"Python"``); setting the
+* the **record maker** of :mod:`cardrules._records` (``new_record``, ``replace_record``):
+  a new game state (or other record) with its fields named, the same object the attrs
+  constructor makes, without running attrs' generated ``__init__`` (only for classes
+  whose ``__init__`` does nothing but store its arguments);
+* :func:`subset_objects`: the action objects of "every subset of these cards" (an Aegis
+  exchange decision has 32 of them).
+
+The pure-Python versions are the reference: the attrs constructor itself for records,
+:func:`subset_objects_py` here.  Both give the same results (the tests compare them, and
+CI runs the whole test suite with and without the C module); the C versions are faster
+(``docs/performance/speedups.rst``).  Neither knows a game's rules.  The C module declares
+that it needs no GIL (free-threaded CPython) and supports sub-interpreters.
+
+:data:`IMPLEMENTATION` says which is in use (``"C"`` or ``"Python"``).  Setting the
 environment variable ``CARDRULES_PURE_PYTHON`` to a non-empty value before cardrules is
-imported keeps the Python versions (for comparisons and debugging).  The tests check that
-both give the same results.
+imported turns the accelerator off: the C module is then not even imported.
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ from itertools import combinations, repeat
 from math import comb
 from typing import Any
 
-__all__ = ["IMPLEMENTATION", "shuffle", "subset_objects"]
+__all__ = ["IMPLEMENTATION", "c_speedups", "subset_objects", "subset_objects_py"]
 
 _new = object.__new__
 
@@ -34,8 +43,8 @@ def subset_objects_py(
     ``itertools.combinations``, each as an object: ``interned[subset]`` for a size up to
     ``interned_sizes``, else a new instance of the class that owns the member
     descriptor ``slot`` (a slotted class whose only field that is), with that slot set
-    to the subset's tuple.  No ``__init__`` runs: the caller vouches that the subsets
-    are valid values of that field."""
+    to the subset's tuple.  No ``__init__`` runs: the caller vouches that each subset is
+    already what the class's constructor would store (see ``aegis.Exchange``)."""
     cls, set_slot = slot.__objclass__, slot.__set__
     out: list[Any] = []
     n = len(items)
@@ -49,23 +58,9 @@ def subset_objects_py(
     return tuple(out)
 
 
-def shuffle_py(items: list[Any], getrandbits: Callable[[int], int]) -> None:
-    """``random.Random.shuffle``'s algorithm on ``items`` with the given
-    ``getrandbits``: for i from n-1 down to 1, j is ``getrandbits(k)`` (k the bit length
-    of i + 1) drawn again until it is at most i, then items i and j are swapped."""
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        bits = n.bit_length()
-        j = getrandbits(bits)
-        while j >= n:
-            j = getrandbits(bits)
-        items[i], items[j] = items[j], items[i]
-
-
 subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
-shuffle: Callable[[list[Any], Callable[[int], int]], None]
 IMPLEMENTATION: str
-#: The compiled module when it is used (``None`` otherwise); ``_fastinit`` takes its
+#: The compiled module when it is used (``None`` otherwise); ``_records`` takes its
 #: record maker from it.
 c_speedups: Any
 try:
@@ -74,8 +69,8 @@ try:
     from . import _speedups as c_speedups
 except ImportError:  # not compiled at install time (no C compiler), or not wanted
     c_speedups = None
-    subset_objects, shuffle = subset_objects_py, shuffle_py
+    subset_objects = subset_objects_py
     IMPLEMENTATION = "Python"
 else:
-    subset_objects, shuffle = c_speedups.subset_objects, c_speedups.shuffle
+    subset_objects = c_speedups.subset_objects
     IMPLEMENTATION = "C"

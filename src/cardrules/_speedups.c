@@ -1,33 +1,49 @@
-/* cardrules._speedups: optional C versions of two loops that dominate random playouts.
+/* cardrules._speedups: the optional C accelerator of cardrules (see cardrules/_hotloops.py).
  *
- * Each function has a pure-Python twin that is the reference (cardrules/_hotloops.py);
- * cardrules uses this module only when it was compiled at install time, and the tests
- * check that both give the same results.  Nothing here knows a game's rules.
+ * cardrules is a pure-Python library; this module only makes two things it does at every
+ * step of a game faster, and each has a pure-Python reference that gives the same
+ * results (the tests compare them, and CI runs the whole suite with and without this
+ * module):
+ *
+ *   record_layout(cls, members, defaults, factories, required) -> layout
+ *   new_record(layout, **fields) -> a new instance of cls
+ *   replace_record(layout, record, **changes) -> a new instance of cls
+ *       the record maker of cardrules._records: for a frozen slotted attrs class whose
+ *       __init__ only stores its arguments (no converter, validator, __attrs_post_init__
+ *       or cached hash: _records checks that), new_record(layout, **fields) is
+ *       cls(**fields) and replace_record(layout, r, **changes) is
+ *       attrs.evolve(r, **changes), without running attrs' generated __init__.  Fields
+ *       are named, never given by position.
  *
  *   subset_objects(items, slot, interned, interned_sizes) -> tuple
- *       every subset of the tuple `items`, by size (the empty one first) then in the
- *       lexicographic order of positions (itertools.combinations' order), each as an
- *       object: for a size up to `interned_sizes`, interned[subset tuple]; for a larger
- *       one, a new instance of the class that owns the member descriptor `slot`, with
- *       that slot set to the subset tuple (the class must have no other field).
+ *       every subset of the tuple `items`, by size (the empty one first) then in
+ *       itertools.combinations' order, each as an object: for a size up to
+ *       `interned_sizes`, interned[subset tuple]; for a larger one, a new instance of the
+ *       class that owns the member descriptor `slot`, with that slot set to the subset
+ *       tuple (the class must have no other field).  Reference:
+ *       cardrules._hotloops.subset_objects_py.
  *
- *   record_layout(cls, slots, defaults) -> layout
- *   new_record(layout, *values) -> a new instance of cls
- *       new_record fills the slots (member descriptors of cls, in field order) with the
- *       values, the last ones from `defaults` when fewer are given: what the frozen
- *       attrs constructor does for a class whose __init__ only stores its arguments
- *       (cardrules._fastinit checks that), without it.
+ * Nothing here knows a game's rules.
  *
- *   shuffle(items, getrandbits) -> None
- *       random.Random.shuffle's algorithm on the list `items`, drawing with the given
- *       getrandbits: for i from n-1 down to 1, j = getrandbits(bit length of i+1)
- *       drawn again while j > i, then items[i] and items[j] are swapped.
+ * Threads and interpreters.  The module keeps no state of its own (a layout is an object
+ * owned by its caller), so it declares that it needs no GIL (Py_mod_gil, free-threaded
+ * CPython 3.13+) and supports sub-interpreters with their own GIL (3.12+).  Every object
+ * it writes into is one it has just allocated and not yet shared; it reads other objects
+ * only through CPython's own thread-safe calls (PyMember_GetOne for a record's slots, the
+ * tuple it was given, and PyDict_GetItemRef for the interned dict where it exists).
+ *
+ * It uses CPython's member-descriptor structures (not the limited API), so a wheel is
+ * built for one CPython version; an installation without a C compiler simply does not
+ * have this module, and cardrules behaves the same without it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
 
 #define MAX_ITEMS 16
+
+/* ----------------------------------------------------------------------------------- */
+/* subset_objects                                                                       */
 
 /* A new instance of `cls` whose object slot at `offset` holds `value`. */
 static PyObject *
@@ -40,6 +56,30 @@ new_with_slot(PyTypeObject *cls, Py_ssize_t offset, PyObject *value)
     Py_INCREF(value);
     *(PyObject **)((char *)obj + offset) = value;
     return obj;
+}
+
+/* interned[key] as a new reference; NULL with KeyError (or another error) set. */
+static PyObject *
+interned_get(PyObject *interned, PyObject *key)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    PyObject *obj = NULL;
+    int found = PyDict_GetItemRef(interned, key, &obj);
+    if (found == 0) {
+        PyErr_SetObject(PyExc_KeyError, key);
+    }
+    return found > 0 ? obj : NULL;
+#else
+    PyObject *obj = PyDict_GetItemWithError(interned, key);
+    if (obj == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetObject(PyExc_KeyError, key);
+        }
+        return NULL;
+    }
+    Py_INCREF(obj);
+    return obj;
+#endif
 }
 
 static PyObject *
@@ -78,7 +118,6 @@ subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_ssize_t offset = member->offset;
-    PyObject **item = &PyTuple_GET_ITEM(items, 0);
     PyObject *out = PyTuple_New((Py_ssize_t)1 << n);
     if (out == NULL) {
         return NULL;
@@ -93,8 +132,7 @@ subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         for (;;) {
             PyObject *subset;
             if (k == n) {
-                subset = items;
-                Py_INCREF(subset);
+                subset = Py_NewRef(items);
             }
             else {
                 subset = PyTuple_New(k);
@@ -102,31 +140,15 @@ subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                     goto fail;
                 }
                 for (Py_ssize_t i = 0; i < k; i++) {
-                    PyObject *x = item[index[i]];
-                    Py_INCREF(x);
-                    PyTuple_SET_ITEM(subset, i, x);
+                    PyTuple_SET_ITEM(subset, i, Py_NewRef(PyTuple_GET_ITEM(items, index[i])));
                 }
             }
-            PyObject *obj;
-            if (k <= interned_sizes) {
-                obj = PyDict_GetItemWithError(interned, subset);
-                if (obj == NULL) {
-                    if (!PyErr_Occurred()) {
-                        PyErr_SetObject(PyExc_KeyError, subset);
-                    }
-                    Py_DECREF(subset);
-                    goto fail;
-                }
-                Py_INCREF(obj);
-            }
-            else {
-                obj = new_with_slot(cls, offset, subset);
-                if (obj == NULL) {
-                    Py_DECREF(subset);
-                    goto fail;
-                }
-            }
+            PyObject *obj = k <= interned_sizes ? interned_get(interned, subset)
+                                                : new_with_slot(cls, offset, subset);
             Py_DECREF(subset);
+            if (obj == NULL) {
+                goto fail;
+            }
             PyTuple_SET_ITEM(out, pos++, obj);
             /* advance to the next combination: the rightmost position that can move */
             Py_ssize_t i = k - 1;
@@ -148,12 +170,19 @@ fail:
     return NULL;
 }
 
-/* A record layout: the class, then for each field its slot's offset. */
+/* ----------------------------------------------------------------------------------- */
+/* the record maker                                                                     */
+
+/* A record layout: the class, and for each field (in attrs' order) its name, its slot's
+ * member definition, and its default: a value, a factory to call, or none. */
 typedef struct {
     PyTypeObject *cls;
-    PyObject *defaults; /* a tuple for the last fields */
+    PyObject *names;     /* tuple of str */
+    PyObject *defaults;  /* tuple: a value, or `required` */
+    PyObject *factories; /* tuple: a callable, or None */
+    PyObject *required;  /* the marker of "no default" */
     Py_ssize_t n;
-    Py_ssize_t offsets[1]; /* n of them */
+    PyMemberDef *members[1]; /* n of them */
 } Layout;
 
 static const char *LAYOUT = "cardrules._speedups.layout";
@@ -164,7 +193,10 @@ layout_free(PyObject *capsule)
     Layout *layout = (Layout *)PyCapsule_GetPointer(capsule, LAYOUT);
     if (layout != NULL) {
         Py_DECREF(layout->cls);
+        Py_DECREF(layout->names);
         Py_DECREF(layout->defaults);
+        Py_DECREF(layout->factories);
+        Py_DECREF(layout->required);
         PyMem_Free(layout);
     }
 }
@@ -172,18 +204,25 @@ layout_free(PyObject *capsule)
 static PyObject *
 record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3 || !PyType_Check(args[0]) || !PyTuple_CheckExact(args[1]) || !PyTuple_CheckExact(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "record_layout(cls, slots: tuple, defaults: tuple)");
+    if (nargs != 5 || !PyType_Check(args[0]) || !PyTuple_CheckExact(args[1]) || !PyTuple_CheckExact(args[2])
+        || !PyTuple_CheckExact(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "record_layout(cls, members: tuple, defaults: tuple, factories: tuple, required)");
         return NULL;
     }
     PyTypeObject *cls = (PyTypeObject *)args[0];
     Py_ssize_t n = PyTuple_GET_SIZE(args[1]);
-    if (PyTuple_GET_SIZE(args[2]) > n) {
-        PyErr_SetString(PyExc_ValueError, "record_layout: more defaults than slots");
+    if (PyTuple_GET_SIZE(args[2]) != n || PyTuple_GET_SIZE(args[3]) != n) {
+        PyErr_SetString(PyExc_ValueError, "record_layout: one default and one factory per field");
         return NULL;
     }
-    Layout *layout = PyMem_Malloc(sizeof(Layout) + (size_t)n * sizeof(Py_ssize_t));
+    PyObject *names = PyTuple_New(n);
+    if (names == NULL) {
+        return NULL;
+    }
+    Layout *layout = PyMem_Malloc(sizeof(Layout) + (size_t)n * sizeof(PyMemberDef *));
     if (layout == NULL) {
+        Py_DECREF(names);
         return PyErr_NoMemory();
     }
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -191,125 +230,223 @@ record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (!Py_IS_TYPE(slot, &PyMemberDescr_Type) || ((PyMemberDescrObject *)slot)->d_common.d_type != cls
             || ((PyMemberDescrObject *)slot)->d_member->type != T_OBJECT_EX) {
             PyMem_Free(layout);
-            PyErr_SetString(PyExc_TypeError, "record_layout: slots must be cls's own object slots");
+            Py_DECREF(names);
+            PyErr_SetString(PyExc_TypeError, "record_layout: members must be cls's own object slots");
             return NULL;
         }
-        layout->offsets[i] = ((PyMemberDescrObject *)slot)->d_member->offset;
+        layout->members[i] = ((PyMemberDescrObject *)slot)->d_member;
+        PyObject *name = PyUnicode_InternFromString(layout->members[i]->name);
+        if (name == NULL) {
+            PyMem_Free(layout);
+            Py_DECREF(names);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(names, i, name);
     }
     layout->n = n;
-    layout->cls = cls;
-    Py_INCREF(cls);
-    layout->defaults = args[2];
-    Py_INCREF(args[2]);
+    layout->cls = (PyTypeObject *)Py_NewRef(cls);
+    layout->names = names;
+    layout->defaults = Py_NewRef(args[2]);
+    layout->factories = Py_NewRef(args[3]);
+    layout->required = Py_NewRef(args[4]);
     PyObject *capsule = PyCapsule_New(layout, LAYOUT, layout_free);
     if (capsule == NULL) {
         Py_DECREF(cls);
+        Py_DECREF(names);
         Py_DECREF(args[2]);
+        Py_DECREF(args[3]);
+        Py_DECREF(args[4]);
         PyMem_Free(layout);
     }
     return capsule;
 }
 
-static PyObject *
-new_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static Layout *
+get_layout(PyObject *obj)
 {
-    if (nargs < 1 || !PyCapsule_IsValid(args[0], LAYOUT)) {
-        PyErr_SetString(PyExc_TypeError, "new_record(layout, *values): the first argument must be a layout");
+    if (!PyCapsule_IsValid(obj, LAYOUT)) {
+        PyErr_SetString(PyExc_TypeError, "the first argument must be a record layout");
         return NULL;
     }
-    Layout *layout = (Layout *)PyCapsule_GetPointer(args[0], LAYOUT);
-    Py_ssize_t given = nargs - 1, n = layout->n, ndefaults = PyTuple_GET_SIZE(layout->defaults);
-    if (given > n || given < n - ndefaults) {
-        PyErr_Format(PyExc_TypeError, "%s() takes from %zd to %zd values (%zd given)",
-                     layout->cls->tp_name, n - ndefaults, n, given);
-        return NULL;
+    return (Layout *)PyCapsule_GetPointer(obj, LAYOUT);
+}
+
+/* The field index of a keyword, or -1 with TypeError set. */
+static Py_ssize_t
+field_index(Layout *layout, PyObject *name)
+{
+    for (Py_ssize_t i = 0; i < layout->n; i++) { /* keywords and field names are interned */
+        if (PyTuple_GET_ITEM(layout->names, i) == name) {
+            return i;
+        }
     }
+    for (Py_ssize_t i = 0; i < layout->n; i++) {
+        int eq = PyUnicode_Compare(PyTuple_GET_ITEM(layout->names, i), name);
+        if (eq == 0) {
+            return i;
+        }
+        if (eq == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    PyErr_Format(PyExc_TypeError, "%s has no field named %R", layout->cls->tp_name, name);
+    return -1;
+}
+
+/* Fill a fresh object's slots with `values` (new references, all set); steals them. */
+static PyObject *
+build(Layout *layout, PyObject **values)
+{
     PyObject *obj = layout->cls->tp_alloc(layout->cls, 0);
     if (obj == NULL) {
+        for (Py_ssize_t i = 0; i < layout->n; i++) {
+            Py_DECREF(values[i]);
+        }
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *value = i < given ? args[1 + i] : PyTuple_GET_ITEM(layout->defaults, i - (n - ndefaults));
-        Py_INCREF(value);
-        *(PyObject **)((char *)obj + layout->offsets[i]) = value;
+    for (Py_ssize_t i = 0; i < layout->n; i++) { /* obj is not shared yet */
+        *(PyObject **)((char *)obj + layout->members[i]->offset) = values[i];
     }
     return obj;
 }
 
+#define MAX_FIELDS 64
+
 static PyObject *
-shuffle(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+new_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "shuffle(items, getrandbits)");
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "new_record(layout, **fields): fields are given by name");
         return NULL;
     }
-    PyObject *items = args[0], *getrandbits = args[1];
-    if (!PyList_CheckExact(items)) {
-        PyErr_SetString(PyExc_TypeError, "shuffle: items must be a list");
+    Layout *layout = get_layout(args[0]);
+    if (layout == NULL) {
         return NULL;
     }
-    PyObject *bits_of[65] = {NULL};
-    PyObject *result = NULL;
-    for (Py_ssize_t i = PyList_GET_SIZE(items) - 1; i > 0; i--) {
-        size_t n = (size_t)i + 1, k = 0;
-        while ((n >> k) != 0) {
-            k++; /* the bit length of n */
-        }
-        if (bits_of[k] == NULL && (bits_of[k] = PyLong_FromSize_t(k)) == NULL) {
-            goto done;
-        }
-        Py_ssize_t j;
-        do {
-            PyObject *r = PyObject_CallOneArg(getrandbits, bits_of[k]);
-            if (r == NULL) {
-                goto done;
-            }
-            j = PyLong_AsSsize_t(r);
-            Py_DECREF(r);
-            if (j == -1 && PyErr_Occurred()) {
-                goto done;
-            }
-            if (j < 0) {
-                PyErr_SetString(PyExc_ValueError, "shuffle: getrandbits gave a negative number");
-                goto done;
-            }
-        } while (j > i);
-        if (i >= PyList_GET_SIZE(items)) { /* getrandbits shrank the list: give up cleanly */
-            PyErr_SetString(PyExc_RuntimeError, "shuffle: the list changed size");
-            goto done;
-        }
-        PyObject *a = PyList_GET_ITEM(items, i);
-        PyList_SET_ITEM(items, i, PyList_GET_ITEM(items, j));
-        PyList_SET_ITEM(items, j, a);
+    Py_ssize_t n = layout->n;
+    if (n > MAX_FIELDS) {
+        PyErr_SetString(PyExc_ValueError, "new_record: too many fields");
+        return NULL;
     }
-    result = Py_None;
-    Py_INCREF(result);
-done:
-    for (int k = 0; k < 65; k++) {
-        Py_XDECREF(bits_of[k]);
+    PyObject *values[MAX_FIELDS] = {NULL};
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        Py_ssize_t i = field_index(layout, PyTuple_GET_ITEM(kwnames, k));
+        if (i < 0) {
+            goto fail;
+        }
+        values[i] = Py_NewRef(args[nargs + k]); /* a keyword cannot be given twice */
     }
-    return result;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (values[i] != NULL) {
+            continue;
+        }
+        PyObject *factory = PyTuple_GET_ITEM(layout->factories, i);
+        if (factory != Py_None) {
+            if ((values[i] = PyObject_CallNoArgs(factory)) == NULL) {
+                goto fail;
+            }
+            continue;
+        }
+        PyObject *value = PyTuple_GET_ITEM(layout->defaults, i);
+        if (value == layout->required) {
+            PyErr_Format(PyExc_TypeError, "%s() is missing the field %R", layout->cls->tp_name,
+                         PyTuple_GET_ITEM(layout->names, i));
+            goto fail;
+        }
+        values[i] = Py_NewRef(value);
+    }
+    return build(layout, values);
+fail:
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_XDECREF(values[i]);
+    }
+    return NULL;
 }
+
+static PyObject *
+replace_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "replace_record(layout, record, **changes): changes are given by name");
+        return NULL;
+    }
+    Layout *layout = get_layout(args[0]);
+    if (layout == NULL) {
+        return NULL;
+    }
+    PyObject *record = args[1];
+    if (!Py_IS_TYPE(record, layout->cls)) {
+        PyErr_Format(PyExc_TypeError, "replace_record: expected a %s, not %.200s", layout->cls->tp_name,
+                     Py_TYPE(record)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t n = layout->n;
+    if (n > MAX_FIELDS) {
+        PyErr_SetString(PyExc_ValueError, "replace_record: too many fields");
+        return NULL;
+    }
+    PyObject *values[MAX_FIELDS] = {NULL};
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        Py_ssize_t i = field_index(layout, PyTuple_GET_ITEM(kwnames, k));
+        if (i < 0) {
+            goto fail;
+        }
+        values[i] = Py_NewRef(args[nargs + k]);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        /* the record's own value, read as attribute access reads it (thread-safe) */
+        if (values[i] == NULL && (values[i] = PyMember_GetOne((const char *)record, layout->members[i])) == NULL) {
+            goto fail;
+        }
+    }
+    return build(layout, values);
+fail:
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_XDECREF(values[i]);
+    }
+    return NULL;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* the module: multi-phase initialisation (PEP 489), no state of its own                */
 
 static PyMethodDef speedups_methods[] = {
     {"subset_objects", (PyCFunction)(void (*)(void))subset_objects, METH_FASTCALL,
      "Every subset of a tuple, by size then position, as interned or new one-slot objects."},
     {"record_layout", (PyCFunction)(void (*)(void))record_layout, METH_FASTCALL,
-     "The layout new_record needs: a class, its field slots in order, the last fields' defaults."},
-    {"new_record", (PyCFunction)(void (*)(void))new_record, METH_FASTCALL,
-     "A new instance of a layout's class with its slots filled, without __init__."},
-    {"shuffle", (PyCFunction)(void (*)(void))shuffle, METH_FASTCALL,
-     "random.Random.shuffle's algorithm with the given getrandbits."},
+     "The layout of a record class: its field slots in order, defaults, factories."},
+    {"new_record", (PyCFunction)(void (*)(void))new_record, METH_FASTCALL | METH_KEYWORDS,
+     "new_record(layout, **fields): cls(**fields) for a class whose __init__ only stores."},
+    {"replace_record", (PyCFunction)(void (*)(void))replace_record, METH_FASTCALL | METH_KEYWORDS,
+     "replace_record(layout, record, **changes): attrs.evolve(record, **changes), likewise."},
     {NULL, NULL, 0, NULL},
 };
 
+static PyModuleDef_Slot speedups_slots[] = {
+#if PY_VERSION_HEX >= 0x030C0000
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+#ifdef Py_GIL_DISABLED
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
+    {0, NULL},
+};
+
 static struct PyModuleDef speedups_module = {
-    PyModuleDef_HEAD_INIT, "cardrules._speedups",
-    "Optional C versions of two hot loops (see cardrules/_hotloops.py).", -1, speedups_methods,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "cardrules._speedups",
+    .m_doc = "The optional C accelerator of cardrules (see cardrules/_hotloops.py).",
+    .m_size = 0,
+    .m_methods = speedups_methods,
+    .m_slots = speedups_slots,
 };
 
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    return PyModule_Create(&speedups_module);
+    return PyModuleDef_Init(&speedups_module);
 }

@@ -32,8 +32,8 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from ._fastinit import fast_constructor
 from ._hotloops import IMPLEMENTATION, subset_objects
+from ._records import maker
 from .cards import Card, Suit, parse_card, parse_cards, standard_deck
 from .errors import CardRulesError, IllegalActionError, RulesError
 from .protocol import CHANCE, GameDef, Shuffle, _Chance
@@ -52,6 +52,8 @@ __all__ = [
     "Trick",
     "View",
     "apply",
+    "chance_cards",
+    "describe",
     "describe_for",
     "draw_beats",
     "evaluate",
@@ -230,8 +232,14 @@ class Play:
 
 
 # Interned actions (ENGINEERING.md: building action objects dominates random play).
+# An exchange's cards are canonical (its converter sorts them): the exchanges of a
+# canonical hand's subsets, taken in ``itertools.combinations``' order, are canonical
+# already, so the converter would return them unchanged.  They are made straight into
+# their slot (cheaper than the constructor by a factor of ten; 16 of a decision's 32
+# exchanges are new objects), and the tests check ``Exchange(a.cards) == a`` for every
+# exchange ``legal_actions`` gives.
 _NEW = object.__new__
-_SET_CARDS = Exchange.__dict__["cards"].__set__  # the slot itself: bypasses the converter
+_SET_CARDS = Exchange.__dict__["cards"].__set__
 _KEEP: Final = Exchange(())
 _BIDS: Final = tuple(Bid(n) for n in range(1, TRICKS + 1))
 _PLAYS: Final = {c: Play(c) for c in _DECK}
@@ -240,10 +248,8 @@ _FRESH_TYPES: Final = (Exchange,) * 16  # a hand's 10 + 5 + 1 subsets of 3, 4 an
 
 
 def _exchange_of(cards: tuple[Card, ...]) -> Exchange:
-    """``Exchange(cards)`` for canonical ``cards``, built straight into its slot."""
-    action: Exchange = _NEW(Exchange)
-    _SET_CARDS(action, cards)
-    return action
+    """``Exchange(cards)`` for canonical ``cards`` (the constructor: interned once)."""
+    return Exchange(cards)
 
 
 # Interned exchanges of one and two cards (52 + 1,326 actions, about 150 kB, built at
@@ -290,7 +296,7 @@ _exchange_actions: Final = _exchange_actions_c if IMPLEMENTATION == "C" else _ex
 # Records
 
 
-@attrs.frozen(weakref_slot=False)  # for _new_trick (cardrules._fastinit)
+@attrs.frozen
 class Trick:
     """A finished trick: who led, the two cards (the lead first) and who took it."""
 
@@ -299,7 +305,7 @@ class Trick:
     winner: int
 
 
-@attrs.frozen(weakref_slot=False)  # for _new_season (cardrules._fastinit)
+@attrs.frozen
 class Season:
     """The record of a scored season (public information).
 
@@ -330,7 +336,7 @@ class Season:
 Phase = Literal["draw", "deal", "exchange", "bid", "play", "over"]
 
 
-@attrs.frozen(weakref_slot=False)  # weakref_slot: see _new_state
+@attrs.frozen
 class State:
     """The whole truth of a game of Aegis (see :mod:`cardrules.protocol`).
 
@@ -341,10 +347,6 @@ class State:
     entry is 0 when it kept its hand or its turn was skipped); ``trick`` holds the card
     led to the current trick, if any, led by ``leader``; ``played`` the season's finished
     tricks; ``seasons`` the scored seasons.
-
-    States (like :class:`Trick` and :class:`Season`) take no weak references: they are
-    built a step at a time by a faster constructor that needs the plain slot layout
-    (``docs/performance/aegis.rst``).
     """
 
     rules: Rules
@@ -415,11 +417,11 @@ class State:
         return len(self.seasons) + (0 if self.phase == "over" else 1)
 
 
-# The game functions make a State per step: built by ``fast_constructor`` (the same
-# object as ``State(...)``, three times faster; see cardrules._fastinit).
-_new_state: Final = fast_constructor(State)
-_new_trick: Final = fast_constructor(Trick)
-_new_season: Final = fast_constructor(Season)
+# The game functions make a State per step, naming the fields they set (see
+# cardrules._records: the constructor, or the same object from the C record maker).
+_STATE: Final = maker(State)
+_TRICK: Final = maker(Trick)
+_SEASON: Final = maker(Season)
 
 
 def _attacker(master: int | None, bids: tuple[int | None, int | None]) -> int | None:
@@ -464,9 +466,10 @@ def draw_beats(a: Card, b: Card) -> bool:
 
 
 def _start(rules: Rules, players: int) -> State:
-    return _new_state(
-        rules, 2, "draw", None, None, ((), ()), (), (), ((), ()), (None, None), None, (), (), (0, 0), (),
-        CHANCE, (),
+    return _STATE.new(
+        rules=rules, players=2, phase="draw", master=None, key=None, hands=((), ()), stock=(),
+        discards=(), drawn=((), ()), bids=(None, None), leader=None, trick=(), played=(),
+        scores=(0, 0), seasons=(), to_act=CHANCE, history=(),
     )  # fmt: skip
 
 
@@ -479,19 +482,17 @@ def _deal(state: State, shuffle: Shuffle) -> State:
     history = (*state.history, shuffle)
     if state.phase == "draw":
         first = 0 if draw_beats(order[0], order[1]) else 1
-        return _new_state(
-            state.rules, 2, "deal", first, None, ((), ()), (), (), ((), ()), (None, None), None, (), (),
-            state.scores, state.seasons, CHANCE, history, state.seed,
-        )  # fmt: skip
+        return _STATE.replace(state, phase="deal", master=first, history=history)
     master = state.master
     assert master is not None
     to_master = tuple(sorted(order[1 : 2 * HAND_SIZE : 2], key=_INDEX))
     to_slave = tuple(sorted(order[2 : 2 * HAND_SIZE + 1 : 2], key=_INDEX))
     hands = (to_master, to_slave) if master == 0 else (to_slave, to_master)
     phase: Phase = "exchange" if state.rules.max_exchanges > 0 else "bid"
-    return _new_state(
-        state.rules, 2, phase, master, order[0], hands, order[2 * HAND_SIZE + 1 :], (), ((), ()),
-        (None, None), None, (), (), state.scores, state.seasons, master, history, state.seed,
+    return _STATE.replace(  # a new season: nothing of the last one's play is left
+        state, phase=phase, key=order[0], hands=hands, stock=order[2 * HAND_SIZE + 1 :], discards=(),
+        drawn=((), ()), bids=(None, None), leader=None, trick=(), played=(), to_act=master,
+        history=history,
     )  # fmt: skip
 
 
@@ -548,11 +549,7 @@ def _step_exchange(state: State, action: Exchange) -> State:
     cards = action.cards
     history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
     if not cards and p == master:  # the master stops: on to the bids
-        return _new_state(
-            state.rules, 2, "bid", master, state.key, state.hands, state.stock, state.discards,
-            state.drawn, state.bids, None, (), (), state.scores, state.seasons, master, history,
-            state.seed,
-        )  # fmt: skip
+        return _STATE.replace(state, phase="bid", to_act=master, history=history)
     hands = state.hands
     stock = state.stock
     discards = state.discards
@@ -582,9 +579,9 @@ def _step_exchange(state: State, action: Exchange) -> State:
             skipped = (*drawn[slave], 0)
             drawn = (drawn[0], skipped) if slave == 1 else (skipped, drawn[1])
     phase: Phase = "bid" if to_act == master and len(drawn[master]) >= rules.max_exchanges else "exchange"
-    return _new_state(
-        rules, 2, phase, master, state.key, hands, stock, discards, drawn, state.bids, None, (), (),
-        state.scores, state.seasons, to_act, history, state.seed,
+    return _STATE.replace(
+        state, phase=phase, hands=hands, stock=stock, discards=discards, drawn=drawn, to_act=to_act,
+        history=history,
     )  # fmt: skip
 
 
@@ -619,15 +616,11 @@ def _step_bid(state: State, action: Bid) -> State:
     bids = (n, state.bids[1]) if p == 0 else (state.bids[0], n)
     history = (*state.history, action)
     if p == master:
-        return _new_state(
-            state.rules, 2, "bid", master, state.key, state.hands, state.stock, state.discards,
-            state.drawn, bids, None, (), (), state.scores, state.seasons, 1 - master, history, state.seed,
-        )  # fmt: skip
+        return _STATE.replace(state, phase="bid", bids=bids, to_act=1 - master, history=history)
     attacker = p if n > bids[master] else master  # type: ignore[operator]
-    return _new_state(
-        state.rules, 2, "play", master, state.key, state.hands, state.stock, state.discards, state.drawn,
-        bids, attacker, (), (), state.scores, state.seasons, attacker, history, state.seed,
-    )  # fmt: skip
+    return _STATE.replace(
+        state, phase="play", bids=bids, leader=attacker, to_act=attacker, history=history
+    )
 
 
 def _step_play(state: State, action: Play) -> State:
@@ -651,21 +644,15 @@ def _step_play(state: State, action: Play) -> State:
     hands = (new_hand, hands[1]) if p == 0 else (hands[0], new_hand)
     history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
     if not trick:
-        return _new_state(
-            state.rules, 2, "play", state.master, state.key, hands, state.stock, state.discards,
-            state.drawn, state.bids, p, (card,), state.played, state.scores, state.seasons, 1 - p,
-            history, state.seed,
-        )  # fmt: skip
+        return _STATE.replace(state, hands=hands, leader=p, trick=(card,), to_act=1 - p, history=history)
     leader: int = state.leader  # type: ignore[assignment]
     cards = (trick[0], card)
     winner = leader if state.rules.table.winner(cards, key=state.key) == 0 else p
-    played = state.played + (_new_trick(leader, cards, winner),)  # noqa: RUF005 - as history
+    played = state.played + (_TRICK.new(leader=leader, cards=cards, winner=winner),)  # noqa: RUF005 - as history
     if len(played) < TRICKS:
-        return _new_state(
-            state.rules, 2, "play", state.master, state.key, hands, state.stock, state.discards,
-            state.drawn, state.bids, winner, (), played, state.scores, state.seasons, winner,
-            history, state.seed,
-        )  # fmt: skip
+        return _STATE.replace(
+            state, hands=hands, leader=winner, trick=(), played=played, to_act=winner, history=history
+        )
     return _end_season(state, hands, played, history)
 
 
@@ -697,10 +684,11 @@ def _score(
         points[defender] += a_bid
     conquest = tricks[winner] == TRICKS
     points[winner] += conquest
-    return _new_season(
-        master, key, exchanges, bids, attacker, tricks, outcome, winner, save, conquest, promise,
-        (points[0], points[1]),
-    )  # fmt: skip
+    return _SEASON.new(
+        master=master, key=key, exchanges=exchanges, bids=bids, attacker=attacker, tricks=tricks,
+        outcome=outcome, winner=winner, save=save, conquest=conquest, promise=promise,
+        points=(points[0], points[1]),
+    )
 
 
 def _end_season(
@@ -717,14 +705,15 @@ def _end_season(
     s0, s1 = state.scores[0] + season.points[0], state.scores[1] + season.points[1]
     seasons = (*state.seasons, season)
     if abs(s0 - s1) >= rules.margin or max(s0, s1) >= rules.target:
-        return _new_state(
-            rules, 2, "over", master, state.key, hands, state.stock, state.discards, state.drawn,
-            state.bids, None, (), played, (s0, s1), seasons, None, history, state.seed,
+        return _STATE.replace(
+            state, phase="over", hands=hands, leader=None, trick=(), played=played, scores=(s0, s1),
+            seasons=seasons, to_act=None, history=history,
         )  # fmt: skip
     next_master = 1 - season.winner if rules.new_master == "loser" else season.winner
-    return _new_state(
-        rules, 2, "deal", next_master, None, ((), ()), (), (), ((), ()), (None, None), None, (), (),
-        (s0, s1), seasons, CHANCE, history, state.seed,
+    return _STATE.replace(
+        state, phase="deal", master=next_master, key=None, hands=((), ()), stock=(), discards=(),
+        drawn=((), ()), bids=(None, None), leader=None, trick=(), played=(), scores=(s0, s1),
+        seasons=seasons, to_act=CHANCE, history=history,
     )  # fmt: skip
 
 
@@ -1081,6 +1070,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     deal=_deal,
     view=_view,
     describe=_describe,
+    summary=summary,
     module=__name__,
 )
 
@@ -1096,21 +1086,7 @@ def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = Non
 def apply(state: State, action: Any) -> State:
     """The state after ``action``; an illegal action raises
     :class:`~cardrules.IllegalActionError` saying why ("must follow suit: you hold 7H")."""
-    # GAME.apply with the phase dispatch inlined for the three player phases (two fewer
-    # calls per action on the hot path); chance nodes, the end of the game and every
-    # wrong kind of action go through the protocol, its checks and messages.
-    phase = state.phase
-    if phase == "play" and type(action) is Play:
-        new = _step_play(state, action)
-    elif phase == "exchange" and type(action) is Exchange:
-        new = _step_exchange(state, action)
-    elif phase == "bid" and type(action) is Bid:
-        new = _step_bid(state, action)
-    else:
-        return GAME.apply(state, action)
-    if new.to_act is CHANCE and new.seed is not None:
-        return GAME.settle(new)
-    return new
+    return GAME.apply(state, action)
 
 
 def view(state: State, player: int) -> View:
@@ -1248,3 +1224,14 @@ def _view_role(v: View, p: int) -> str:
 
 GAME.set_text(parse_action=parse_action, render=render)
 __all__ += ["parse_action", "render"]
+
+def chance_cards(state: State) -> tuple[Card, ...]:
+    """At a chance node, the cards a :class:`~cardrules.Shuffle` must order: the whole
+    deck, in canonical order (``()`` anywhere else)."""
+    return GAME.chance_cards(state)
+
+
+def describe(state: State, action: Any) -> str:
+    """A line for a record: ``action`` played in ``state``, as everyone at the table
+    sees it (:func:`describe_for` hides an opponent's exchanged cards)."""
+    return GAME.describe(state, action)

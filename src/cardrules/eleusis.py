@@ -31,6 +31,7 @@ from typing import Any, Final, Literal, Protocol
 
 import attrs
 
+from ._records import maker
 from .agents import SeededAgent
 from .cards import Card, canonical, standard_deck
 from .errors import CardRulesError, IllegalActionError, RulesError
@@ -61,9 +62,11 @@ __all__ = [
     "View",
     "acceptance",
     "apply",
+    "chance_cards",
     "compile_rule",
     "compile_rules",
     "default_rule",
+    "describe",
     "equivalent",
     "layout_text",
     "legal_actions",
@@ -331,51 +334,15 @@ class State:
         return self.count
 
 
+#: How the game functions make a State: naming the fields they set (cardrules._records).
+_STATE: Final = maker(State)
+
+
 def _sudden(state: State) -> bool:
     rules = state.rules
     if state.prophet is not None and state.marker is not None:
         return state.count - state.marker[0] >= rules.sudden_death_prophet
     return state.count >= rules.sudden_death
-
-
-def _make(
-    state: State,
-    phase: Phase,
-    to_act: Any,
-    hands: tuple[tuple[Card, ...], ...],
-    stock: tuple[Card, ...],
-    main: tuple[Card, ...],
-    sides: tuple[SideLine, ...],
-    count: int,
-    prophet: int | None,
-    marker: Marker | None,
-    former: tuple[int, ...],
-    expelled: tuple[int, ...],
-    turn: int,
-    pending: Play | NoPlay | None,
-    tasks: tuple[Task, ...],
-    history: tuple[Any, ...],
-) -> State:
-    return State(
-        state.rules,
-        state.players,
-        phase,
-        to_act,
-        hands,
-        stock,
-        main,
-        sides,
-        count,
-        prophet,
-        marker,
-        former,
-        expelled,
-        turn,
-        pending,
-        tasks,
-        history,
-        state.seed,
-    )
 
 
 # -- set-up ----------------------------------------------------------------------------
@@ -391,9 +358,11 @@ def _start(rules: Rules, players: int) -> State:
             f"eleusis: {rules.decks} deck(s) cannot deal {rules.hand_size} cards to each of "
             f"{scientists} scientists and a starter"
         )
-    return State(
-        rules, players, "setup", CHANCE, ((),) * players, (), (), (), 0, None, None, (), (), 0, None, (), ()
-    )
+    return _STATE.new(
+        rules=rules, players=players, phase="setup", to_act=CHANCE, hands=((),) * players, stock=(),
+        main=(), sides=(), count=0, prophet=None, marker=None, former_prophets=(), expelled=(), turn=0,
+        pending=None, tasks=(), history=(),
+    )  # fmt: skip
 
 
 def _chance_cards(state: State) -> tuple[Card, ...]:
@@ -422,15 +391,11 @@ def _lay_starter(
         if rule.accepts_start(card):
             stock = deck[i + 1 :] + stock_below + deck[:i]
             first = _first_scientist(card, state.players)
-            return _make(
-                state, "turn", first, state.hands, stock, (card,), (), 0, None, None, (), (), first, None,
-                (), history,
-            )  # fmt: skip
+            return _STATE.replace(
+                state, phase="turn", to_act=first, stock=stock, main=(card,), turn=first, history=history
+            )
     # No card left accepts: a fresh deck is shuffled in and searched the same way.
-    return _make(
-        state, "starter", CHANCE, state.hands, stock_below + deck, (), (), 0, None, None, (), (), 0, None,
-        (), history,
-    )  # fmt: skip
+    return _STATE.replace(state, phase="starter", to_act=CHANCE, stock=stock_below + deck, history=history)
 
 
 def _deal(state: State, shuffle: Shuffle) -> State:
@@ -440,20 +405,16 @@ def _deal(state: State, shuffle: Shuffle) -> State:
     if phase == "setup":
         n, size = state.players - 1, state.rules.hand_size
         hands = ((), *(canonical(order[i : n * size : n]) for i in range(n)))
-        dealt = _make(state, "setup", CHANCE, hands, (), (), (), 0, None, None, (), (), 0, None, (), history)
+        dealt = _STATE.replace(state, hands=hands, history=history)  # still "setup": then the starter
         return _lay_starter(dealt, order[n * size :], (), history)
     if phase == "starter":
         return _lay_starter(state, order, state.stock, history)
     if phase == "fresh":
-        return _proceed(state, state.hands, order, state.main, state.sides, state.count, state.prophet,
-                        state.marker, state.former_prophets, state.expelled, state.turn, state.tasks,
-                        history)  # fmt: skip
+        return _proceed(state, stock=order, history=history)
     # reshuffle: the returned hand and the stock, the new hand from the top
     _, q, k = state.tasks[0]
     hands = (*state.hands[:q], canonical(order[:k]), *state.hands[q + 1 :])
-    return _proceed(state, hands, order[k:], state.main, state.sides, state.count, state.prophet,
-                    state.marker, state.former_prophets, state.expelled, state.turn, state.tasks[1:],
-                    history)  # fmt: skip
+    return _proceed(state, hands=hands, stock=order[k:], tasks=state.tasks[1:], history=history)
 
 
 # -- the turn --------------------------------------------------------------------------
@@ -485,23 +446,16 @@ def _may_offer(state: State, q: int, prophet: int | None, former: tuple[int, ...
     return others_in >= 2
 
 
-def _proceed(
-    state: State,
-    hands: tuple[tuple[Card, ...], ...],
-    stock: tuple[Card, ...],
-    main: tuple[Card, ...],
-    sides: tuple[SideLine, ...],
-    count: int,
-    prophet: int | None,
-    marker: Marker | None,
-    former: tuple[int, ...],
-    expelled: tuple[int, ...],
-    turn: int,
-    tasks: tuple[Task, ...],
-    history: tuple[Any, ...],
-) -> State:
+def _proceed(state: State, *, history: tuple[Any, ...], **changes: Any) -> State:
     """Do the work left in a turn (draws, reshuffle, offer, next turn) until a chance
-    node, a decision or the end of the round."""
+    node, a decision or the end of the round: ``state`` with the named ``changes`` (of
+    its fields ``hands``, ``stock``, ``main``, ``sides``, ``count``, ``prophet``,
+    ``marker``, ``former_prophets``, ``expelled``, ``turn`` and ``tasks``) is where the
+    turn stands."""
+    if changes:
+        state = _STATE.replace(state, **changes)
+    hands, stock, tasks = state.hands, state.stock, state.tasks
+    prophet, expelled = state.prophet, state.expelled
     while tasks:
         kind, q, n = tasks[0]
         if kind == _DRAW:
@@ -510,9 +464,10 @@ def _proceed(
                 hands = (*hands[:q], canonical(hands[q] + stock[:take]), *hands[q + 1 :])
                 stock = stock[take:]
             if take < n:  # the stock ran dry: a fresh deck, and the draw goes on from it
-                return _make(state, "fresh", CHANCE, hands, stock, main, sides, count, prophet, marker,
-                             former, expelled, turn, None, ((_DRAW, q, n - take), *tasks[1:]),
-                             history)  # fmt: skip
+                return _STATE.replace(
+                    state, phase="fresh", to_act=CHANCE, hands=hands, stock=stock, pending=None,
+                    tasks=((_DRAW, q, n - take), *tasks[1:]), history=history,
+                )  # fmt: skip
             tasks = tasks[1:]
             continue
         if _round_over(state, hands, expelled, prophet):
@@ -523,20 +478,27 @@ def _proceed(
                 hands = (*hands[:q], (), *hands[q + 1 :])
                 tasks = tasks[1:]
                 continue
-            return _make(state, "reshuffle", CHANCE, hands, stock, main, sides, count, prophet, marker,
-                         former, expelled, turn, None, tasks, history)  # fmt: skip
+            return _STATE.replace(
+                state, phase="reshuffle", to_act=CHANCE, hands=hands, stock=stock, pending=None, tasks=tasks,
+                history=history,
+            )  # fmt: skip
         if kind == _OFFER:
             tasks = tasks[1:]
-            if _may_offer(state, q, prophet, former, expelled):
-                return _make(state, "offer", q, hands, stock, main, sides, count, prophet, marker, former,
-                             expelled, turn, None, tasks, history)  # fmt: skip
+            if _may_offer(state, q, prophet, state.former_prophets, expelled):
+                return _STATE.replace(
+                    state, phase="offer", to_act=q, hands=hands, stock=stock, pending=None, tasks=tasks,
+                    history=history,
+                )  # fmt: skip
             continue
         # _NEXT
         nxt = _next_scientist(state.players, q, prophet, expelled)
-        return _make(state, "turn", nxt, hands, stock, main, sides, count, prophet, marker, former,
-                     expelled, nxt, None, (), history)  # fmt: skip
-    return _make(state, "over", None, hands, stock, main, sides, count, prophet, marker, former, expelled,
-                 turn, None, (), history)  # fmt: skip
+        return _STATE.replace(
+            state, phase="turn", to_act=nxt, hands=hands, stock=stock, turn=nxt, pending=None, tasks=(),
+            history=history,
+        )  # fmt: skip
+    return _STATE.replace(
+        state, phase="over", to_act=None, hands=hands, stock=stock, pending=None, tasks=(), history=history
+    )
 
 
 def _remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -610,8 +572,10 @@ def _resolve(state: State, action: Play | NoPlay, call: Judge | None, history: t
             tasks.insert(0, (_DRAW, prophet, rules.overthrow_penalty))
         prophet, marker = None, None
     tasks.append((_NEXT, p, 0))
-    return _proceed(state, hands, state.stock, main, sides, count, prophet, marker, state.former_prophets,
-                    expelled, p, tuple(tasks), history)  # fmt: skip
+    return _proceed(
+        state, hands=hands, main=main, sides=sides, count=count, prophet=prophet, marker=marker,
+        expelled=expelled, turn=p, tasks=tuple(tasks), history=history,
+    )  # fmt: skip
 
 
 def _remove1(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -654,9 +618,9 @@ def _step(state: State, action: Any) -> State:
         elif kind is not NoPlay:
             raise IllegalActionError(_wrong_kind(state, action))
         if state.prophet is not None:
-            return _make(state, "judge", state.prophet, state.hands, state.stock, state.main, state.sides,
-                         state.count, state.prophet, state.marker, state.former_prophets, state.expelled,
-                         state.turn, action, (), history)  # fmt: skip
+            return _STATE.replace(
+                state, phase="judge", to_act=state.prophet, pending=action, tasks=(), history=history
+            )
         return _resolve(state, action, None, history)
     if phase == "judge":
         if kind is not Judge:
@@ -667,15 +631,13 @@ def _step(state: State, action: Any) -> State:
         return _resolve(state, pending, action, history)
     if phase == "offer":
         if kind is Pass:
-            return _proceed(state, state.hands, state.stock, state.main, state.sides, state.count,
-                            state.prophet, state.marker, state.former_prophets, state.expelled, state.turn,
-                            state.tasks, history)  # fmt: skip
+            return _proceed(state, history=history)
         if kind is BecomeProphet:
             q = state.to_act
             marker = (state.count, len(state.main), state.side_cards)
-            return _proceed(state, state.hands, state.stock, state.main, state.sides, state.count, q,
-                            marker, (*state.former_prophets, q), state.expelled, state.turn, state.tasks,
-                            history)  # fmt: skip
+            return _proceed(
+                state, prophet=q, marker=marker, former_prophets=(*state.former_prophets, q), history=history
+            )
         raise IllegalActionError(_wrong_kind(state, action))
     raise IllegalActionError("the round is over")
 
@@ -1035,6 +997,7 @@ GAME: Final = GameDef(
     deal=_deal,
     view=_view,
     describe=_describe,
+    summary=summary,
     module=__name__,
 )
 
@@ -1073,6 +1036,18 @@ def replay(rules: Rules | None, actions: Iterable[Any], *, players: int = 5) -> 
     """The state reached by applying ``actions`` (chance actions included) to a new
     unseeded round."""
     return GAME.replay(rules, actions, players=players)
+
+
+def chance_cards(state: State) -> tuple[Card, ...]:
+    """At a chance node, the cards a :class:`~cardrules.Shuffle` must order, in
+    canonical order: the decks at the deal, a fresh deck, or a returned hand with the
+    stock (``()`` anywhere else)."""
+    return GAME.chance_cards(state)
+
+
+def describe(state: State, action: Any) -> str:
+    """A line for a record: ``action`` played in ``state``, in words."""
+    return GAME.describe(state, action)
 
 
 # -- the greedy agent ------------------------------------------------------------------

@@ -38,6 +38,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from ._records import maker
 from .agents import SeededAgent
 from .cards import JOKER, Card, canonical, parse_card, standard_deck
 from .errors import CardRulesError, IllegalActionError, RulesError
@@ -56,6 +57,7 @@ __all__ = [
     "State",
     "View",
     "apply",
+    "chance_cards",
     "describe",
     "first_master",
     "legal_actions",
@@ -314,6 +316,9 @@ class View:
     opponent_hand_size: int
 
 
+#: How the game functions make a State: naming the fields they set (cardrules._records).
+_STATE: Final = maker(State)
+
 # -- the rules -----------------------------------------------------------------------
 
 _DECKS: dict[int, tuple[Card, ...]] = {}
@@ -362,7 +367,10 @@ def stronger(table: TrickTable, a: Card, b: Card) -> bool:
 
 
 def _start(rules: Rules, players: int) -> State:
-    return State(rules, 2, CHANCE, None, None, None, ((), ()), (), (0, 0), (0, 0), (), (), ())
+    return _STATE.new(
+        rules=rules, players=2, to_act=CHANCE, master=None, season=None, war_cause=None, hands=((), ()),
+        stock=(), pools=(0, 0), scores=(0, 0), table=(), last_trick=(), history=(),
+    )  # fmt: skip
 
 
 def _chance_cards(state: State) -> tuple[Card, ...]:
@@ -399,13 +407,11 @@ def _deal(state: State, shuffle: Shuffle) -> State:
     history = (*state.history, shuffle)
     if state.master is None:
         master = first_master(rules.table, shuffle.order)
-        return State(
-            rules, 2, CHANCE, master, None, None, ((), ()), (), (0, 0), (0, 0), (), (), history, state.seed
-        )
+        return _STATE.replace(state, master=master, history=history)  # then the deal
     hands, stock = _deal_season(rules, state.master, shuffle.order)
-    return State(
-        rules, 2, state.master, state.master, "development", None, hands, stock,
-        (0, 0), state.scores, (), (), history, state.seed,
+    return _STATE.replace(
+        state, to_act=state.master, season="development", war_cause=None, hands=hands, stock=stock,
+        pools=(0, 0), table=(), last_trick=(), history=history,
     )  # fmt: skip
 
 
@@ -452,9 +458,9 @@ def _step(state: State, action: object) -> State:
             and state.season == "development"
             and state.rules.declare_war
         ):
-            return State(
-                state.rules, 2, p, p, "war", "declared", state.hands, state.stock, state.pools,
-                state.scores, (), state.last_trick, state.history + (action,), state.seed,  # noqa: RUF005
+            return _STATE.replace(
+                state, master=p, season="war", war_cause="declared", table=(),
+                history=state.history + (action,),  # noqa: RUF005
             )  # fmt: skip
         raise _refuse(state, action)
     card = action.card
@@ -479,9 +485,9 @@ def _step(state: State, action: object) -> State:
             else:
                 season, cause = "war", "stuck"
         hands = (rest, state.hands[1]) if p == 0 else (state.hands[0], rest)
-        return State(
-            rules, 2, 1 - p, p, season, cause, hands, state.stock, state.pools, state.scores,
-            (card,), state.last_trick, state.history + (action,), state.seed,  # noqa: RUF005
+        return _STATE.replace(
+            state, to_act=1 - p, master=p, season=season, war_cause=cause, hands=hands, table=(card,),
+            history=state.history + (action,),  # noqa: RUF005
         )  # fmt: skip
 
     # The slave answers.
@@ -542,9 +548,9 @@ def _step(state: State, action: object) -> State:
     if h0 or h1:
         if season == "development" and not stock and rules.war_when_stock_empty:
             season, cause = "war", "stock"
-        return State(
-            rules, 2, winner, winner, season, cause, (h0, h1), stock, pools, state.scores, (),
-            (lead, card), history, state.seed,
+        return _STATE.replace(
+            state, to_act=winner, master=winner, season=season, war_cause=cause, hands=(h0, h1),
+            stock=stock, pools=pools, table=(), last_trick=(lead, card), history=history,
         )  # fmt: skip
     # Truce: the bigger pool takes both; equal pools each score their own.
     a, b = pools
@@ -556,26 +562,14 @@ def _step(state: State, action: object) -> State:
     else:
         scores = (s0 + a, s1 + b)
     if not stock:
-        return State(
-            rules,
-            2,
-            None,
-            winner,
-            None,
-            None,
-            ((), ()),
-            (),
-            (0, 0),
-            scores,
-            (),
-            (lead, card),
-            history,
-            state.seed,
-        )
+        return _STATE.replace(  # the game is over
+            state, to_act=None, master=winner, season=None, war_cause=None, hands=((), ()), stock=(),
+            pools=(0, 0), scores=scores, table=(), last_trick=(lead, card), history=history,
+        )  # fmt: skip
     dealt, stock = _deal_season(rules, winner, stock)
-    return State(
-        rules, 2, winner, winner, "development", None, dealt, stock, (0, 0), scores, (),
-        (lead, card), history, state.seed,
+    return _STATE.replace(  # a new season
+        state, to_act=winner, master=winner, season="development", war_cause=None, hands=dealt,
+        stock=stock, pools=(0, 0), scores=scores, table=(), last_trick=(lead, card), history=history,
     )  # fmt: skip
 
 
@@ -897,8 +891,6 @@ def apply(state: State, action: Any) -> State:
     """The state after ``action``; an illegal one raises
     :class:`~cardrules.IllegalActionError` saying why ("war: you hold 5H, so you must
     follow hearts")."""
-    if type(state.to_act) is int and type(action) is not Shuffle:
-        return _step(state, action)  # the protocol's own path, without its chance checks
     return GAME.apply(state, action)
 
 
@@ -915,6 +907,12 @@ def replay(rules: Rules | None, actions: Iterable[Any], *, players: int = 2) -> 
     return GAME.replay(rules, actions, players=players)
 
 
+def chance_cards(state: State) -> tuple[Card, ...]:
+    """At a chance node, the cards a :class:`~cardrules.Shuffle` must order: every card
+    of the game's decks, in canonical order (``()`` anywhere else)."""
+    return GAME.chance_cards(state)
+
+
 GAME: Final = GameDef(
     "gunsore",
     rules_type=Rules,
@@ -929,6 +927,7 @@ GAME: Final = GameDef(
     deal=_deal,
     view=_view,
     describe=describe,
+    summary=summary,
     module=__name__,
 )
 

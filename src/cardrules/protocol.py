@@ -15,7 +15,10 @@ handed to :class:`GameDef`:
 ``deal(state, shuffle) -> State``
     the next state after a chance node, ``shuffle`` appended to ``history`` (the
     protocol has already checked that ``shuffle.order`` is a permutation of
-    :func:`chance_cards`).
+    :func:`chance_cards`);
+
+then ``view(state, player)``, and optionally ``describe(state, action)`` (a line for a
+record) and ``summary(state)`` (the game in a few lines).
 
 Everything else (seeded chance, the chance check, replay, JSON, the :data:`GAMES`
 registry, generic tools) lives here once.  A ``State`` must be a frozen attrs class with
@@ -134,8 +137,10 @@ class GameDef(Generic[S, R]):
     """One game, as the protocol sees it: its rules and the shared machinery around them.
 
     Instances are what :data:`GAMES` holds: they offer ``new_game``, ``legal_actions``,
-    ``apply``, ``view``, ``replay`` and ``Rules`` with the same signatures for every
-    game (``players`` is accepted everywhere and checked against :attr:`player_counts`).
+    ``apply``, ``view``, ``replay``, ``chance_cards``, ``describe``, ``summary`` and
+    ``Rules`` with the same signatures for every game (``players`` is accepted
+    everywhere and checked against :attr:`player_counts`).  Each game module's functions
+    of the same names call these: :meth:`apply` is the one path of every action.
     """
 
     def __init__(
@@ -154,6 +159,7 @@ class GameDef(Generic[S, R]):
         deal: Callable[[S, Shuffle], S],
         view: Callable[[S, int], Any],
         describe: Callable[[S, Any], str] | None = None,
+        summary: Callable[[S], str] | None = None,
         module: str | None = None,
         parse_action: Callable[[S, str], Any] | None = None,
         render: Callable[[S, int | None], str] | None = None,
@@ -172,6 +178,7 @@ class GameDef(Generic[S, R]):
         self._deal = deal
         self._view = view
         self._describe = describe
+        self._summary = summary
         self.module = module
         self._parse_action = parse_action
         self._render = render
@@ -210,8 +217,15 @@ class GameDef(Generic[S, R]):
         return self._legal(state)
 
     def apply(self, state: S, action: Any) -> S:
-        """The state after ``action``; raises :class:`IllegalActionError` if illegal."""
-        if state.to_act is CHANCE:
+        """The state after ``action``; raises :class:`IllegalActionError` if illegal.
+
+        This is the only path of an action, in every game: a player's action goes
+        straight to the game's ``step`` (which checks it), a :class:`Shuffle` at a
+        chance node is checked here then dealt, and a seeded game resolves the chance
+        nodes that follow."""
+        if type(state.to_act) is int and type(action) is not Shuffle:  # a player acts
+            new = self._step(state, action)
+        elif state.to_act is CHANCE:
             if type(action) is not Shuffle:
                 raise IllegalActionError(
                     f"{self.name}: this is a chance node; apply Shuffle(order) with a "
@@ -219,20 +233,20 @@ class GameDef(Generic[S, R]):
                 )
             self._check_shuffle(state, action)
             new = self._deal(state, action)
-        else:
-            if type(action) is Shuffle:
-                raise IllegalActionError(
-                    f"{self.name}: a Shuffle is only legal at a chance node"
-                    + (" (the game is over)" if state.is_over else "")
-                )
+        elif type(action) is Shuffle:
+            raise IllegalActionError(
+                f"{self.name}: a Shuffle is only legal at a chance node"
+                + (" (the game is over)" if state.is_over else "")
+            )
+        else:  # the game is over: the step says so, in the game's words
             new = self._step(state, action)
         if new.to_act is CHANCE and new.seed is not None:
-            new = self._resolve_chance(new)
+            return self._resolve_chance(new)
         return new
 
     def settle(self, state: S) -> S:
         """``state`` with its chance nodes resolved when it is seeded (what :meth:`apply`
-        does after every step); for a game module's own fast ``apply``."""
+        does after every step)."""
         if state.to_act is CHANCE and state.seed is not None:
             return self._resolve_chance(state)
         return state
@@ -301,6 +315,16 @@ class GameDef(Generic[S, R]):
             if hand is not None:
                 lines.append("your hand: " + (" ".join(map(str, hand)) or "(empty)"))
         return "\n".join(lines)
+
+    def summary(self, state: S) -> str:
+        """The game so far in a few lines: the game's own summary, or the scores (and
+        the winners at the end)."""
+        if self._summary is not None:
+            return self._summary(state)
+        line = "scores: " + ", ".join(map(str, state.scores))
+        if state.is_over:
+            line += "; winner(s): " + ", ".join(map(str, state.winners))
+        return line
 
     # -- machinery ---------------------------------------------------------------------
 

@@ -1,0 +1,144 @@
+"""How cardrules makes its records: the one way every game builds a new state.
+
+A game state (and every other record a transition makes: an Aegis ``Trick`` or
+``Season``, a Haggis ``Combo``) is a frozen attrs class.  A transition builds the next
+state with the :class:`Maker` of its class, naming every field it sets::
+
+    _STATE = maker(State)
+    ...
+    return _STATE.replace(state, phase="bid", to_act=master, history=history)
+
+* ``maker.new(**fields)`` is ``cls(**fields)``: a new record, every field by name
+  (those with a default may be left out);
+* ``maker.replace(record, **changes)`` is ``attrs.evolve(record, **changes)``: a new
+  record with the named fields changed and every other field (``eq=False`` ones, such as
+  a seed, included) taken from ``record``.  ``record`` itself never changes.
+
+Fields are never given by position, so a transition says which fields it changes and two
+swapped values cannot go unnoticed.  Both operations go through the class's own
+constructor, so its converters, validators and defaults apply; this module relies on no
+private name of attrs.
+
+**The accelerator.**  For a class whose generated ``__init__`` does nothing but store
+its arguments (no converter, validator, ``__attrs_post_init__``, cached hash or private
+field), the optional C module ``cardrules._speedups`` fills a new instance's slots
+directly (see :mod:`cardrules._hotloops`): the same object, several times faster than
+attrs' frozen ``__init__``, which stores each field through ``object.__setattr__``.  Any
+other class, or ``CARDRULES_PURE_PYTHON=1``, or an installation without the C module,
+uses the constructor.  The tests check that both give equal records.
+
+The pure-Python ``replace`` is generated for each class with ``exec`` (one attribute
+read per field, no loop over a dict); its source is registered with :mod:`linecache`, so
+a traceback through it shows its lines.
+"""
+
+from __future__ import annotations
+
+import itertools
+import linecache
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Generic, TypeVar, cast
+
+import attrs
+
+from ._hotloops import c_speedups
+
+__all__ = ["Maker", "maker"]
+
+T = TypeVar("T")
+
+_KEEP = object()  # "not named": replace() keeps the record's value
+_REQUIRED = object()  # the C layout's marker of a field without a default
+_serial = itertools.count()
+
+
+def _fields(cls: type) -> tuple[attrs.Attribute[Any], ...]:
+    return attrs.fields(cast(Any, cls))  # type: ignore[no-any-return]
+
+
+def _plain(cls: type) -> str | None:
+    """Why the C record maker cannot build ``cls`` (its ``__init__`` does more than
+    store), or ``None`` when it can."""
+    if not attrs.has(cast(Any, cls)) or "__slots__" not in cls.__dict__:
+        return "it is not a slotted attrs class"
+    fields = _fields(cls)
+    slots = set(cls.__dict__["__slots__"]) - {"__weakref__"}
+    if slots != {a.name for a in fields}:
+        return "it has slots that are not its own fields (a cached hash, inherited fields)"
+    if "__attrs_init__" in cls.__dict__ or hasattr(cls, "__attrs_post_init__"):
+        return "it has its own __init__ or an __attrs_post_init__"
+    for a in fields:
+        if a.validator is not None or a.converter is not None:
+            return f"its field {a.name!r} has a validator or a converter"
+        if not a.init or a.kw_only or a.alias != a.name:
+            return f"its field {a.name!r} is not a plain positional field"
+        if isinstance(a.default, attrs.Factory) and a.default.takes_self:  # type: ignore[arg-type, union-attr]
+            return f"its field {a.name!r} has a factory that takes self"
+    return None
+
+
+def _python_replace(cls: type[T]) -> Callable[..., T]:
+    """``replace(record, **changes)`` through the class's constructor, generated so that
+    it reads each field once; registered with linecache."""
+    fields = [a for a in _fields(cls) if a.init]
+    positional = all(not a.kw_only for a in fields)
+    params = ", ".join(f"{a.alias}=_KEEP" for a in fields)
+    args = ",\n        ".join(
+        ("" if positional else f"{a.alias}=") + f"record.{a.name} if {a.alias} is _KEEP else {a.alias}"
+        for a in fields
+    )
+    source = f"def replace(record, /, *, {params}):\n    return _cls(\n        {args},\n    )\n"
+    filename = f"<cardrules record maker {cls.__module__}.{cls.__qualname__}-{next(_serial)}>"
+    namespace: dict[str, Any] = {"_cls": cls, "_KEEP": _KEEP}
+    exec(compile(source, filename, "exec"), namespace)
+    lines = source.splitlines(keepends=True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    replace: Callable[..., T] = namespace["replace"]
+    replace.__qualname__ = f"replace_{cls.__name__}"
+    replace.__doc__ = f"``attrs.evolve(record, **changes)`` for a {cls.__name__}."
+    return replace
+
+
+@attrs.frozen
+class Maker(Generic[T]):
+    """The record maker of one frozen attrs class (see the module's docstring)."""
+
+    #: The class it makes.
+    cls: type[T]
+    #: ``new(**fields)``: ``cls(**fields)``.
+    new: Callable[..., T] = attrs.field(repr=False)
+    #: ``replace(record, **changes)``: ``attrs.evolve(record, **changes)``.
+    replace: Callable[..., T] = attrs.field(repr=False)
+    #: Whether the C record maker builds it.
+    accelerated: bool
+
+
+def maker(cls: type[T], *, accelerate: bool = True) -> Maker[T]:
+    """The :class:`Maker` of ``cls``: in C when the accelerator is in use, ``accelerate``
+    is true and the class's ``__init__`` only stores its arguments; else through the
+    class's constructor."""
+    if not attrs.has(cast(Any, cls)):
+        raise TypeError(f"maker: {cls.__name__} is not an attrs class")
+    if accelerate and c_speedups is not None and _plain(cls) is None:
+        fields = _fields(cls)
+        members = tuple(cls.__dict__[a.name] for a in fields)
+        defaults = tuple(
+            _REQUIRED if a.default is attrs.NOTHING or isinstance(a.default, attrs.Factory) else a.default  # type: ignore[arg-type]
+            for a in fields
+        )
+        factories = tuple(a.default.factory if isinstance(a.default, attrs.Factory) else None for a in fields)  # type: ignore[arg-type, union-attr]
+        layout = c_speedups.record_layout(cls, members, defaults, factories, _REQUIRED)
+        return Maker(
+            cls,
+            partial(c_speedups.new_record, layout),
+            partial(c_speedups.replace_record, layout),
+            True,
+        )
+
+    def new(**fields: Any) -> T:
+        return cls(**fields)
+
+    new.__qualname__ = f"new_{cls.__name__}"
+    new.__doc__ = f"``{cls.__name__}(**fields)``: every field by name."
+    return Maker(cls, new, _python_replace(cls), False)

@@ -1,0 +1,768 @@
+"""The Haggis combination engine: which declarations a group of cards allows.
+
+Every distinct declaration a hand can lead, or play on a given combination, found on bit
+masks (9 bits per suit, the face cards as 2-bit counters), each built once as an
+interned :class:`Play` of a :class:`Combo`.  It knows nothing of a game in progress:
+:mod:`cardrules.haggis` (the rules) asks it for a hand's declarations, and re-exports
+its public names (:class:`Combo`, :class:`Play`, :func:`combinations`,
+:func:`declarations`, :func:`beats`, :func:`deck`, :func:`card_points`, ``J``, ``Q``,
+``K``), which are documented there.
+
+The caches here (interned plays, pieces of hands, card tuples) are pure caches of pure
+functions of the cards: bounded, shared by every game, and never changing what any
+function returns.
+
+>>> from cardrules.haggis.combos import combinations
+>>> [c.describe() for c in combinations("9S 9H J")]
+['three 9s']
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import Any, Literal
+
+import attrs
+
+from .._records import maker
+from ..cards import Card, Suit, parse_cards
+from ..errors import CardRulesError
+
+# ---------------------------------------------------------------------------------------
+# Cards
+
+J, Q, K = Card(11), Card(12), Card(13)
+FACES: tuple[Card, Card, Card] = (J, Q, K)
+_SUITS = tuple(Suit)  # canonical order: S H D C M
+_POINTS = {3: 1, 5: 1, 7: 1, 9: 1, 11: 2, 12: 3, 13: 5}
+
+
+def card_points(cards: Iterable[Card]) -> int:
+    """The points of ``cards``: 3, 5, 7 and 9 are worth 1, J 2, Q 3, K 5, others 0.
+
+    >>> from cardrules import parse_cards
+    >>> card_points(parse_cards("3S 4H 9M J K"))
+    9
+    """
+    get = _POINTS.get
+    return sum(get(c.rank, 0) for c in cards)
+
+
+def deck(players: int = 2) -> tuple[Card, ...]:
+    """The number cards shuffled for a hand, in canonical order: 2..10 in four suits for
+    two players (36 cards), in five suits with moons for three (45).  The face cards are
+    not shuffled: each player owns one J, Q and K."""
+    if players not in (2, 3):
+        raise CardRulesError(f"haggis is played by 2 or 3 players, not {players!r}")
+    return _DECKS[players]
+
+
+_DECKS = {
+    2: tuple(Card(r, s) for s in _SUITS[:4] for r in range(2, 11)),
+    3: tuple(Card(r, s) for s in _SUITS for r in range(2, 11)),
+}
+
+# ---------------------------------------------------------------------------------------
+# Combinations
+#
+# Internally a group of cards is a "key mask": number card (rank r, suit s) is bit
+# 9*s + r - 2 (45 bits), and the faces are 2-bit counters at bits 45 (J), 47 (Q) and
+# 49 (K).  Adding the bits of cards counts faces correctly, and for a player's hand (at
+# most one face of each rank) bitwise containment is sub-multiset containment.  A
+# declaration's intern key adds its rank, width and kind above bit 51.
+
+_J_SHIFT, _Q_SHIFT, _K_SHIFT = 45, 47, 49
+_FACE_MASK = 0b111111 << 45
+_NUM_MASK = (1 << 45) - 1
+_KB: dict[Card, int] = {
+    c: 1 << (9 * s + c.rank - 2) for s, su in enumerate(_SUITS) for c in _DECKS[3] if c.suit is su
+}
+_KB[J], _KB[Q], _KB[K] = 1 << _J_SHIFT, 1 << _Q_SHIFT, 1 << _K_SHIFT
+_KINDS: tuple[Literal["set", "sequence", "bomb"], ...] = ("set", "sequence", "bomb")
+_KIND_CODE = {"set": 0, "sequence": 1, "bomb": 2}
+# the cards of one suit's 9-bit rank pattern, in canonical order
+_SUIT_CARDS = tuple(
+    tuple(tuple(Card(r, su) for r in range(2, 11) if pat >> (r - 2) & 1) for pat in range(512))
+    for su in _SUITS
+)
+_BOMB_NAMES = {1: "3-5-7-9 in four suits", 2: "J-Q", 3: "J-K", 4: "Q-K", 5: "J-Q-K", 6: "3-5-7-9 in one suit"}
+_COUNT_WORDS = {
+    1: "one",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "eleven",
+    12: "twelve",
+}
+_RANK_NAMES = {11: "J", 12: "Q", 13: "K"}
+_SET_NAMES = {1: "a single", 2: "a pair", 3: "three of a kind", 4: "four of a kind"}
+_WIDTH_NAMES = {1: "", 2: " pairs", 3: " triples", 4: " quadruples", 5: " quintuples"}
+
+
+def _rank_name(rank: int) -> str:
+    return _RANK_NAMES.get(rank) or str(rank)
+
+
+@attrs.frozen
+class Combo:
+    """One declared combination: what a :class:`Play` puts on the table.
+
+    ``kind`` is ``"set"``, ``"sequence"`` or ``"bomb"``; ``rank`` is a set's rank, a
+    sequence's top rank, or a bomb's strength 1..6 (3-5-7-9 in four suits, J-Q, J-K,
+    Q-K, J-Q-K, 3-5-7-9 in one suit); ``size`` is the number of cards; ``width`` the
+    cards per rank of a sequence (1 for a run of single cards), ``None`` for sets and
+    bombs; ``cards`` the cards in canonical order.
+
+    Build combos with :func:`combinations` or :func:`declarations`, which only produce
+    real declarations; a hand-made ``Combo`` is checked when it is played.
+    """
+
+    kind: Literal["set", "sequence", "bomb"]
+    rank: int
+    size: int
+    width: int | None
+    cards: tuple[Card, ...]
+
+    @property
+    def name(self) -> str:
+        """How a player would say it: ``"a pair"``, ``"three of a kind"``, ``"a run of
+        three"``, ``"a run of two pairs"``, ``"a bomb (J-Q)"``."""
+        return _shape_name(self.kind, self.size, self.width, self.rank)
+
+    def __str__(self) -> str:
+        return f"{self.describe()}: {' '.join(map(str, self.cards))}"
+
+    def describe(self) -> str:
+        """The declaration with its rank: ``"three 7s"``, ``"a run of four to 9"``,
+        ``"a run of two pairs to J"``, ``"a bomb (J-Q-K)"``."""
+        if self.kind == "bomb":
+            return f"a bomb ({_BOMB_NAMES[self.rank]})"
+        if self.kind == "set":
+            r = _rank_name(self.rank)
+            if self.size == 1:
+                return f"a single {r}"
+            return f"{_COUNT_WORDS.get(self.size, str(self.size))} {r}s"
+        return f"{_shape_name(self.kind, self.size, self.width, self.rank)} to {_rank_name(self.rank)}"
+
+
+def _shape_name(kind: str, size: int, width: int | None, rank: int = 0) -> str:
+    if kind == "bomb":
+        return f"a bomb ({_BOMB_NAMES.get(rank, '?')})" if rank else "a bomb"
+    if kind == "set":
+        return _SET_NAMES.get(size) or f"a set of {size}"
+    w = width or 1
+    length = size // w
+    return f"a run of {_COUNT_WORDS.get(length, str(length))}{_WIDTH_NAMES.get(w, f' sets of {w}')}"
+
+
+@attrs.frozen
+class Play:
+    """Play a combination: ``Play(combo)``, ``combo.cards`` leave the hand."""
+
+    combo: Combo
+
+    def __str__(self) -> str:
+        return _play_text(self.combo)
+
+
+
+
+def beats(a: Combo, b: Combo) -> bool:
+    """Does combination ``a`` beat ``b`` on the table?
+
+    A bomb beats every non-bomb and every weaker bomb; a non-bomb beats only a
+    combination of the same kind, size and width with a strictly higher rank.
+
+    >>> (bomb,) = combinations("J Q")
+    >>> (pair,) = combinations("9S 9H")
+    >>> beats(bomb, pair), beats(pair, bomb)
+    (True, False)
+    """
+    if type(a) is not Combo or type(b) is not Combo:
+        bad = a if type(a) is not Combo else b
+        raise CardRulesError(f"beats compares two Combo objects, not {bad!r}")
+    if a.kind == "bomb":
+        return b.kind != "bomb" or a.rank > b.rank
+    return b.kind == a.kind and a.size == b.size and a.width == b.width and a.rank > b.rank
+
+
+# -- interning --------------------------------------------------------------------------
+
+_PLAYS: dict[int, Play] = {}
+_PLAYS_LIMIT = 200_000
+
+
+def _wild_tuple(wcode: int) -> tuple[Card, ...]:
+    return (J,) * (wcode & 3) + (Q,) * (wcode >> 2 & 3) + (K,) * (wcode >> 4 & 3)
+
+
+_WILD_TUPLES = tuple(_wild_tuple(w) for w in range(64))
+
+
+# A fresh hand needs a thousand declarations: they are made with the record maker (in C
+# when the accelerator is in use: no __init__ run, the same objects), fields named.
+_COMBO = maker(Combo)
+_PLAY = maker(Play)
+
+
+def _make_play(
+    kind: Literal["set", "sequence", "bomb"], rank: int, size: int, width: int | None, cards: tuple[Card, ...]
+) -> Play:
+    """``Play(Combo(kind, rank, size, width, cards))``."""
+    return _PLAY.new(combo=_COMBO.new(kind=kind, rank=rank, size=size, width=width, cards=cards))
+
+
+_NUM_TUPLES: dict[int, tuple[Card, ...]] = {}
+_WIDTHS = (None, 1, 2, 3, 4, 5)
+
+
+def _numbers(mask: int) -> tuple[Card, ...]:
+    """The number cards of a key mask, in canonical order."""
+    cards: tuple[Card, ...] = ()
+    s = 0
+    while mask:
+        chunk = mask & 511
+        if chunk:
+            cards += _SUIT_CARDS[s][chunk]
+        mask >>= 9
+        s += 1
+    return cards
+
+
+def _build(
+    key: int, plays: dict[int, Play] = _PLAYS, nums: dict[int, tuple[Card, ...]] = _NUM_TUPLES
+) -> Play:
+    """The interned Play of a declaration key, built on first use (the tables are kept
+    bounded by :func:`_generate`; ``plays`` and ``nums`` are them, as fast locals)."""
+    mask = key & _NUM_MASK
+    cards = nums.get(mask)
+    if cards is None:
+        cards = nums[mask] = _numbers(mask)
+    w = key >> 45 & 63
+    if w:
+        cards += _WILD_TUPLES[w]
+    kind, rank, width = _KINDS[key >> 59], key >> 51 & 15, _WIDTHS[key >> 55 & 15]
+    play = plays[key] = _make_play(kind, rank, len(cards), width, cards)
+    return play
+
+
+
+
+# -- wild choices -----------------------------------------------------------------------
+# For wild counts c = (cJ, cQ, cK) (as a wcode) and a number t of wild cells of which
+# n13 stand at rank 13 and n12 at rank 12 or 13: every choice of wilds (a wcode), in
+# one global order (so a smaller hand lists a subsequence of a bigger hand's list).
+
+_B_CACHE: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+_ALL_B = sorted(
+    ((bj, bq, bk) for bj in range(4) for bq in range(4) for bk in range(4)),
+    key=lambda b: (b[0] + b[1] + b[2], b[2], b[1], b[0]),
+)
+
+
+_BY_T_CACHE: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
+
+
+def _wilds_by_count(wc: int, n12: int, n13: int) -> list[tuple[int, ...]]:
+    """``_wild_choices(wc, t, n12, n13)`` for every t (index t)."""
+    k = (wc, n12, n13)
+    got = _BY_T_CACHE.get(k)
+    if got is None:
+        got = _BY_T_CACHE[k] = [_wild_choices(wc, t, n12, n13) for t in range(10)]
+    return got
+
+
+def _wild_choices(wc: int, t: int, n12: int, n13: int) -> tuple[int, ...]:
+    k = (wc, t, n12, n13)
+    got = _B_CACHE.get(k)
+    if got is None:
+        cj, cq, ck = wc & 3, wc >> 2 & 3, wc >> 4 & 3
+        got = tuple(
+            bj | bq << 2 | bk << 4
+            for bj, bq, bk in _ALL_B
+            if bj + bq + bk == t and bj <= cj and bq <= cq and bk <= ck and bk >= n13 and bq + bk >= n12
+        )
+        _B_CACHE[k] = got
+    return got
+
+
+# -- the generator ----------------------------------------------------------------------
+
+
+def _hand_parts(cards: Iterable[Card]) -> tuple[int, list[int], int]:
+    """(key mask, per-suit 9-bit rank patterns, wild code) of a group of cards."""
+    mask = 0
+    kb = _KB
+    for c in cards:
+        mask += kb[c]
+    pats = [(mask >> (9 * s)) & 511 for s in range(5)]
+    return mask, pats, mask >> 45 & 63
+
+
+def _gen_sets(
+    pats: list[int],
+    wc: int,
+    out_m: list[int],
+    out_p: list[Play],
+    size: int = 0,
+    above: int = 0,
+    faces: bool = True,
+) -> None:
+    """Sets (single cards included).  ``size``/``above``: only sets of that size ranked
+    above ``above`` (for following)."""
+    plays = _PLAYS
+    build = _build
+    add_m = out_m.append
+    add_p = out_p.append
+    by_t = _wilds_by_count(wc, 0, 0)
+    nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
+    for r in range(max(2, above + 1), 11):
+        bit = r - 2
+        # suits holding rank r, as single-bit masks
+        have = [1 << (9 * s + bit) for s in range(5) if pats[s] >> bit & 1]
+        if not have:
+            continue
+        rk = r << 51
+        for na in range(1, len(have) + 1):
+            if size:
+                if not na <= size <= na + nw:
+                    continue
+                ts: Iterable[int] = (size - na,)
+            else:
+                ts = range(nw + 1)
+            for a in itertools.combinations(have, na):
+                amask = sum(a)
+                for t in ts:
+                    for b in by_t[t]:
+                        m = amask | b << 45
+                        key = m | rk
+                        p = plays.get(key)
+                        if p is None:
+                            p = build(key)
+                        add_m(m)
+                        add_p(p)
+    # a lone face card is a single of its own rank
+    if faces and size in (0, 1):
+        for shift, rank in ((45, 11), (47, 12), (49, 13)):
+            if rank > above and wc >> (shift - 45) & 3:
+                m = 1 << shift
+                key = m | rank << 51
+                p = plays.get(key)
+                if p is None:
+                    p = build(key)
+                out_m.append(m)
+                out_p.append(p)
+
+
+def _gen_seqs(
+    pats: list[int],
+    wc: int,
+    nsuits: int,
+    out_m: list[int],
+    out_p: list[Play],
+    width: int = 0,
+    length: int = 0,
+    above: int = 0,
+    min_width: int = 1,
+) -> None:
+    """Sequences: runs of single cards (width 1, three ranks or more) and runs of sets
+    (width 2+, two ranks or more).  ``width``/``length``/``above``: only that shape with
+    a top rank above ``above`` (for following)."""
+    nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
+    widths = (width,) if width else range(min_width, nsuits + 1)
+    live = [s for s in range(nsuits) if pats[s]]
+    for w in widths:
+        if w > nsuits:
+            continue
+        lmin = 3 if w == 1 else 2
+        for lo in range(2, 11):
+            his: Iterable[int]
+            if length:
+                hi0 = lo + length - 1
+                if hi0 > 13 or hi0 <= above or length < lmin:
+                    continue
+                his = (hi0,)
+            else:
+                his = range(lo + lmin - 1, 14)
+            for hi in his:
+                L = hi - lo + 1
+                top = min(hi, 10)
+                rbits = ((1 << (top - lo + 1)) - 1) << (lo - 2)
+                cols = []  # (suit, present bits in range, cells to fill with wilds)
+                best = L
+                for s in live:
+                    pb = pats[s] & rbits
+                    if pb:
+                        miss = L - pb.bit_count()
+                        if miss < best:
+                            best = miss
+                        if miss <= nw:
+                            cols.append((s, pb, miss))
+                if best > nw:
+                    if length:
+                        continue
+                    break  # longer runs only miss more
+                if hi <= above:
+                    continue
+                _emit_shape(cols, w, L, hi, wc, nw, out_m, out_p)
+
+
+def _emit_shape(
+    cols: list[tuple[int, int, int]],
+    w: int,
+    L: int,
+    hi: int,
+    wc: int,
+    nw: int,
+    out_m: list[int],
+    out_p: list[Play],
+) -> None:
+    """Every sequence of width ``w`` over the ``L`` ranks up to ``hi``, given the
+    columns that can keep number cards: ``(suit, present rank bits, cells to fill)``."""
+    plays = _PLAYS
+    build = _build
+    add_m = out_m.append
+    add_p = out_p.append
+    n13 = w if hi >= 13 else 0
+    n12 = w * (hi - 11) if hi >= 12 else 0
+    by_t = _wilds_by_count(wc, n12, n13)
+    hk = hi << 51 | w << 55 | 1 << 59
+    # U: the suits that keep number cards, |U| = u; the other f = w - u columns are
+    # all wild, L cells each (at most one with a player's three wilds; more only for
+    # groups given to combinations with several of a face)
+    for u in range(w, 0, -1):
+        f = w - u
+        if f * L > nw:
+            break
+        for U in itertools.combinations(cols, u):
+            m_need = f * L
+            for col in U:
+                m_need += col[2]
+            if m_need > nw:
+                continue
+            base = 0
+            for s, pb, _ in U:
+                base |= pb << (9 * s)
+            for b in by_t[m_need]:
+                m = base | b << 45
+                key = m | hk
+                p = plays.get(key)
+                if p is None:
+                    p = build(key)
+                add_m(m)
+                add_p(p)
+            extra = nw - m_need
+            if not extra:
+                continue
+            # j >= 1: present cells replaced by wilds
+            cells: list[int] = []
+            for s, pb, _ in U:
+                sh = 9 * s
+                x = pb
+                while x:
+                    low = x & -x
+                    cells.append(low << sh)
+                    x ^= low
+            cells.sort()
+            shifts = [9 * s for s, _, _ in U]
+            for j in range(1, extra + 1):
+                bs = by_t[m_need + j]
+                if not bs:
+                    continue
+                for R in itertools.combinations(cells, j):
+                    kept = base - sum(R)
+                    # every kept column needs a number card
+                    if u == 1:
+                        if not kept:
+                            continue
+                    elif not all((kept >> sh) & 511 for sh in shifts):
+                        continue
+                    for b in bs:
+                        m = kept | b << 45
+                        key = m | hk
+                        p = plays.get(key)
+                        if p is None:
+                            p = build(key)
+                        add_m(m)
+                        add_p(p)
+
+
+def _gen_wide(pats: list[int], wc: int, nsuits: int, out_m: list[int], out_p: list[Play]) -> None:
+    """Every run of sets (width 2 or more), for leading."""
+    nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
+    live = [s for s in range(nsuits) if pats[s]]
+    for lo in range(2, 11):
+        for hi in range(lo + 1, 14):
+            L = hi - lo + 1
+            rbits = ((1 << (min(hi, 10) - lo + 1)) - 1) << (lo - 2)
+            cols = []
+            best = L
+            for s in live:
+                pb = pats[s] & rbits
+                if pb:
+                    miss = L - pb.bit_count()
+                    if miss < best:
+                        best = miss
+                    if miss <= nw:
+                        cols.append((s, pb, miss))
+            if best > nw:
+                break  # longer runs only miss more
+            nc = len(cols)
+            if not nc:
+                continue
+            # the fewest wilds a width needs: its columns with the fewest holes (a column
+            # holding a number card misses at most L - 1), then all-wild columns of L
+            # cells; a wider run only needs more
+            need = sorted(c[2] for c in cols)
+            for w in range(2, nsuits + 1):
+                if sum(need[:w]) + max(0, w - nc) * L > nw:
+                    break
+                _emit_shape(cols, w, L, hi, wc, nw, out_m, out_p)
+
+
+_BIT3, _BIT5, _BIT7, _BIT9 = 1 << 1, 1 << 3, 1 << 5, 1 << 7
+_ODD = _BIT3 | _BIT5 | _BIT7 | _BIT9
+
+
+def _gen_bombs(
+    pats: list[int], wc: int, nsuits: int, out_m: list[int], out_p: list[Play], above: int = 0
+) -> None:
+    """Bombs stronger than strength ``above``, weakest first."""
+    plays = _PLAYS
+    build = _build
+
+    def emit(m: int, rank: int) -> None:
+        key = m | rank << 51 | 2 << 59
+        p = plays.get(key)
+        if p is None:
+            p = build(key)
+        out_m.append(m)
+        out_p.append(p)
+
+    if above < 1:
+        by_rank = []
+        for bit in (1, 3, 5, 7):
+            by_rank.append([s for s in range(nsuits) if pats[s] >> bit & 1])
+        if all(by_rank):
+            for s3 in by_rank[0]:
+                for s5 in by_rank[1]:
+                    if s5 == s3:
+                        continue
+                    for s7 in by_rank[2]:
+                        if s7 in (s3, s5):
+                            continue
+                        for s9 in by_rank[3]:
+                            if s9 in (s3, s5, s7):
+                                continue
+                            emit(
+                                (1 << (9 * s3 + 1))
+                                | (1 << (9 * s5 + 3))
+                                | (1 << (9 * s7 + 5))
+                                | (1 << (9 * s9 + 7)),
+                                1,
+                            )
+    hj, hq, hk = wc & 3, wc >> 2 & 3, wc >> 4 & 3
+    jb, qb, kb = 1 << 45, 1 << 47, 1 << 49
+    for rank, ok, m in (
+        (2, hj and hq, jb | qb),
+        (3, hj and hk, jb | kb),
+        (4, hq and hk, qb | kb),
+        (5, hj and hq and hk, jb | qb | kb),
+    ):
+        if rank > above and ok:
+            emit(m, rank)
+    if above < 6:
+        for s in range(nsuits):
+            if pats[s] & _ODD == _ODD:
+                emit(_ODD << (9 * s), 6)
+
+
+# Pieces of a hand's declarations that depend on few cards are cached: the sets of one
+# rank depend only on the suits holding that rank and the wilds; the runs of single
+# cards of one suit only on that suit's ranks and the wilds.  Random hands share these
+# pieces all the time, so a fresh hand mostly assembles cached lists.
+_PIECES: dict[int, tuple[list[int], list[Play]]] = {}
+_PIECES_LIMIT = 8_000
+
+
+def _piece(key: int, make: Any) -> tuple[list[int], list[Play]]:
+    got = _PIECES.get(key)
+    if got is None:
+        ms: list[int] = []
+        ps: list[Play] = []
+        make(ms, ps)
+        if len(_PIECES) >= _PIECES_LIMIT:
+            _PIECES.clear()
+        got = _PIECES[key] = (ms, ps)
+    return got
+
+
+def _generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]:
+    """Every declaration of every sub-group of ``cards``: (key masks, plays), in an
+    order that does not depend on the hand (a smaller hand lists a subsequence)."""
+    if len(_PLAYS) >= _PLAYS_LIMIT or len(_NUM_TUPLES) >= _PLAYS_LIMIT:
+        _PLAYS.clear()  # bounded memory: a long simulation rebuilds what it needs
+        _NUM_TUPLES.clear()
+    _, pats, wc = _hand_parts(cards)
+    ms: list[int] = []
+    ps: list[Play] = []
+    # sets, rank by rank
+    for r in range(2, 11):
+        bit = 1 << (r - 2)
+        col = 0
+        for s in range(5):
+            if pats[s] & bit:
+                col |= 1 << s
+        if col:
+            sub = [p & bit for p in pats]
+            got = _piece(
+                r | col << 4 | wc << 9,
+                lambda m, p, sub=sub: _gen_sets(sub, wc, m, p, faces=False),
+            )
+            ms += got[0]
+            ps += got[1]
+    _gen_sets([0] * 5, wc, ms, ps)  # the lone faces
+    # runs of single cards, suit by suit
+    for s in range(nsuits):
+        if pats[s]:
+            one = [0] * 5
+            one[s] = pats[s]
+            got = _piece(
+                1 << 40 | s | pats[s] << 3 | wc << 12,
+                lambda m, p, one=one: _gen_seqs(one, wc, 5, m, p, width=1),
+            )
+            ms += got[0]
+            ps += got[1]
+    _gen_wide(pats, wc, nsuits, ms, ps)
+    _gen_bombs(pats, wc, nsuits, ms, ps)
+    return ms, ps
+
+
+def _following(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play]:
+    """Every declaration of a sub-group of ``cards`` that beats ``top``."""
+    _, pats, wc = _hand_parts(cards)
+    ms: list[int] = []
+    ps: list[Play] = []
+    if top.kind == "set":
+        _gen_sets(pats, wc, ms, ps, size=top.size, above=top.rank)
+    elif top.kind == "sequence":
+        w = top.width or 1
+        _gen_seqs(pats, wc, nsuits, ms, ps, width=w, length=top.size // w, above=top.rank)
+    _gen_bombs(pats, wc, nsuits, ms, ps, above=top.rank if top.kind == "bomb" else 0)
+    return ps
+
+
+def _check_group(cards: Iterable[Card] | str, what: str) -> tuple[Card, ...]:
+    if isinstance(cards, str):
+        cards = parse_cards(cards)
+    try:
+        group = tuple(cards)
+    except TypeError:
+        raise CardRulesError(f"{what} takes cards (or card text), not {cards!r}") from None
+    seen: set[Card] = set()
+    faces = [0, 0, 0]
+    for c in group:
+        if not isinstance(c, Card):
+            raise CardRulesError(f"{what}: {c!r} is not a card")
+        if c not in _KB:
+            raise CardRulesError(f"{what}: {c} is not a Haggis card (number cards 2..10, and J, Q, K)")
+        if c.suit is None:
+            faces[c.rank - 11] += 1
+            if faces[c.rank - 11] > 3:
+                raise CardRulesError(f"{what}: more than three {c} (one per player)")
+        elif c in seen:
+            raise CardRulesError(f"{what}: {c} appears twice (there is one of each number card)")
+        seen.add(c)
+    return group
+
+
+def _check_suits(suits: int) -> int:
+    if suits not in (4, 5) or type(suits) is not int:
+        raise CardRulesError(f"suits must be 4 (two players) or 5 (three players), not {suits!r}")
+    return suits
+
+
+def declarations(hand: Iterable[Card] | str, *, suits: int = 5) -> tuple[Combo, ...]:
+    """Every combination a player holding ``hand`` could lead: each distinct declaration
+    of each group of its cards, once (what :func:`legal_actions` offers a leader).
+
+    >>> len(declarations("5S 6S 7S J"))
+    15
+    """
+    group = _check_group(hand, "declarations")
+    return tuple(p.combo for p in _generate(group, _check_suits(suits))[1])
+
+
+def combinations(cards: Iterable[Card] | str, *, suits: int = 5) -> tuple[Combo, ...]:
+    """Every way ``cards``, all of them, can be declared: as a set, a run, a run of
+    sets (with face cards standing for lower ranks or for themselves) or a bomb.  Each
+    distinct declaration once (same kind, rank, size, width and cards are the same
+    declaration, whatever the wilds stand for); ``()`` if the cards make no
+    combination.  ``suits`` caps the width of runs of sets (4 with two players).
+
+    >>> [c.describe() for c in combinations("2S J Q K")]
+    ['four 2s', 'a run of four to 5', 'a run of two pairs to 3']
+    >>> combinations("3S 5S 7H 9D")
+    ()
+    """
+    group = _check_group(cards, "combinations")
+    ns = _check_suits(suits)
+    if not group:
+        return ()
+    full = sum(_KB[c] for c in group)
+    ms, ps = _generate(group, ns)
+    return tuple(p.combo for m, p in zip(ms, ps, strict=True) if m == full)
+
+
+def _combo_key(combo: Combo) -> int | None:
+    """The intern key of a well-formed combo, or None."""
+    try:
+        kind = _KIND_CODE[combo.kind]
+        mask = 0
+        for c in combo.cards:
+            mask += _KB[c]
+        rank = combo.rank
+        width = combo.width or 0
+        if type(rank) is not int or not 0 < rank < 14 or not 0 <= width < 6:
+            return None
+    except (KeyError, TypeError, AttributeError):
+        return None
+    return mask | rank << 51 | width << 55 | kind << 59
+
+
+def _genuine(combo: Combo) -> bool:
+    """Is ``combo`` a real declaration of its cards?"""
+    if not isinstance(combo, Combo):
+        return False
+    key = _combo_key(combo)
+    if key is None:
+        return False
+    known = _PLAYS.get(key)
+    if known is not None:
+        return known.combo is combo or known.combo == combo
+    try:
+        return combo in combinations(combo.cards)
+    except CardRulesError:
+        return False
+
+
+# How a play is written (the notation of cardrules.haggis.parse_action): its cards, and
+# the declaration after ``as`` when face cards play as wilds beside number cards.
+_WIDE = {1: "run", 2: "pairs", 3: "triples", 4: "quadruples", 5: "quintuples"}
+
+
+def _play_text(combo: Combo) -> str:
+    cards = " ".join(map(str, combo.cards))
+    faces = sum(1 for c in combo.cards if c.suit is None)
+    if not faces or faces == len(combo.cards) or combo.kind == "bomb":
+        return cards
+    if combo.kind == "set":
+        return f"{cards} as {_rank_name(combo.rank)}s"
+    return f"{cards} as {_WIDE.get(combo.width or 1, f'{combo.width}-sets')} to {_rank_name(combo.rank)}"

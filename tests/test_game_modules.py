@@ -1,0 +1,86 @@
+"""The four game modules offer the same public functions under the same names, GAMES[name]
+offers them too, and each module function is the registry's; the Haggis memo is a pure
+cache."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cardrules
+from cardrules import GAMES, aegis, eleusis, gunsore, haggis
+
+MODULES = {"aegis": aegis, "gunsore": gunsore, "eleusis": eleusis, "haggis": haggis}
+FUNCTIONS = ("new_game", "legal_actions", "apply", "view", "replay", "describe", "summary", "chance_cards")
+TYPES = ("Rules", "State", "View", "GreedyAgent")
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_every_module_exposes_the_same_public_functions(name: str) -> None:
+    module = MODULES[name]
+    for attr in (*FUNCTIONS, *TYPES):
+        assert attr in module.__all__, f"{name}.{attr} is not public"
+        assert callable(getattr(module, attr)), f"{name}.{attr}"
+    for attr in FUNCTIONS:
+        assert callable(getattr(GAMES[name], attr)), f"GAMES[{name!r}].{attr}"
+    assert GAMES[name].Rules is module.Rules and GAMES[name].State is module.State
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_module_functions_are_the_registrys(name: str) -> None:
+    module, g = MODULES[name], GAMES[name]
+    rng = random.Random(name)
+    state = module.new_game(seed=1)
+    assert state == g.new_game(seed=1)
+    unseeded = module.new_game()
+    assert module.chance_cards(unseeded) == g.chance_cards(unseeded) == cardrules.chance_cards(unseeded)
+    assert module.chance_cards(unseeded)  # a new unseeded game starts at a chance node
+    for _ in range(40):
+        if state.is_over:
+            break
+        legal = module.legal_actions(state)
+        assert legal == g.legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        assert module.describe(state, action) == g.describe(state, action)
+        assert module.chance_cards(state) == g.chance_cards(state) == ()
+        p = state.to_act if isinstance(state.to_act, int) else 0
+        assert module.view(state, p) == g.view(state, p)
+        state = module.apply(state, action)
+        assert state == g.apply(g.replay(None, state.history[:-1]), state.history[-1])
+        assert module.summary(state) == g.summary(state)
+    assert module.replay(None, state.history) == g.replay(None, state.history) == state
+
+
+def test_haggis_summary_is_offered_by_the_registry() -> None:
+    state = haggis.new_game(seed=2)
+    assert GAMES["haggis"].summary(state) == haggis.summary(state)
+    assert "hand(s) played" in GAMES["haggis"].summary(state)
+
+
+# -- the Haggis memo: a pure cache ------------------------------------------------------
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3]))
+def test_haggis_memo_is_a_pure_cache(seed: int, players: int) -> None:
+    # The same game read with a warm memo (the states' own, filled as the game goes) and
+    # with a cold one (a new empty memo for every state): the same legal actions, and
+    # the memo takes no part in ==, hash or JSON.
+    rng = random.Random(seed)
+    state = haggis.new_game(players=players, seed=seed)
+    for _ in range(60):
+        if state.is_over:
+            break
+        warm = haggis.legal_actions(state)
+        cold_state = attrs.evolve(state, memo=haggis._Memo(players))
+        assert cold_state == state and hash(cold_state) == hash(state)
+        assert cardrules.to_json(cold_state) == cardrules.to_json(state)
+        assert haggis.legal_actions(cold_state) == warm
+        assert haggis.legal_actions(state) == warm  # asked again: the cache answers the same
+        state = haggis.apply(state, warm[rng.randrange(len(warm))])
+    again = cardrules.from_json(cardrules.to_json(state))
+    assert again == state and haggis.legal_actions(again) == haggis.legal_actions(state)
