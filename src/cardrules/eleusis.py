@@ -1210,3 +1210,11 @@ class GreedyAgent(SeededAgent):
             if _NAMES[card] in legal:
                 return _NAMES[card]
         return _RIGHT
+
+
+# -- the scientist (the rule finder, its player, the single-player round) -----------------
+
+from .lang.induce import Observation, induce  # noqa: E402
+from .science import ScienceRound, Scientist, play_science  # noqa: E402
+
+__all__ += ["Observation", "ScienceRound", "Scientist", "induce", "play_science"]
