@@ -47,8 +47,8 @@ from .lang.rules import Rule
 __all__ = ["ScienceRound", "Scientist", "observations_from_view", "play_science"]
 
 #: The weight of "a rule the search does not know", kept beside the hypotheses so that
-#: probabilities are not overstated: that of one rule of size 9.
-UNKNOWN_WEIGHT: Final = prior(9)
+#: probabilities are not overstated: that of one pair of atoms of size 12.
+UNKNOWN_WEIGHT: Final = prior(12, "and")
 
 _DECK: Final = canonical(standard_deck())
 
@@ -203,9 +203,37 @@ class Scientist:
         b = self.belief(observations)
         if b.best is None:
             return None
-        if b.confidence < self.confidence and not self._stuck(b):
+        unsure = b.confidence < self.confidence and not self._stuck(b)
+        if unsure and (b.confidence < 0.5 * self.confidence or self._settled(b) < self.confidence):
             return None
         return b.best.rule()
+
+    def _settled(self, b: Belief, *, walks: int = 8, length: int = 5) -> float:
+        """The probability of the best rule and of the rules no experiment can tell from
+        it any more: those that judge every card alike on random lines the best rule
+        builds from the main line as it stands (the past cannot be played again)."""
+        assert b.best is not None
+        best = b.best.rule()
+        rng = random.Random(len(b.line))
+        lines: list[list[Card]] = []
+        for _ in range(walks):
+            line = list(b.line)
+            for _ in range(length):
+                ok = [c for c in _DECK if best.accepts(line, c)]
+                if not ok:
+                    break
+                line.append(ok[rng.randrange(len(ok))])
+            lines.append(line)
+        plays = [(line[:k], c) for line in lines for k in range(len(b.line), len(line) + 1) for c in _DECK]
+        verdicts = [best.accepts(line, c) for line, c in plays]
+        mass = b.probabilities[0]
+        for h, p in zip(b.hypotheses[1:24], b.probabilities[1:24], strict=False):
+            if p < 0.01 * b.probabilities[0]:
+                break
+            other = h.rule().accepts
+            if all(other(line, c) == v for (line, c), v in zip(plays, verdicts, strict=True)):
+                mass += p
+        return mass
 
     def _stuck(self, b: Belief) -> bool:
         """Whether no card at all is likely to be accepted after the main line: then

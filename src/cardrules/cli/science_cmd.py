@@ -22,7 +22,9 @@ from .rule_cmd import _rule_arg
 def register(sub: Any) -> None:
     p = sub.add_parser("science", help="let the scientist find a secret rule (single-player rounds)")
     p.add_argument("rule", metavar="RULE", help="a rule file, FILE:NAME, or rule text")
-    p.add_argument("--rule", dest="rule_name", default=None, help="the rule's name, in a file of several rules")
+    p.add_argument(
+        "--rule", dest="rule_name", default=None, help="the rule's name, in a file of several rules"
+    )
     p.add_argument("--rounds", type=int, default=1, help="rounds to play (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first round (default 0)")
     p.add_argument("--turns", type=int, default=30, help="turns per round (default 30)")
@@ -52,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
                 right = result.solved and turn == result.turns
                 mark = "  * guessed" + ("" if right else " (wrong)")
             shown = "none fits" if best is None else f"{best} ({p:.0%})"
-            print(f"  turn {turn:2}: {str(o.card):>3} {verdict:8}  best: {shown}{mark}")
+            print(f"  turn {turn:2}: {o.card!s:>3} {verdict:8}  best: {shown}{mark}")
         if result.solved:
             print(
                 f"  solved at turn {result.turns} with {result.wrong_guesses} wrong guess(es): "

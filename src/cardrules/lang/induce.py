@@ -54,7 +54,7 @@ __all__ = ["SIZE_COST", "Hypothesis", "Observation", "Searcher", "induce", "sear
 Pred = Callable[[Sequence[Card], Card], bool]
 
 #: How fast the prior share of a size falls: ``exp(-SIZE_COST * size)`` (see :func:`prior`).
-SIZE_COST: Final = float(__import__('os').environ.get('SC', '0.3'))
+SIZE_COST: Final = float(__import__("os").environ.get("SC", "0.3"))
 
 _DECK: Final = canonical(standard_deck())
 
@@ -206,11 +206,17 @@ def _raw_atoms() -> list[tuple[str, str, int]]:
         m.compare("(card.rank - prev.rank) % 13", "==", str(r), "(c.rank - l[-1].rank) % 13", str(r))
     for mod in (2, 3):
         for r in range(mod):
-            m.compare(f"(card.rank + prev.rank) % {mod}", "==", str(r), f"(c.rank + l[-1].rank) % {mod}", str(r))
+            m.compare(
+                f"(card.rank + prev.rank) % {mod}", "==", str(r), f"(c.rank + l[-1].rank) % {mod}", str(r)
+            )
         m.compare(f"card.rank % {mod}", "==", f"prev.rank % {mod}", f"c.rank % {mod}", f"l[-1].rank % {mod}")
     for r in range(2):
         m.compare(
-            "(card.rank + prev.rank + prev2.rank) % 2", "==", str(r), "(c.rank + l[-1].rank + l[-2].rank) % 2", str(r)
+            "(card.rank + prev.rank + prev2.rank) % 2",
+            "==",
+            str(r),
+            "(c.rank + l[-1].rank + l[-2].rank) % 2",
+            str(r),
         )
     for k in range(6, 21):
         m.compare("card.rank + prev.rank", ">", str(k), "c.rank + l[-1].rank", str(k))
@@ -233,7 +239,11 @@ def _raw_atoms() -> list[tuple[str, str, int]]:
         pa, pb = a.upper(), b.upper()
         m.compare("card.suit", "==", f"[{a}, {b}][position % 2]", "c.suit", f"({pa}, {pb})[(len(l) + 1) % 2]")
     # Aggregates: the card against the line or its last cards; counts of a property.
-    relations = [(f"x.{a} {op} card.{a}", f"x.{a} {op} c.{a}") for a in ("rank", "suit", "color") for op in ("==", "!=")]
+    relations = [
+        (f"x.{a} {op} card.{a}", f"x.{a} {op} c.{a}")
+        for a in ("rank", "suit", "color")
+        for op in ("==", "!=")
+    ]
     relations += [(f"x.rank {op} card.rank", f"x.rank {op} c.rank") for op in ("<", ">", "<=", ">=")]
     for window, pyw in (("line", "l"), ("last 2", "l[-2:]"), ("last 3", "l[-3:]")):
         for rel, pyrel in relations:
@@ -279,7 +289,9 @@ def probes() -> tuple[tuple[tuple[Card, ...], Card], ...]:
     return tuple(out)
 
 
-def _masks(fns: Sequence[Pred], depths: Sequence[int], plays: Sequence[tuple[Sequence[Card], Card]]) -> list[int]:
+def _masks(
+    fns: Sequence[Pred], depths: Sequence[int], plays: Sequence[tuple[Sequence[Card], Card]]
+) -> list[int]:
     """For each predicate, the bit mask of its values on ``plays`` (0 where the line is
     shorter than its depth)."""
     out: list[int] = []
@@ -302,7 +314,7 @@ def atoms() -> tuple[Atom, ...]:
     plays = probes()
     made: list[Atom] = []
     for text, py, depth in _raw_atoms():
-        fn = eval(f"lambda l, c: {py}", ns)  # noqa: S307 - our own generated code, no user text
+        fn = eval(f"lambda l, c: {py}", ns)
         reads_card = re.search(r"\bcard\b", text) is not None
         reads_line = re.search(r"\bprev[23]?\b|\bline\b|\blast\b|\bposition\b", text) is not None
         # Looking further back, or at the place in the line, is less simple.
@@ -362,8 +374,8 @@ class Hypothesis:
 
     @property
     def weight(self) -> float:
-        """The prior weight :func:`prior` ``(size)``."""
-        return prior(self.size)
+        """The prior weight :func:`prior` ``(size, kind)``."""
+        return prior(self.size, self.kind)
 
     def text(self) -> str:
         """The rule text."""
@@ -404,9 +416,13 @@ class Hypothesis:
         return ((v & long) | (full & ~long)) & full
 
 
+#: The prior share of each family of rules: one atom, two atoms joined, a conditional.
+FAMILY_SHARE: Final = {"atom": 0.4, "pair": 0.45, "if": 0.15}
+
+
 @functools.cache
-def _size_counts() -> dict[int, int]:
-    """How many rules of the search space (atoms, pairs, conditionals) have each size."""
+def _size_counts() -> dict[tuple[str, int], int]:
+    """How many rules of each family of the search space have each size."""
     found = atoms()
     h: dict[int, int] = {}
     hc: dict[int, int] = {}
@@ -414,24 +430,44 @@ def _size_counts() -> dict[int, int]:
         h[a.size] = h.get(a.size, 0) + 1
         if a.cond:
             hc[a.size] = hc.get(a.size, 0) + 1
-    counts = dict(h)
+    counts = {("atom", size): n for size, n in h.items()}
     for x, y in itertools.combinations_with_replacement(sorted(h), 2):
         pairs = h[x] * h[y] if x != y else h[x] * (h[x] - 1) // 2
-        size = x + y + 1
-        counts[size] = counts.get(size, 0) + 3 * pairs  # and, or, ==
-    for c in hc:
+        key = ("pair", x + y + 1)
+        counts[key] = counts.get(key, 0) + 3 * pairs  # and, or, ==
+    for c in hc:  # conditionals as the search makes them (short conditions and branches)
         for x in h:
             for y in h:
-                size = c + x + y + 3
-                counts[size] = counts.get(size, 0) + hc[c] * h[x] * h[y]
+                if c <= 4 and x <= 5 and y <= 5:
+                    key = ("if", c + x + y + 3)
+                    counts[key] = counts.get(key, 0) + hc[c] * h[x] * h[y]
     return counts
 
 
-def prior(size: int) -> float:
-    """The prior weight of one rule of ``size``: the sizes share the prior as
-    ``exp(-SIZE_COST * size)``, and the rules of one size share their size's part
-    equally (so a short rule is probable because there are few short rules)."""
-    return math.exp(-SIZE_COST * size) / max(1, _size_counts().get(size, 1))
+@functools.cache
+def _family_norms() -> dict[str, float]:
+    norms: dict[str, float] = {}
+    for family, size in _size_counts():
+        norms[family] = norms.get(family, 0.0) + math.exp(-SIZE_COST * size)
+    return norms
+
+
+def prior(size: int, kind: str = ONE) -> float:
+    """The prior weight of one rule of ``size`` and ``kind``: each family (one atom, two
+    atoms joined, a conditional) has its share (:data:`FAMILY_SHARE`); within a family
+    the sizes share it as ``exp(-SIZE_COST * size)``, and the rules of one size share
+    their size's part equally (a short rule is probable because there are few short
+    rules)."""
+    family = "atom" if kind == ONE else "if" if kind == ITE else "pair"
+    if family == "atom":  # few atoms per size, unevenly: each atom by its own size
+        return FAMILY_SHARE[family] * math.exp(-SIZE_COST * size) / _atom_norm()
+    n = _size_counts().get((family, size), 1)
+    return FAMILY_SHARE[family] * math.exp(-SIZE_COST * size) / _family_norms()[family] / n
+
+
+@functools.cache
+def _atom_norm() -> float:
+    return sum(math.exp(-SIZE_COST * a.size) for a in atoms())
 
 
 def _make(kind: str, parts: tuple[int, ...], found: Sequence[Atom]) -> Hypothesis:
@@ -526,7 +562,9 @@ class Searcher:
             # Conditionals: short conditions, short branches, and only while the
             # shorter rules leave room.
             if len(out) + len(combos) < keep // 2:
-                cond_masks = {masks[i] & long for i in self.conds if found[i].depth <= d and found[i].size <= 4}
+                cond_masks = {
+                    masks[i] & long for i in self.conds if found[i].depth <= d and found[i].size <= 4
+                }
                 branch_keys = [m for m in keys if found[groups[m][0]].size <= 5]
                 for c in cond_masks:
                     if c in (0, long):
@@ -614,8 +652,9 @@ def induce(
     a ``seed`` when the time limit does not bind.
 
     >>> from cardrules import parse_card as c
-    >>> obs = [Observation((), c("5H"), True), Observation([c("5H")], c("8S"), True),
-    ...        Observation([c("5H"), c("8S")], c("2C"), False), Observation([c("5H"), c("8S")], c("9D"), True)]
+    >>> line = [c("5H"), c("8S")]
+    >>> obs = [Observation((), c("5H"), True), Observation(line[:1], c("8S"), True),
+    ...        Observation(line, c("2C"), False), Observation(line, c("9D"), True)]
     >>> str(induce(obs, limit=1)[0])
     'card.color != prev.color'
     """

@@ -52,7 +52,7 @@ Witness = tuple[object, Card] | None
 def _line(w: Witness) -> tuple[Card, ...]:
     out: list[Card] = []
     while w is not None:
-        w, card = w  # type: ignore[assignment,misc]
+        w, card = w  # type: ignore[assignment]
         out.append(card)
     return tuple(reversed(out))
 
@@ -99,14 +99,14 @@ def _exact(a: Rule, b: Rule, starters: Sequence[Card]) -> tuple[Counterexample |
         if n > EXACT_LENGTH_LIMIT:
             return None, False
         frozen = frozenset(states)
-        values = evaluate(n + 1, n) if n >= 3 else (n,)
-        key = (frozen, values)
+        values: tuple[object, ...] = evaluate(n + 1, n) if n >= 3 else (n,)
+        state_key: tuple[object, ...] = (frozen, values)
         if n >= threshold:
             cycle = (frozen, n % period)
             if cycle in settled:
                 return None, True
             settled.add(cycle)
-        moves = memo.get(key)
+        moves = memo.get(state_key)
         if moves is None:
             moves = {}
             for state, witness in states.items():
@@ -121,7 +121,7 @@ def _exact(a: Rule, b: Rule, starters: Sequence[Card]) -> tuple[Counterexample |
                     if ya:
                         out.append((k, (state[-1], k)))
                 moves[state] = out
-            memo[key] = moves
+            memo[state_key] = moves
         new: dict[tuple[int, ...], Witness] = {}
         for state, witness in states.items():
             for k, nxt in moves[state]:
