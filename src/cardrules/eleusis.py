@@ -1280,3 +1280,10 @@ def render(state: State, player: int | None = None) -> str:
 
 GAME.set_text(parse_action=parse_action, render=render)
 __all__ += ["parse_action", "render"]
+
+# -- the scientist (the rule finder, its player, the single-player round) -----------------
+
+from .lang.induce import Observation, induce  # noqa: E402
+from .science import ScienceRound, Scientist, play_science  # noqa: E402
+
+__all__ += ["Observation", "ScienceRound", "Scientist", "induce", "play_science"]

@@ -19,7 +19,7 @@ from .._version import __version__
 from ..errors import CardRulesError
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ("demo", "simulate", "rule", "table", "play")
+COMMANDS = ("demo", "simulate", "rule", "table", "play", "science")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -200,7 +200,13 @@ Counterexample = tuple[tuple[Card, ...], Card]
 
 
 def equivalent(
-    a: Rule, b: Rule, *, max_length: int = 10, seed: int = 0, samples: int = SAMPLES_PER_LENGTH
+    a: Rule,
+    b: Rule,
+    *,
+    max_length: int = 10,
+    seed: int = 0,
+    samples: int = SAMPLES_PER_LENGTH,
+    in_play: bool = False,
 ) -> Counterexample | None:
     """``None`` when nothing tells the two rules apart, else a ``(line, card)`` pair
     that one rule accepts and the other refuses: the one with the fewest line cards,
@@ -219,6 +225,16 @@ def equivalent(
     (``prev3.rank == 3`` against ``true``: ``AS AS AS`` then ``AS``).
     The ``start:`` parts are not compared.
 
+    With ``in_play=True`` only the main lines the rules themselves build count: a
+    starter that ``accepts_start`` takes (the starters are compared first: a difference
+    there is ``((), card)``), then each card the rule accepts after the cards before it.
+    If the rules agree on every such line they build the same lines, so the question is
+    symmetric.  The answer has the same shape: the counterexample with the fewest line
+    cards, the first in canonical order among those; exact in the same cases (the built
+    lines are followed as sets of their last two cards, which repeat), else a bounded
+    search (every built line of up to 2 cards, then ``samples`` random built lines of
+    up to ``max_length`` cards) that warns when it finds nothing.
+
     >>> from cardrules.lang import compile_rule
     >>> equivalent(compile_rule("position is even"), compile_rule("position % 4 in {0, 2}")) is None
     True
@@ -228,7 +244,18 @@ def equivalent(
     """
     _need_rule(a)
     _need_rule(b)
-    if _exact_case(a) and _exact_case(b):
+    if in_play:
+        from .inplay import in_play_search
+
+        found, proven = in_play_search(a, b, max_length=max_length, seed=seed, samples=samples)
+        if found is not None or proven:
+            return found
+        reason = (
+            "a rule uses count/any/all or looks back more than 2 cards, or its literals make far "
+            f"positions matter (every built line of up to 2 cards was tried, and {samples} random "
+            f"built lines of up to {max_length} cards)"
+        )
+    elif _exact_case(a) and _exact_case(b):
         found, proven = _exact_search(a, b)
         if found is not None or proven:
             return found

@@ -1,0 +1,77 @@
+"""The scientist on the science round: rounds solved, cards per solved round, average
+score and seconds per decision, per rule and in all.
+
+    python benchmarks/bench_scientist.py [--rounds 3] [--rules FILE ...] [--extra]
+
+By default the rules are the example rules (``examples/rules/*.rule``); ``--extra`` adds
+the independent rules of ``benchmarks/science_rules.rules``.  Round ``k`` of a rule uses
+seed ``k`` for the deck and for the scientist.  Goals: at least 95% of rounds solved, at
+most 10 cards per solved round, an average score of at least 18, at most 1 s a decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from cardrules.eleusis import Scientist, play_science
+from cardrules.lang.rules import Rule, compile_rule, compile_rules
+
+HERE = Path(__file__).resolve().parent
+
+
+def load(path: Path) -> list[Rule]:
+    text = path.read_text(encoding="utf-8")
+    if 'rule "' in text:
+        return list(compile_rules(text).values())
+    return [compile_rule(text, name=path.stem)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rules", nargs="*", type=Path, default=None)
+    parser.add_argument("--extra", action="store_true", help="add benchmarks/science_rules.rules")
+    args = parser.parse_args()
+    paths = args.rules if args.rules else sorted((HERE.parent / "examples" / "rules").glob("*.rule"))
+    if args.extra:
+        paths = [*paths, HERE / "science_rules.rules"]
+    rules = [r for p in paths for r in load(p)]
+    total = solved = cards = score = decisions = 0
+    seconds = worst = 0.0
+    print(f"{'rule':40} solved  cards  score  s/decision")
+    for rule in rules:
+        r_solved = r_cards = r_score = 0
+        r_time = 0.0
+        r_turns = 0
+        for k in range(args.rounds):
+            began = time.perf_counter()
+            result = play_science(rule, Scientist(seed=k), seed=k)
+            spent = time.perf_counter() - began
+            r_time += spent
+            r_turns += result.turns
+            worst = max(worst, spent / result.turns)
+            r_solved += result.solved
+            r_cards += result.turns if result.solved else 0
+            r_score += result.score
+        per_card = f"{r_cards / r_solved:5.1f}" if r_solved else "    -"
+        print(
+            f"{(rule.name or str(rule))[:40]:40} {r_solved}/{args.rounds}   {per_card}  "
+            f"{r_score / args.rounds:5.1f}  {r_time / r_turns:6.3f}"
+        )
+        total += args.rounds
+        solved += r_solved
+        cards += r_cards
+        score += r_score
+        seconds += r_time
+        decisions += r_turns
+    print(
+        f"\n{len(rules)} rules, {total} rounds: {solved / total:.1%} solved, "
+        f"{cards / max(1, solved):.1f} cards per solved round, average score {score / total:.2f}, "
+        f"{seconds / decisions:.3f} s per decision (worst round {worst:.3f})"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""``cardrules science RULE [--rounds N] [--seed S]``: the scientist against a rule.
+
+``RULE`` is a rule file (``FILE:NAME`` or ``--rule NAME`` for one rule of a file of
+several) or rule text.  Each round is :func:`cardrules.eleusis.play_science` with a
+:class:`cardrules.eleusis.Scientist`: every turn prints the card played, the verdict and
+the scientist's current best rule with its probability (``*`` marks a stated guess,
+``wrong`` a wrong one); each round ends with its result, and several rounds with a
+summary.  Round ``k`` (from 0) uses the seed ``S + k`` for the deck and the scientist.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from ..errors import CardRulesError
+from ..science import Scientist, play_science
+from .rule_cmd import _rule_arg
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("science", help="let the scientist find a secret rule (single-player rounds)")
+    p.add_argument("rule", metavar="RULE", help="a rule file, FILE:NAME, or rule text")
+    p.add_argument(
+        "--rule", dest="rule_name", default=None, help="the rule's name, in a file of several rules"
+    )
+    p.add_argument("--rounds", type=int, default=1, help="rounds to play (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first round (default 0)")
+    p.add_argument("--turns", type=int, default=30, help="turns per round (default 30)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.rounds < 1:
+        raise CardRulesError(f"--rounds must be at least 1, not {args.rounds}")
+    rule = _rule_arg(args.rule, args.rule_name, "--rule")
+    print(f"secret rule: {rule}")
+    solved = score = cards = 0
+    for k in range(args.rounds):
+        seed = args.seed + k
+        scientist = Scientist(seed=seed)
+        began = time.perf_counter()
+        result = play_science(rule, scientist, seed=seed, turns=args.turns)
+        spent = time.perf_counter() - began
+        stated = dict(result.guesses)
+        print(f"round {k + 1} (seed {seed}): starter {result.observations[0].card}")
+        for turn in range(1, len(result.observations)):
+            o = result.observations[turn]
+            best, p = scientist.best(result.observations[: turn + 1])
+            verdict = "accepted" if o.accepted else "rejected"
+            mark = ""
+            if turn in stated:
+                right = result.solved and turn == result.turns
+                mark = "  * guessed" + ("" if right else " (wrong)")
+            shown = "none fits" if best is None else f"{best} ({p:.0%})"
+            print(f"  turn {turn:2}: {o.card!s:>3} {verdict:8}  best: {shown}{mark}")
+        if result.solved:
+            print(
+                f"  solved at turn {result.turns} with {result.wrong_guesses} wrong guess(es): "
+                f"score {result.score} ({spent / max(1, result.turns):.2f} s a turn)"
+            )
+            solved += 1
+            cards += result.turns
+        else:
+            print(f"  not solved in {result.turns} turns: score 0")
+        score += result.score
+    if args.rounds > 1:
+        per = f", {cards / solved:.1f} cards per solved round" if solved else ""
+        print(f"{solved}/{args.rounds} rounds solved{per}, average score {score / args.rounds:.2f}")
+    return 0

@@ -1,0 +1,713 @@
+"""Finding rules from observations: :class:`Observation` and :func:`induce`.
+
+The search runs over rules of the rule language itself, built from its own pieces:
+
+* **Atoms** are small boolean expressions of the language, generated once per process
+  from its building blocks: the properties of ``card``, ``prev``, ``prev2``
+  (``is odd``, ``is face``, ``is red``, ``is hearts`` ...), comparisons of ranks with
+  constants and with each other, equal or different suits and colours, differences
+  (``abs(card.rank - prev.rank) <= 2``), sums and their parity, remainders, the
+  successor of a suit in a cycle (``next``), ``position`` and its remainders, what the
+  place in the line prescribes (``[...][position % 4]``), and aggregates over the line
+  or its last cards (``any``, ``all``, ``count``).  Each atom and its negation are kept
+  with their text and a plain Python predicate (checked against the rule compiler by the
+  test suite).
+* **Rules** are an atom, or two atoms joined by ``and``, ``or`` or ``==`` (so ``if P
+  then Q else not Q``), or ``if C then T else E`` with three atoms.  A rule's **size** is
+  the number of words and operators of its text, and its prior weight is
+  ``exp(-SIZE_COST * size)``: short, simple rules first.
+* **Fingerprints.**  Every atom is evaluated once per process on a fixed set of probe
+  plays (main lines of 0 to 8 cards, many drawn from small pools of cards so that ranks,
+  suits and colours repeat).  Atoms with the same fingerprint are one atom (the shortest
+  text is kept), and rules whose fingerprints agree are one hypothesis.
+* **Consistency** is decided with bit masks: bit ``j`` of an atom's mask is its value on
+  observation ``j``.  A rule combines its atoms' masks with ``&``, ``|`` and ``^``; the
+  depth rule (a rule accepts every card while the line is shorter than its largest
+  ``prevN``) is a mask too.  Pairs are found by mask algebra: an ``and`` needs two masks
+  holding every accepted observation, an ``or`` two masks inside them, an ``==`` the one
+  mask that completes it (a dictionary look-up).
+
+Starter observations (an empty main line) are judged by a ``start:`` part; a rule found
+here has none (it accepts every starter), unless some starter was rejected: then the
+shortest atom about the card alone that fits the starters becomes its ``start:`` part.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import random
+import re
+import time
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final
+
+import attrs
+
+from ..cards import Card, Color, Suit, canonical, standard_deck
+from .rules import Rule, compile_rule
+
+__all__ = ["SIZE_COST", "Hypothesis", "Observation", "Searcher", "induce", "searcher"]
+
+Pred = Callable[[Sequence[Card], Card], bool]
+
+#: How fast the prior share of a size falls: ``exp(-SIZE_COST * size)`` (see :func:`prior`).
+SIZE_COST: Final = float(__import__("os").environ.get("SC", "0.3"))
+
+_DECK: Final = canonical(standard_deck())
+
+
+def _cards_tuple(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(cards)
+
+
+@attrs.frozen
+class Observation:
+    """One judged card: ``line`` is the main line (starter first) when ``card`` was
+    played, ``accepted`` the verdict.  The starter is ``Observation((), starter, True)``
+    (judged by the rule's ``start:`` part)."""
+
+    line: tuple[Card, ...] = attrs.field(converter=_cards_tuple)
+    card: Card
+    accepted: bool
+
+
+# -- atoms ------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|\d+|[=!<>]=|[<>+\-*%]|//")
+
+
+def text_size(text: str) -> int:
+    """The size of a rule text: its words, numbers and operators (brackets, dots and
+    commas do not count)."""
+    return len(_TOKEN.findall(text))
+
+
+@attrs.frozen
+class Atom:
+    """A boolean expression of the language with its Python predicate."""
+
+    text: str
+    py: str
+    depth: int
+    size: int
+    cond: bool  # does not read the judged card: fit as the condition of an ``if``
+    card_only: bool  # reads the judged card alone: fit as a ``start:`` part
+    fn: Pred = attrs.field(eq=False, repr=False)
+
+
+_SLOTS: Final = {"card": ("c", 0), "prev": ("l[-1]", 1), "prev2": ("l[-2]", 2), "prev3": ("l[-3]", 3)}
+_SUITS: Final = {"spades": Suit.SPADES, "hearts": Suit.HEARTS, "diamonds": Suit.DIAMONDS, "clubs": Suit.CLUBS}
+_PROPS: Final = {
+    "odd": "{x}.rank % 2 == 1",
+    "even": "{x}.rank % 2 == 0",
+    "face": "{x}.rank > 10",
+    "number": "1 < {x}.rank < 11",
+    "ace": "{x}.rank == 1",
+    "red": "{x}.color is RED",
+    "black": "{x}.color is BLACK",
+    "spades": "{x}.suit is SPADES",
+    "hearts": "{x}.suit is HEARTS",
+    "diamonds": "{x}.suit is DIAMONDS",
+    "clubs": "{x}.suit is CLUBS",
+}
+_PRIMES: Final = "{2, 3, 5, 7, J, K}"
+_NEG_OP: Final = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+
+
+def _namespace() -> dict[str, Any]:
+    cycles: dict[str, dict[Suit, Suit]] = {}
+    for i, order in enumerate(_suit_cycles()):
+        cycles[f"NEXT{i}"] = {order[k]: order[(k + 1) % 4] for k in range(4)}
+    return {
+        "RED": Color.RED,
+        "BLACK": Color.BLACK,
+        "SPADES": Suit.SPADES,
+        "HEARTS": Suit.HEARTS,
+        "DIAMONDS": Suit.DIAMONDS,
+        "CLUBS": Suit.CLUBS,
+        "PRIMES": frozenset({2, 3, 5, 7, 11, 13}),
+        **cycles,
+        "any": any,
+        "all": all,
+        "sum": sum,
+        "abs": abs,
+        "len": len,
+    }
+
+
+def _suit_cycles() -> list[tuple[Suit, ...]]:
+    """The six cyclic orders of the four suits, each starting with spades."""
+    rest = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+    return [(Suit.SPADES, *p) for p in itertools.permutations(rest)]
+
+
+_SUIT_WORD: Final = {v: k for k, v in _SUITS.items()}
+
+
+class _AtomMaker:
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str, int]] = []
+
+    def add(self, text: str, py: str, neg_text: str | None = None) -> None:
+        depth = max((_SLOTS[m][1] for m in re.findall(r"\bprev[23]?\b", text)), default=0)
+        self.items.append((text, py, depth))
+        if neg_text is not None:
+            self.items.append((neg_text, f"not ({py})", depth))
+
+    def compare(self, left: str, op: str, right: str, pyl: str, pyr: str) -> None:
+        pyop = {"==": "==", "!=": "!="}.get(op, op)
+        self.add(f"{left} {op} {right}", f"{pyl} {pyop} {pyr}", f"{left} {_NEG_OP[op]} {right}")
+
+
+def _raw_atoms() -> list[tuple[str, str, int]]:
+    m = _AtomMaker()
+    # Properties of one card.
+    for slot in ("card", "prev", "prev2"):
+        x = _SLOTS[slot][0]
+        for prop, py in _PROPS.items():
+            m.add(f"{slot} is {prop}", py.format(x=x), f"{slot} is not {prop}")
+    # Ranks against constants, primes, remainders.
+    for slot in ("card", "prev"):
+        x = _SLOTS[slot][0]
+        for k in range(1, 14):
+            m.compare(f"{slot}.rank", "==", _rank_word(k), f"{x}.rank", str(k))
+        for k in range(2, 14):
+            m.compare(f"{slot}.rank", "<", _rank_word(k), f"{x}.rank", str(k))
+        for k in range(1, 13):
+            m.compare(f"{slot}.rank", ">", _rank_word(k), f"{x}.rank", str(k))
+        m.add(f"{slot}.rank in {_PRIMES}", f"{x}.rank in PRIMES", f"{slot}.rank not in {_PRIMES}")
+        for mod in (3, 4):
+            for r in range(mod):
+                m.compare(f"{slot}.rank % {mod}", "==", str(r), f"{x}.rank % {mod}", str(r))
+    # The card against the cards before it.
+    for slot in ("prev", "prev2", "prev3"):
+        x = _SLOTS[slot][0]
+        for attr in ("color", "suit", "rank"):
+            m.compare(f"card.{attr}", "==", f"{slot}.{attr}", f"c.{attr}", f"{x}.{attr}")
+        if slot != "prev3":
+            m.compare("card.rank", ">", f"{slot}.rank", "c.rank", f"{x}.rank")
+            m.compare("card.rank", "<", f"{slot}.rank", "c.rank", f"{x}.rank")
+    m.compare("card", "==", "prev", "c", "l[-1]")
+    for attr in ("color", "suit", "rank"):
+        m.compare(f"prev.{attr}", "==", f"prev2.{attr}", f"l[-1].{attr}", f"l[-2].{attr}")
+    m.compare("prev.rank", ">", "prev2.rank", "l[-1].rank", "l[-2].rank")
+    m.compare("prev.rank", "<", "prev2.rank", "l[-1].rank", "l[-2].rank")
+    # Differences, sums, remainders of two ranks.
+    for k in range(1, 7):
+        m.compare("abs(card.rank - prev.rank)", "==", str(k), "abs(c.rank - l[-1].rank)", str(k))
+        m.compare("abs(card.rank - prev.rank)", "<=", str(k), "abs(c.rank - l[-1].rank)", str(k))
+    for k in (1, 2, 3):
+        m.compare("card.rank", "==", f"prev.rank + {k}", "c.rank", f"l[-1].rank + {k}")
+        m.compare("card.rank", "==", f"prev.rank - {k}", "c.rank", f"l[-1].rank - {k}")
+    for r in (1, 12):
+        m.compare("(card.rank - prev.rank) % 13", "==", str(r), "(c.rank - l[-1].rank) % 13", str(r))
+    for mod in (2, 3):
+        for r in range(mod):
+            m.compare(
+                f"(card.rank + prev.rank) % {mod}", "==", str(r), f"(c.rank + l[-1].rank) % {mod}", str(r)
+            )
+        m.compare(f"card.rank % {mod}", "==", f"prev.rank % {mod}", f"c.rank % {mod}", f"l[-1].rank % {mod}")
+    for r in range(2):
+        m.compare(
+            "(card.rank + prev.rank + prev2.rank) % 2",
+            "==",
+            str(r),
+            "(c.rank + l[-1].rank + l[-2].rank) % 2",
+            str(r),
+        )
+    for k in range(6, 21):
+        m.compare("card.rank + prev.rank", ">", str(k), "c.rank + l[-1].rank", str(k))
+        m.compare("prev.rank + prev2.rank", ">", str(k), "l[-1].rank + l[-2].rank", str(k))
+    # Suits in a cycle.
+    for i, order in enumerate(_suit_cycles()):
+        words = ", ".join(_SUIT_WORD[s] for s in order)
+        m.compare("card.suit", "==", f"next(prev.suit, [{words}])", "c.suit", f"NEXT{i}[l[-1].suit]")
+    # The place in the line.
+    m.add("position is even", "len(l) % 2 == 1", "position is odd")
+    for mod in (3, 4):
+        for r in range(mod):
+            m.compare(f"position % {mod}", "==", str(r), f"(len(l) + 1) % {mod}", str(r))
+        m.compare(f"card.rank % {mod}", "==", f"position % {mod}", f"c.rank % {mod}", f"(len(l) + 1) % {mod}")
+    for perm in itertools.permutations(_SUITS):
+        words = ", ".join(perm)
+        py = "(" + ", ".join(s.upper() for s in perm) + ")"
+        m.compare("card.suit", "==", f"[{words}][position % 4]", "c.suit", f"{py}[(len(l) + 1) % 4]")
+    for a, b in itertools.permutations(_SUITS, 2):
+        pa, pb = a.upper(), b.upper()
+        m.compare("card.suit", "==", f"[{a}, {b}][position % 2]", "c.suit", f"({pa}, {pb})[(len(l) + 1) % 2]")
+    # Aggregates: the card against the line or its last cards; counts of a property.
+    relations = [
+        (f"x.{a} {op} card.{a}", f"x.{a} {op} c.{a}")
+        for a in ("rank", "suit", "color")
+        for op in ("==", "!=")
+    ]
+    relations += [(f"x.rank {op} card.rank", f"x.rank {op} c.rank") for op in ("<", ">", "<=", ">=")]
+    for window, pyw in (("line", "l"), ("last 2", "l[-2:]"), ("last 3", "l[-3:]")):
+        for rel, pyrel in relations:
+            for agg in ("any", "all"):
+                m.add(
+                    f"{agg}(x in {window} where {rel})",
+                    f"{agg}({pyrel} for x in {pyw})",
+                    f"not {agg}(x in {window} where {rel})",
+                )
+    for prop, py in _PROPS.items():
+        count = f"count(x in line where x is {prop})"
+        pycount = f"sum(1 for x in l if {py.format(x='x')})"
+        for r in range(2):
+            m.compare(f"{count} % 2", "==", str(r), f"{pycount} % 2", str(r))
+        for k in range(1, 5):
+            m.compare(count, "<", str(k), pycount, str(k))
+        m.compare("card.rank % 2", "==", f"{count} % 2", "c.rank % 2", f"{pycount} % 2")
+    return m.items
+
+
+def _rank_word(k: int) -> str:
+    return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(k, str(k))
+
+
+# -- probes -----------------------------------------------------------------------------
+
+#: Number of probe plays of the fingerprints.
+PROBES: Final = 640
+
+
+@functools.cache
+def probes() -> tuple[tuple[tuple[Card, ...], Card], ...]:
+    """The fixed probe plays ``(line, card)`` of the fingerprints (made once)."""
+    rng = random.Random(20240617)
+    out: list[tuple[tuple[Card, ...], Card]] = []
+    pool_sizes = (2, 3, 4, 6, 8, 13, 26, 52)
+    for i in range(PROBES):
+        n = i % 9 if i < 90 else rng.choice((1, 2, 2, 3, 3, 4, 5, 6, 7, 8))
+        pool = rng.sample(_DECK, rng.choice(pool_sizes))
+        line = tuple(rng.choice(pool) for _ in range(n))
+        card = rng.choice(pool) if rng.random() < 0.5 else rng.choice(_DECK)
+        out.append((line, card))
+    return tuple(out)
+
+
+def _masks(
+    fns: Sequence[Pred], depths: Sequence[int], plays: Sequence[tuple[Sequence[Card], Card]]
+) -> list[int]:
+    """For each predicate, the bit mask of its values on ``plays`` (0 where the line is
+    shorter than its depth)."""
+    out: list[int] = []
+    lens = [len(line) for line, _ in plays]
+    for fn, depth in zip(fns, depths, strict=True):
+        mask = 0
+        bit = 1
+        for (line, card), n in zip(plays, lens, strict=True):
+            if n >= depth and fn(line, card):
+                mask |= bit
+            bit <<= 1
+        out.append(mask)
+    return out
+
+
+@functools.cache
+def atoms() -> tuple[Atom, ...]:
+    """The distinct atoms (by fingerprint), shortest text first; made once per process."""
+    ns = _namespace()
+    plays = probes()
+    made: list[Atom] = []
+    for text, py, depth in _raw_atoms():
+        fn = eval(f"lambda l, c: {py}", ns)
+        reads_card = re.search(r"\bcard\b", text) is not None
+        reads_line = re.search(r"\bprev[23]?\b|\bline\b|\blast\b|\bposition\b", text) is not None
+        # Looking further back, or at the place in the line, is less simple.
+        size = text_size(text) + max(0, depth - 1) + ("position" in text)
+        made.append(Atom(text, py, depth, size, not reads_card, not reads_line, fn))
+    made.sort(key=lambda a: (a.size, a.depth))
+    prints = _masks([a.fn for a in made], [a.depth for a in made], plays)
+    seen: set[tuple[int, int]] = set()
+    out: list[Atom] = []
+    full = (1 << len(plays)) - 1
+    for atom, fp in zip(made, prints, strict=True):
+        key = (atom.depth, fp)
+        if fp == 0 or fp == _long_mask(plays, atom.depth, full):
+            continue  # never or always true (where it can be evaluated): no atom
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(atom)
+    return tuple(out)
+
+
+def _long_mask(plays: Sequence[tuple[Sequence[Card], Card]], depth: int, full: int) -> int:
+    mask = 0
+    for j, (line, _) in enumerate(plays):
+        if len(line) >= depth:
+            mask |= 1 << j
+    return mask & full
+
+
+@functools.cache
+def _probe_masks() -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """The atoms' probe masks, the probe masks of ``len(line) >= d`` for d in 0..3, and
+    the full mask."""
+    plays = probes()
+    found = atoms()
+    full = (1 << len(plays)) - 1
+    longs = tuple(_long_mask(plays, d, full) for d in range(4))
+    return tuple(_masks([a.fn for a in found], [a.depth for a in found], plays)), longs, full
+
+
+# -- rules made of atoms --------------------------------------------------------------------
+
+AND, OR, EQ, ITE, ONE = "and", "or", "==", "if", "atom"
+
+
+@attrs.frozen
+class Hypothesis:
+    """A rule of the search: ``kind`` (``"atom"``, ``"and"``, ``"or"``, ``"=="`` or
+    ``"if"``) over atom indices ``parts`` (``if``: condition, then, else); ``start`` the
+    index of the ``start:`` atom or ``None``."""
+
+    kind: str
+    parts: tuple[int, ...]
+    size: int
+    depth: int
+    start: int | None = None
+
+    @property
+    def weight(self) -> float:
+        """The prior weight :func:`prior` ``(size, kind)``."""
+        return prior(self.size, self.kind)
+
+    def text(self) -> str:
+        """The rule text."""
+        found = atoms()
+        t = [found[i].text for i in self.parts]
+        if self.kind == ONE:
+            body = t[0]
+        elif self.kind in (AND, OR):
+            body = f"{t[0]} {self.kind} {t[1]}"
+        elif self.kind == EQ:
+            body = f"({t[0]}) == ({t[1]})"
+        else:
+            body = f"if {t[0]} then {t[1]} else {t[2]}"
+        if self.start is None:
+            return body
+        return f'rule "found":\n    start: {found[self.start].text}\n    play: {body}'
+
+    def rule(self) -> Rule:
+        """The compiled rule."""
+        return compile_rule(self.text())
+
+    def value(self, masks: Sequence[int], longs: Sequence[int], full: int) -> int:
+        """The rule's mask from its atoms' masks (``longs[d]``: where the line has at
+        least ``d`` cards)."""
+        p = self.parts
+        if self.kind == ONE:
+            v = masks[p[0]]
+        elif self.kind == AND:
+            v = masks[p[0]] & masks[p[1]]
+        elif self.kind == OR:
+            v = masks[p[0]] | masks[p[1]]
+        elif self.kind == EQ:
+            v = ~(masks[p[0]] ^ masks[p[1]])
+        else:
+            c = masks[p[0]]
+            v = (c & masks[p[1]]) | (~c & masks[p[2]])
+        long = longs[self.depth]
+        return ((v & long) | (full & ~long)) & full
+
+
+#: The prior share of each family of rules: one atom, two atoms joined, a conditional.
+FAMILY_SHARE: Final = {"atom": 0.4, "pair": 0.45, "if": 0.15}
+
+
+@functools.cache
+def _size_counts() -> dict[tuple[str, int], int]:
+    """How many rules of each family of the search space have each size."""
+    found = atoms()
+    h: dict[int, int] = {}
+    hc: dict[int, int] = {}
+    for a in found:
+        h[a.size] = h.get(a.size, 0) + 1
+        if a.cond:
+            hc[a.size] = hc.get(a.size, 0) + 1
+    counts = {("atom", size): n for size, n in h.items()}
+    for x, y in itertools.combinations_with_replacement(sorted(h), 2):
+        pairs = h[x] * h[y] if x != y else h[x] * (h[x] - 1) // 2
+        key = ("pair", x + y + 1)
+        counts[key] = counts.get(key, 0) + 3 * pairs  # and, or, ==
+    for c in hc:  # conditionals as the search makes them (short conditions and branches)
+        for x in h:
+            for y in h:
+                if c <= 4 and x <= 5 and y <= 5:
+                    key = ("if", c + x + y + 3)
+                    counts[key] = counts.get(key, 0) + hc[c] * h[x] * h[y]
+    return counts
+
+
+@functools.cache
+def _family_norms() -> dict[str, float]:
+    norms: dict[str, float] = {}
+    for family, size in _size_counts():
+        norms[family] = norms.get(family, 0.0) + math.exp(-SIZE_COST * size)
+    return norms
+
+
+def prior(size: int, kind: str = ONE) -> float:
+    """The prior weight of one rule of ``size`` and ``kind``: each family (one atom, two
+    atoms joined, a conditional) has its share (:data:`FAMILY_SHARE`); within a family
+    the sizes share it as ``exp(-SIZE_COST * size)``, and the rules of one size share
+    their size's part equally (a short rule is probable because there are few short
+    rules)."""
+    family = "atom" if kind == ONE else "if" if kind == ITE else "pair"
+    if family == "atom":  # few atoms per size, unevenly: each atom by its own size
+        return FAMILY_SHARE[family] * math.exp(-SIZE_COST * size) / _atom_norm()
+    n = _size_counts().get((family, size), 1)
+    return FAMILY_SHARE[family] * math.exp(-SIZE_COST * size) / _family_norms()[family] / n
+
+
+@functools.cache
+def _atom_norm() -> float:
+    return sum(math.exp(-SIZE_COST * a.size) for a in atoms())
+
+
+def _make(kind: str, parts: tuple[int, ...], found: Sequence[Atom]) -> Hypothesis:
+    size = sum(found[i].size for i in parts) + (0 if kind == ONE else 1 if kind != ITE else 3)
+    return Hypothesis(kind, parts, size, max(found[i].depth for i in parts))
+
+
+# -- the search -------------------------------------------------------------------------------
+
+#: How many atoms of one observed behaviour take part in pairs (the shortest ones).
+GROUP_CAP: Final = 8
+#: How many rules a search keeps at most before grouping them by fingerprint.
+KEEP: Final = 4000
+
+
+class Searcher:
+    """Finds the rules consistent with observations and their fingerprints.
+
+    Made once per process (:func:`searcher`); :meth:`consistent` is the search."""
+
+    def __init__(self) -> None:
+        self.atoms = atoms()
+        self.probe_masks, self.probe_longs, self.probe_full = _probe_masks()
+        self.conds = [i for i, a in enumerate(self.atoms) if a.cond]
+        self._obs_cache: dict[tuple[tuple[Card, ...], Card], int] = {}
+
+    def evaluate(self, plays: Sequence[tuple[Sequence[Card], Card]]) -> tuple[list[int], list[int], int]:
+        """Atom masks over ``plays``, the masks of ``len(line) >= d`` (d 0..3), and
+        the full mask."""
+        found = self.atoms
+        masks = _masks([a.fn for a in found], [a.depth for a in found], plays)
+        full = (1 << len(plays)) - 1
+        longs = [_long_mask(plays, d, full) for d in range(4)]
+        return masks, longs, full
+
+    def fingerprint(self, h: Hypothesis) -> int:
+        """The rule's values on the probe plays."""
+        return h.value(self.probe_masks, self.probe_longs, self.probe_full)
+
+    def consistent(
+        self, observations: Sequence[Observation], *, deadline: float | None = None, keep: int = KEEP
+    ) -> list[Hypothesis]:
+        """Rules consistent with every observation, shortest first (at most ``keep``
+        before the deadline ends the search)."""
+        plays = [(o.line, o.card) for o in observations if o.line]
+        verdicts = [o.accepted for o in observations if o.line]
+        starters = [o for o in observations if not o.line]
+        start = self._start(starters)
+        if start == -1:
+            return []
+        masks, longs, full = self.evaluate(plays)
+        target = sum(1 << j for j, v in enumerate(verdicts) if v)
+        found = self.atoms
+        out: list[Hypothesis] = []
+
+        def timed_out() -> bool:
+            return deadline is not None and time.perf_counter() > deadline
+
+        for d in range(4):
+            long = longs[d]
+            if (full & ~long) & ~target:
+                continue  # an observation on a short line was refused: no rule of depth d
+            goal = target & long
+            groups: dict[int, list[int]] = {}
+            for i, a in enumerate(found):
+                if a.depth <= d:
+                    groups.setdefault(masks[i] & long, []).append(i)
+            for g in groups.values():
+                del g[GROUP_CAP * 4 :]
+            # One atom.
+            for i in groups.get(goal, ()):
+                if found[i].depth == d:
+                    out.append(_make(ONE, (i,), found))
+            keys = list(groups)
+            sup = [m for m in keys if m & goal == goal]
+            sub = [m for m in keys if m & ~goal == 0]
+            combos: list[tuple[str, tuple[int, ...]]] = []
+            for x, y in itertools.combinations_with_replacement(sup, 2):
+                if x & y == goal:
+                    combos.append((AND, (x, y)))
+            if timed_out():
+                break
+            for x, y in itertools.combinations_with_replacement(sub, 2):
+                if x | y == goal:
+                    combos.append((OR, (x, y)))
+            for x in keys:
+                y = ~(x ^ goal) & long
+                if y in groups and x <= y:
+                    combos.append((EQ, (x, y)))
+            if timed_out():
+                break
+            # Conditionals: short conditions, short branches, and only while the
+            # shorter rules leave room.
+            if len(out) + len(combos) < keep // 2:
+                cond_masks = {
+                    masks[i] & long for i in self.conds if found[i].depth <= d and found[i].size <= 4
+                }
+                branch_keys = [m for m in keys if found[groups[m][0]].size <= 5]
+                for c in cond_masks:
+                    if c in (0, long):
+                        continue
+                    outside = ~c & long
+                    thens = [m for m in branch_keys if (m ^ goal) & c == 0]
+                    elses = [m for m in branch_keys if (m ^ goal) & outside == 0]
+                    for t in thens[:12]:
+                        for e in elses[:12]:
+                            if t != e:
+                                combos.append((ITE, (c, t, e)))
+                    if timed_out():
+                        break
+            for kind, key in combos:
+                if kind == ITE:
+                    lists = [[i for i in groups[key[0]] if found[i].cond and found[i].size <= 4][:2]]
+                    lists += [[i for i in groups[k] if found[i].size <= 5][:2] for k in key[1:]]
+                else:
+                    lists = [groups[k][:GROUP_CAP] for k in key]
+                for parts in itertools.product(*lists):
+                    if kind != ITE and parts[0] >= parts[-1]:
+                        continue  # each unordered pair once
+                    if max(found[i].depth for i in parts) != d:
+                        continue
+                    out.append(_make(kind, parts, found))
+            if timed_out():
+                break
+        out.sort(key=lambda h: (h.size, h.kind, h.parts))
+        del out[keep:]
+        if start is not None:
+            out = [attrs.evolve(h, start=start, size=h.size + found[start].size + 2) for h in out]
+        return out
+
+    def _start(self, starters: Sequence[Observation]) -> int | None:
+        """``None`` (no ``start:`` part needed), the shortest fitting atom about the card
+        alone, or -1 when none fits."""
+        if all(o.accepted for o in starters):
+            return None
+        for i, a in enumerate(self.atoms):
+            if a.card_only and all(a.fn((), o.card) == o.accepted for o in starters):
+                return i
+        return -1
+
+
+@functools.cache
+def searcher() -> Searcher:
+    """The process's :class:`Searcher` (atoms and fingerprints are made once)."""
+    return Searcher()
+
+
+@attrs.frozen
+class Ranked:
+    """Hypotheses grouped by fingerprint: the shortest of each group, with the group's
+    weight (the best prior weight among its rules), most probable first."""
+
+    hypotheses: tuple[Hypothesis, ...]
+    weights: tuple[float, ...]
+
+
+def ranked(observations: Sequence[Observation], *, deadline: float | None = None) -> Ranked:
+    """The consistent hypotheses, one per fingerprint, most probable first."""
+    s = searcher()
+    best: dict[int, Hypothesis] = {}
+    found = s.consistent(observations, deadline=deadline)
+    found.sort(key=lambda h: (-h.weight, h.size, h.kind, h.parts))
+    for h in found:
+        fp = s.fingerprint(h)
+        if fp not in best:
+            best[fp] = h
+    hyps = tuple(best.values())
+    return Ranked(hyps, tuple(h.weight for h in hyps))
+
+
+def induce(
+    observations: Iterable[Observation], *, limit: int = 10, time_limit: float = 1.0, seed: int | None = None
+) -> tuple[Rule, ...]:
+    """Rules of the rule language consistent with every observation, most probable first.
+
+    The prior prefers short, simple rules (weight ``exp(-SIZE_COST * size)``, the size
+    counting the words and operators of the text).  At most ``limit`` rules are given,
+    no two of them equivalent on the lines they build
+    (:func:`~cardrules.lang.analysis.equivalent` with ``in_play=True``); every one is
+    checked against the observations with the compiled rule itself.  When
+    ``time_limit`` seconds run out, what was found so far is returned.  Deterministic for
+    a ``seed`` when the time limit does not bind.
+
+    >>> from cardrules import parse_card as c
+    >>> line = [c("5H"), c("8S")]
+    >>> obs = [Observation((), c("5H"), True), Observation(line[:1], c("8S"), True),
+    ...        Observation(line, c("2C"), False), Observation(line, c("9D"), True)]
+    >>> rules = induce(obs, limit=3)
+    >>> len(rules), all(r.accepts(o.line, o.card) == o.accepted for r in rules for o in obs[1:])
+    (3, True)
+    """
+    from .analysis import EquivalenceNotProven, equivalent
+
+    obs = [_checked_observation(o) for o in observations]
+    start = time.perf_counter()
+    deadline = start + max(0.0, time_limit)
+    found = ranked(obs, deadline=deadline)
+    rng = random.Random(seed)
+    out: list[Rule] = []
+    for h in found.hypotheses:
+        if len(out) >= max(0, limit) or time.perf_counter() > deadline:
+            break
+        rule = h.rule()
+        if not all(_judge(rule, o) == o.accepted for o in obs):
+            continue  # never expected: the fast predicates are checked against the compiler
+        if any(_differs_quickly(rule, r, rng) is None for r in out):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", EquivalenceNotProven)
+                if any(equivalent(rule, r, in_play=True) is None for r in out):
+                    continue
+        out.append(rule)
+    return tuple(out)
+
+
+def _checked_observation(o: object) -> Observation:
+    if isinstance(o, Observation):
+        return o
+    from ..errors import CardRulesError
+
+    raise CardRulesError(f"induce takes Observation records, not {o!r}")
+
+
+def _judge(rule: Rule, o: Observation) -> bool:
+    return rule.accepts_start(o.card) if not o.line else rule.accepts(o.line, o.card)
+
+
+def _differs_quickly(a: Rule, b: Rule, rng: random.Random, walks: int = 40, length: int = 8) -> object:
+    """Something (not ``None``) when random lines built by either rule tell them apart;
+    ``None`` when these samples do not."""
+    for c in _DECK:
+        if a.accepts_start(c) != b.accepts_start(c):
+            return c
+    for builder in (a, b):
+        for _ in range(walks):
+            line: list[Card] = [rng.choice([c for c in _DECK if builder.accepts_start(c)] or list(_DECK))]
+            for _ in range(length):
+                ok = [c for c in _DECK if a.accepts(line, c)]
+                if ok != [c for c in _DECK if b.accepts(line, c)]:
+                    return line
+                if not ok:
+                    break
+                line.append(rng.choice(ok))
+    return None

@@ -1,0 +1,426 @@
+"""The Eleusis scientist: find the god's secret rule from what the table shows.
+
+:class:`Scientist` keeps no model of the god but the observations: each judged card with
+the main line it was played on (:class:`~cardrules.lang.induce.Observation`).  From them
+the rule finder (:func:`~cardrules.lang.induce.induce`'s search) lists the rules of the
+rule language that fit every observation, one per behaviour, each weighted by a prior
+that prefers short, simple rules.  The scientist
+
+* plays the card whose verdict best splits those hypotheses: the card of its hand with
+  the most expected information (the entropy of "accepted", the hypotheses weighted by
+  their probabilities), a likely-accepted card first among equals (an accepted card
+  lengthens the line, which opens new questions);
+* states its most probable rule when that rule's probability reaches ``confidence``
+  (0.5: a wrong guess costs 2 cards' worth, waiting costs 1 a turn and usually settles
+  the question in a turn or two).  A share of the probability is kept for "a rule the
+  search does not know", so a rule that fits only because nothing simpler does is not
+  believed at once.
+
+:func:`play_science` is the single-player round that measures it: a hand of 12 from two
+shuffled decks, one card a turn, a guess after each verdict; the score is ``turns -
+turn - penalty * wrong guesses`` for a right guess at turn ``turn``.
+
+>>> from cardrules.eleusis import compile_rule
+>>> result = play_science(compile_rule("card.color != prev.color"), Scientist(seed=1), seed=3)
+>>> result.solved, str(result.guesses[-1][1])
+(True, 'card.color != prev.color')
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+import warnings
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any, Final
+
+import attrs
+
+from .cards import Card, canonical, standard_deck
+from .errors import CardRulesError
+from .lang.analysis import EquivalenceNotProven, equivalent
+from .lang.induce import Hypothesis, Observation, prior, ranked, searcher
+from .lang.rules import Rule
+
+__all__ = ["ScienceRound", "Scientist", "observations_from_view", "play_science"]
+
+#: The weight of "a rule the search does not know", kept beside the hypotheses so that
+#: probabilities are not overstated: that of one pair of atoms of size 12.
+UNKNOWN_WEIGHT: Final = prior(12, "and")
+
+_DECK: Final = canonical(standard_deck())
+
+
+@attrs.frozen
+class Belief:
+    """What a scientist believes after some observations: the hypotheses (one per
+    behaviour, most probable first), their probabilities, and the main line."""
+
+    hypotheses: tuple[Hypothesis, ...]
+    probabilities: tuple[float, ...]
+    line: tuple[Card, ...]
+
+    @property
+    def best(self) -> Hypothesis | None:
+        return self.hypotheses[0] if self.hypotheses else None
+
+    @property
+    def confidence(self) -> float:
+        return self.probabilities[0] if self.probabilities else 0.0
+
+
+def _main_line(observations: Sequence[Observation]) -> tuple[Card, ...]:
+    """The main line the observations show: the longest accepted line plus its card."""
+    best: tuple[Card, ...] = ()
+    for o in observations:
+        if o.accepted and len(o.line) + 1 > len(best):
+            best = (*o.line, o.card)
+    return best
+
+
+class Scientist:
+    """A rule finder that plays: :meth:`choose` a card, :meth:`guess` the rule, and as a
+    New Eleusis agent (``agent(view, legal_actions)``) plays whole rounds.
+
+    ``seed`` breaks ties between equally good cards; ``time_per_move`` bounds the search
+    of one decision (seconds); ``confidence`` is the probability from which it states a
+    guess, ``prophet_confidence`` the one from which it becomes a prophet and plays the
+    cards its rule accepts.  It sees only observations (or an agent's view): never the
+    secret rule.
+    """
+
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        time_per_move: float = 1.0,
+        confidence: float = 0.5,
+        prophet_confidence: float = 0.8,
+    ) -> None:
+        self.seed = seed
+        self.time_per_move = time_per_move
+        self.confidence = confidence
+        self.prophet_confidence = prophet_confidence
+        self._rng = random.Random(0 if seed is None else seed)
+        self._cache: OrderedDict[tuple[Observation, ...], Belief] = OrderedDict()
+        self._wrong: list[int] = []  # fingerprints of refuted guesses (this round)
+        self._wrong_at: tuple[Observation, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Scientist(seed={self.seed!r}, time_per_move={self.time_per_move!r})"
+
+    # -- beliefs ---------------------------------------------------------------------
+
+    def belief(self, observations: Sequence[Observation]) -> Belief:
+        """The hypotheses that fit ``observations`` with their probabilities."""
+        key = tuple(observations)
+        self._forget_other_rounds(key)
+        cached = self._cache.get(key)
+        if cached is not None and not self._wrong:
+            return cached
+        if cached is None:
+            deadline = time.perf_counter() + 0.8 * self.time_per_move
+            found = ranked(key, deadline=deadline)
+            total = sum(found.weights) + UNKNOWN_WEIGHT
+            cached = Belief(found.hypotheses, tuple(w / total for w in found.weights), _main_line(key))
+            self._cache[key] = cached
+            if len(self._cache) > 64:
+                self._cache.popitem(last=False)
+        if self._wrong:
+            s = searcher()
+            keep = [i for i, h in enumerate(cached.hypotheses) if s.fingerprint(h) not in self._wrong]
+            mass = sum(cached.probabilities[i] for i in keep)
+            lost = 1.0 - sum(cached.probabilities)  # the unknown rule's share
+            scale = 1.0 / (mass + lost) if mass + lost > 0 else 0.0
+            return Belief(
+                tuple(cached.hypotheses[i] for i in keep),
+                tuple(cached.probabilities[i] * scale for i in keep),
+                cached.line,
+            )
+        return cached
+
+    def _forget_other_rounds(self, key: tuple[Observation, ...]) -> None:
+        """Refuted guesses count only while the observations extend those of the
+        refutation (one round)."""
+        if self._wrong and key[: len(self._wrong_at)] != self._wrong_at:
+            self._wrong.clear()
+            self._wrong_at = ()
+
+    def best(self, observations: Sequence[Observation]) -> tuple[Rule | None, float]:
+        """The most probable rule now and its probability (``(None, 0.0)`` when no rule
+        of the search fits)."""
+        b = self.belief(observations)
+        return (b.best.rule() if b.best is not None else None), b.confidence
+
+    def wrong_guess(self, rule: Rule, observations: Sequence[Observation]) -> None:
+        """Told that ``rule`` was a wrong guess: it is not stated again this round."""
+        b = self.belief(observations)
+        s = searcher()
+        for h in b.hypotheses:
+            if h.text() == rule.source:  # the scientist's guesses are compiled from h.text()
+                self._wrong.append(s.fingerprint(h))
+                break
+        self._wrong_at = tuple(observations)
+
+    # -- the science round -------------------------------------------------------------
+
+    def choose(self, hand: Sequence[Card], observations: Sequence[Observation]) -> Card:
+        """The card of ``hand`` to play next: the one whose verdict tells the most."""
+        cards = canonical(set(hand))
+        if not cards:
+            raise CardRulesError("choose needs a hand with at least one card")
+        b = self.belief(observations)
+        chances = self._acceptance(b, cards)
+        scores = []
+        for p in chances:
+            q = min(max(p, 0.0), 1.0)
+            h = 0.0 if q in (0.0, 1.0) else -(q * math.log2(q) + (1 - q) * math.log2(1 - q))
+            scores.append(h + 0.05 * q)
+        top = max(scores)
+        best = [c for c, s in zip(cards, scores, strict=True) if s >= top - 1e-9]
+        return best[self._rng.randrange(len(best))]
+
+    def _acceptance(self, b: Belief, cards: Sequence[Card]) -> list[float]:
+        """For each card, the probability that it is accepted after the main line."""
+        if not b.hypotheses:
+            return [0.5] * len(cards)
+        s = searcher()
+        plays = [(b.line, c) for c in cards]
+        masks, longs, full = s.evaluate(plays)
+        out = [0.0] * len(cards)
+        for h, p in zip(b.hypotheses, b.probabilities, strict=True):
+            v = h.value(masks, longs, full)
+            for j in range(len(cards)):
+                if v >> j & 1:
+                    out[j] += p
+        unknown = max(0.0, 1.0 - sum(b.probabilities))
+        return [x + 0.5 * unknown for x in out]
+
+    def guess(self, observations: Sequence[Observation]) -> Rule | None:
+        """The rule it would state now, or ``None`` while no rule is probable enough."""
+        b = self.belief(observations)
+        if b.best is None:
+            return None
+        unsure = b.confidence < self.confidence and not self._stuck(b)
+        if unsure and (b.confidence < 0.5 * self.confidence or self._settled(b) < self.confidence):
+            return None
+        return b.best.rule()
+
+    def _settled(self, b: Belief, *, walks: int = 8, length: int = 5) -> float:
+        """The probability of the best rule and of the rules no experiment can tell from
+        it any more: those that judge every card alike on random lines the best rule
+        builds from the main line as it stands (the past cannot be played again)."""
+        assert b.best is not None
+        best = b.best.rule()
+        rng = random.Random(len(b.line))
+        lines: list[list[Card]] = []
+        for _ in range(walks):
+            line = list(b.line)
+            for _ in range(length):
+                ok = [c for c in _DECK if best.accepts(line, c)]
+                if not ok:
+                    break
+                line.append(ok[rng.randrange(len(ok))])
+            lines.append(line)
+        plays = [(line[:k], c) for line in lines for k in range(len(b.line), len(line) + 1) for c in _DECK]
+        verdicts = [best.accepts(line, c) for line, c in plays]
+        mass = b.probabilities[0]
+        for h, p in zip(b.hypotheses[1:24], b.probabilities[1:24], strict=False):
+            if p < 0.01 * b.probabilities[0]:
+                break
+            other = h.rule().accepts
+            if all(other(line, c) == v for (line, c), v in zip(plays, verdicts, strict=True)):
+                mass += p
+        return mass
+
+    def _stuck(self, b: Belief) -> bool:
+        """Whether no card at all is likely to be accepted after the main line: then
+        the line cannot change, no experiment can tell more, and guessing is free of
+        regret."""
+        return max(self._acceptance(b, _DECK)) < 0.02
+
+    # -- New Eleusis -------------------------------------------------------------------
+
+    def __call__(self, view: Any, legal_actions: Sequence[Any]) -> Any:
+        from . import eleusis as E
+
+        if not legal_actions:
+            raise CardRulesError("the scientist was asked to act with no legal action")
+        observations = observations_from_view(view)
+        b = self.belief(observations)
+        first = legal_actions[0]
+        rule = b.best.rule() if b.best is not None else None
+        if type(first) in (E.BecomeProphet, E.Pass):
+            sure = rule is not None and b.confidence >= self.prophet_confidence
+            become = E.BecomeProphet()
+            return become if sure and become in legal_actions else E.Pass()
+        if type(first) is E.Judge:
+            return _judge(view, rule, legal_actions)
+        hand = tuple(view.hand)
+        if rule is not None and b.confidence >= self.prophet_confidence:
+            chain = _chain(rule, view.main, hand, max(1, view.max_string))
+            if chain:
+                return E.Play(tuple(chain))
+            if E.NoPlay() in legal_actions:
+                return E.NoPlay()
+        cards = canonical(set(hand))
+        if b.hypotheses and max(self._acceptance(b, cards)) < 0.02 and E.NoPlay() in legal_actions:
+            return E.NoPlay()
+        return E.Play((self.choose(hand, observations),))
+
+
+def _chain(rule: Rule, main: Sequence[Card], hand: Sequence[Card], longest: int) -> list[Card]:
+    """Cards of ``hand`` that ``rule`` accepts one after another (at most ``longest``)."""
+    line = list(main)
+    left = list(canonical(hand))
+    chain: list[Card] = []
+    while len(chain) < longest:
+        pick = next((c for c in left if rule.accepts(line, c)), None)
+        if pick is None:
+            break
+        chain.append(pick)
+        left.remove(pick)
+        line.append(pick)
+    return chain
+
+
+def _judge(view: Any, rule: Rule | None, legal: Sequence[Any]) -> Any:
+    from . import eleusis as E
+
+    pending = view.pending
+    if type(pending) is E.Play:
+        right = rule is None or rule.accepts_string(view.main, pending.cards)
+        return E.Judge(right)
+    if rule is not None:
+        for c in canonical(set(view.shown)):
+            if rule.accepts(view.main, c) and E.Judge(False, c) in legal:
+                return E.Judge(False, c)
+    return E.Judge(True)
+
+
+def observations_from_view(view: Any) -> tuple[Observation, ...]:
+    """What a New Eleusis table shows: the starter, every main-line card (accepted,
+    with the line before it) and every single card of a side line (rejected, with the
+    main line up to the card it lies under).  A wrong string of several cards tells
+    nothing about any one of them, so it gives no observation."""
+    main = tuple(view.main)
+    out = [Observation(main[:k], main[k], True) for k in range(len(main))]
+    for i, cards in view.sides:
+        if len(cards) == 1 and 0 <= i < len(main):
+            out.append(Observation(main[: i + 1], cards[0], False))
+    return tuple(out)
+
+
+# -- the science round ----------------------------------------------------------------------
+
+
+@attrs.frozen
+class ScienceRound:
+    """The result of :func:`play_science`.
+
+    ``solved``; ``turns`` (the turn of the right guess, else the number of turns);
+    ``wrong_guesses``; ``score`` (``max(0, turns_max - turn - penalty * wrong_guesses)``
+    when solved, else 0); ``guesses`` (``(turn, rule)`` for each stated guess);
+    ``observations`` (the starter's, then one per turn)."""
+
+    solved: bool
+    turns: int
+    wrong_guesses: int
+    score: int
+    guesses: tuple[tuple[int, Rule], ...]
+    observations: tuple[Observation, ...]
+
+
+def _two_decks_order(seed: object) -> tuple[Card, ...]:
+    """Two standard decks shuffled by the library's seeded shuffle (``seed``, chance
+    number 0): the order a seeded New Eleusis deal starts from."""
+    from . import eleusis as E
+
+    state = E.new_game(seed=seed)
+    order: tuple[Card, ...] = state.history[0].order
+    return order
+
+
+def play_science(
+    rule: Rule,
+    scientist: Any,
+    *,
+    seed: object = 0,
+    hand: int = 12,
+    turns: int = 30,
+    penalty: int = 2,
+) -> ScienceRound:
+    """One single-player science round (the "Game of Science" protocol).
+
+    Two decks (104 cards) are shuffled with the library's seeded shuffle (``seed``,
+    chance number 0).  The scientist draws ``hand`` cards from the top; then cards are
+    turned until one is accepted by ``rule.accepts_start``: the starter (the others are
+    out of play and not shown).  Each turn the scientist plays one card of its hand
+    (``scientist.choose(hand, observations)``), the rule judges it against the main
+    line, the scientist draws the next card (if any), then may state a guess
+    (``scientist.guess(observations)``): right when ``equivalent(guess, rule,
+    in_play=True)`` finds no difference, else it costs ``penalty``.  The round ends at
+    the first right guess or after ``turns`` turns.  A scientist with a
+    ``wrong_guess(rule, observations)`` method is told of each wrong guess.
+
+    The scientist sees the observations only; the rule is used to judge and to check
+    guesses.
+    """
+    if not isinstance(rule, Rule):
+        raise CardRulesError(f"play_science needs a compiled Rule, not {type(rule).__name__}")
+    for name, value, low in (("hand", hand, 1), ("turns", turns, 1), ("penalty", penalty, 0)):
+        if type(value) is not int or value < low:
+            raise CardRulesError(f"{name} must be an integer >= {low}, not {value!r}")
+    order = _two_decks_order(seed)
+    held = list(order[:hand])
+    pos = hand
+    starter: Card | None = None
+    while pos < len(order):
+        card = order[pos]
+        pos += 1
+        if rule.accepts_start(card):
+            starter = card
+            break
+    if starter is None:
+        raise CardRulesError("the rule's start: part accepts no card of the deck")
+    main: list[Card] = [starter]
+    observations: list[Observation] = [Observation((), starter, True)]
+    guesses: list[tuple[int, Rule]] = []
+    wrong = 0
+    solved = False
+    turn = 0
+    for turn in range(1, turns + 1):
+        if not held:
+            break
+        card = scientist.choose(tuple(held), tuple(observations))
+        if card not in held:
+            raise CardRulesError(f"the scientist played {card!r}, which is not in its hand")
+        held.remove(card)
+        accepted = bool(rule.accepts(main, card))
+        observations.append(Observation(tuple(main), card, accepted))
+        if accepted:
+            main.append(card)
+        if pos < len(order):
+            held.append(order[pos])
+            pos += 1
+        stated = scientist.guess(tuple(observations))
+        if stated is None:
+            continue
+        if not isinstance(stated, Rule):
+            raise CardRulesError(f"a guess is a compiled Rule or None, not {stated!r}")
+        guesses.append((turn, stated))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EquivalenceNotProven)
+            right = equivalent(stated, rule, in_play=True) is None
+        if right:
+            solved = True
+            break
+        wrong += 1
+        told = getattr(scientist, "wrong_guess", None)
+        if told is not None:
+            told(stated, tuple(observations))
+    last = turn if solved else turns
+    score = max(0, turns - last - penalty * wrong) if solved else 0
+    return ScienceRound(solved, last, wrong, score, tuple(guesses), tuple(observations))

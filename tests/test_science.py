@@ -1,0 +1,399 @@
+"""The rule finder (induce), equivalent(in_play=True), the scientist and the science round.
+
+References are independent: the compiled rules themselves (for every atom of the
+search, and for every rule it returns), brute force over small rule spaces and over the
+lines two rules build, and a secret rule that refuses to be read while the scientist
+decides.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardrules import parse_card, parse_cards
+from cardrules.cards import canonical, standard_deck
+from cardrules.cli import main
+from cardrules.eleusis import (
+    EquivalenceNotProven,
+    Observation,
+    ScienceRound,
+    Scientist,
+    compile_rule,
+    equivalent,
+    induce,
+    play_science,
+)
+from cardrules.errors import CardRulesError
+from cardrules.lang import induce as search
+from cardrules.lang.rules import Rule
+
+DECK = canonical(standard_deck())
+
+
+def _observe(rule: Rule, plays: int, rng: random.Random) -> list[Observation]:
+    """A starter and ``plays`` random cards judged by ``rule`` (accepted ones extend the line)."""
+    starter = rng.choice(DECK)
+    line = [starter]
+    out = [Observation((), starter, True)]
+    for _ in range(plays):
+        card = rng.choice(DECK)
+        ok = rule.accepts(line, card)
+        out.append(Observation(line, card, ok))
+        if ok:
+            line.append(card)
+    return out
+
+
+def _fits(rule: Rule, observations: list[Observation]) -> bool:
+    return all(
+        (rule.accepts_start(o.card) if not o.line else rule.accepts(o.line, o.card)) == o.accepted
+        for o in observations
+    )
+
+
+# -- the atoms: each fast predicate is its compiled rule ----------------------------------------
+
+
+def test_every_atom_judges_like_its_compiled_rule() -> None:
+    rng = random.Random(5)
+    for atom in search.atoms():
+        rule = compile_rule(atom.text)
+        assert rule.depth == atom.depth, atom.text
+        for _ in range(25):
+            pool = rng.sample(DECK, rng.choice((2, 4, 13, 52)))
+            line = [rng.choice(pool) for _ in range(rng.randint(atom.depth, 6))]
+            card = rng.choice(pool)
+            assert atom.fn(line, card) == rule.accepts(line, card), (atom.text, line, card)
+
+
+def test_rules_of_every_kind_judge_like_their_text() -> None:
+    """A hypothesis's mask (what the search believes) equals its compiled rule's verdicts."""
+    s = search.searcher()
+    rng = random.Random(9)
+    plays = []
+    for _ in range(120):
+        line = tuple(rng.choice(DECK) for _ in range(rng.randint(1, 5)))
+        plays.append((line, rng.choice(DECK)))
+    masks, longs, full = s.evaluate(plays)
+    n = len(s.atoms)
+    conds = [i for i in range(n) if s.atoms[i].cond and s.atoms[i].size <= 4]
+    for kind in (search.ONE, search.AND, search.OR, search.EQ, search.ITE):
+        for _ in range(12):
+            parts: tuple[int, ...]
+            if kind == search.ONE:
+                parts = (rng.randrange(n),)
+            elif kind == search.ITE:
+                parts = (rng.choice(conds), rng.randrange(n), rng.randrange(n))
+            else:
+                parts = (rng.randrange(n), rng.randrange(n))
+            h = search._make(kind, parts, s.atoms)
+            rule = h.rule()
+            value = h.value(masks, longs, full)
+            for j, (line, card) in enumerate(plays):
+                assert bool(value >> j & 1) == rule.accepts(line, card), (h.text(), line, card)
+
+
+# -- induce ---------------------------------------------------------------------------------------
+
+SECRETS = [
+    "card.color != prev.color",
+    "card is red",
+    "card.rank > prev.rank or card is ace",
+    "if prev is odd then card is black else card is red",
+    "abs(card.rank - prev.rank) <= 2",
+    "not any(x in line where x.rank == card.rank)",
+]
+
+
+def test_induce_finds_the_most_probable_rule_of_a_small_space_by_brute_force() -> None:
+    """Brute force over a small space (the 20 shortest atoms and every and/or/== of two of
+    them): no rule there that fits the observations is more probable than the search's
+    first, and the most probable of them is among the search's hypotheses."""
+    s = search.searcher()
+    small = list(range(20))
+    rng = random.Random(3)
+    checked = 0
+    for text in SECRETS[:4]:
+        obs = _observe(compile_rule(text), 10, rng)
+        space = [search._make(search.ONE, (i,), s.atoms) for i in small]
+        space += [
+            search._make(kind, (i, j), s.atoms)
+            for i, j in itertools.combinations(small, 2)
+            for kind in (search.AND, search.OR, search.EQ)
+        ]
+        fitting = [h for h in space if _fits(h.rule(), obs)]
+        found = search.ranked(obs)
+        held = {s.fingerprint(h) for h in found.hypotheses}
+        if not fitting:
+            continue
+        checked += 1
+        best = max(fitting, key=lambda h: h.weight)
+        assert best.weight <= found.weights[0] + 1e-12, text
+        assert s.fingerprint(best) in held, (text, best.text())
+        assert _fits(induce(obs, limit=1)[0], obs)
+    assert checked >= 2
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SECRETS), st.integers(0, 10**6), st.integers(1, 16))
+def test_every_rule_induce_returns_fits_every_observation(text: str, seed: int, plays: int) -> None:
+    obs = _observe(compile_rule(text), plays, random.Random(seed))
+    rules = induce(obs, limit=4, time_limit=5.0)
+    assert rules
+    for rule in rules:
+        assert _fits(rule, obs), str(rule)
+
+
+def test_induce_gives_no_two_rules_equivalent_in_play() -> None:
+    obs = _observe(compile_rule("card.suit != prev.suit"), 6, random.Random(1))
+    rules = induce(obs, limit=6, time_limit=10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EquivalenceNotProven)
+        for a, b in itertools.combinations(rules, 2):
+            assert equivalent(a, b, in_play=True) is not None, (str(a), str(b))
+
+
+def test_induce_handles_rejected_starters_and_bad_input() -> None:
+    obs = [
+        Observation((), parse_card("5H"), False),
+        Observation((), parse_card("KS"), True),
+        Observation(parse_cards("KS"), parse_card("QS"), True),
+    ]
+    rules = induce(obs, limit=3)
+    assert rules and all(_fits(r, obs) for r in rules)
+    assert all(r.start_tree is not None for r in rules)
+    assert induce([]) != ()
+    with pytest.raises(CardRulesError):
+        induce(["not an observation"])  # type: ignore[list-item]
+
+
+def test_induce_is_deterministic_for_a_seed() -> None:
+    obs = _observe(compile_rule("card.color != prev.color"), 8, random.Random(2))
+    assert induce(obs, seed=4, time_limit=30.0) == induce(obs, seed=4, time_limit=30.0)
+
+
+# -- equivalent(in_play=True) -----------------------------------------------------------------
+
+
+def _brute_in_play(a: Rule, b: Rule, longest: int) -> tuple[tuple[object, ...], object] | None:
+    """The first difference on the lines both rules build, up to ``longest`` cards, by
+    walking every built line in canonical order, length by length."""
+    for c in DECK:
+        if a.accepts_start(c) != b.accepts_start(c):
+            return (), c
+    lines: list[tuple] = [(c,) for c in DECK if a.accepts_start(c)]
+    for _ in range(longest):
+        nxt = []
+        for line in lines:
+            for c in DECK:
+                ya = a.accepts(line, c)
+                if ya != b.accepts(line, c):
+                    return line, c
+                if ya:
+                    nxt.append((*line, c))
+        lines = nxt
+    return None
+
+
+PAIRS = [
+    ("card.color != prev.color", "(card is red) == (prev is black)"),
+    ("card.color != prev.color", "card.suit != prev.suit"),
+    ("card.color == prev.color", "card is black"),
+    ("card.rank >= prev.rank", "card.rank >= prev.rank and card.rank >= prev2.rank"),
+    ("if position is even then card is red else card is black", "card.color != prev.color"),
+    ("card is face", "card.rank > 10 and prev.rank > 0"),
+    ('rule "a": start: card is ace play: card.rank >= prev.rank', "card.rank >= prev.rank"),
+    ("card.rank > prev.rank", "card.rank > prev.rank or card.rank == 1 and prev.rank == 13"),
+]
+
+
+@pytest.mark.parametrize(("x", "y"), PAIRS)
+def test_in_play_equivalence_against_brute_force(x: str, y: str) -> None:
+    a, b = compile_rule(x), compile_rule(y)
+    found = equivalent(a, b, in_play=True)
+    brute = _brute_in_play(a, b, 2)
+    if brute is not None:
+        assert found == brute
+    if found is not None:  # a real difference, on a line both rules build
+        line, card = found
+        assert line == () or (
+            a.accepts_start(line[0]) and all(a.accepts(line[:k], line[k]) for k in range(1, len(line)))
+        )
+        judge = (lambda r: r.accepts_start(card)) if line == () else (lambda r: r.accepts(line, card))
+        assert judge(a) != judge(b)
+    assert equivalent(b, a, in_play=True) == found or (
+        found is not None and len(equivalent(b, a, in_play=True)[0]) == len(found[0])
+    )  # type: ignore[index]
+
+
+def test_in_play_is_looser_than_on_every_line() -> None:
+    a, b = (
+        compile_rule("card.color == prev.color"),
+        compile_rule("card.color == prev.color and card.color == prev2.color"),
+    )
+    # Different on a line no rule builds (two colours), the same on every built line
+    # except the second card, which the deeper rule accepts whatever it is.
+    assert equivalent(a, b) is not None
+    found = equivalent(a, b, in_play=True)
+    assert found is not None and len(found[0]) == 1
+    same = compile_rule("all(x in line where x.color == card.color)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EquivalenceNotProven)
+        assert equivalent(a, same, in_play=True) is None  # each built line is one colour
+        assert equivalent(a, same) is not None
+
+
+# -- the scientist --------------------------------------------------------------------------------
+
+
+class _Sealed:
+    """Turns a rule's judging off while the scientist decides."""
+
+    def __init__(self) -> None:
+        self.sealed = False
+
+
+def _sealed_rule(rule: Rule, seal: _Sealed) -> Rule:
+    """A copy of ``rule`` whose judging raises while ``seal.sealed`` is set."""
+    copy = object.__new__(Rule)
+    for name in Rule.__slots__:
+        object.__setattr__(copy, name, getattr(rule, name))
+    accepts, start = rule.accepts, rule._start
+
+    def guarded_accepts(line, card):  # type: ignore[no-untyped-def]
+        if seal.sealed:
+            raise AssertionError("the scientist read the secret rule")
+        return accepts(line, card)
+
+    def guarded_start(card):  # type: ignore[no-untyped-def]
+        if seal.sealed:
+            raise AssertionError("the scientist read the secret rule")
+        return start(card)
+
+    object.__setattr__(copy, "accepts", guarded_accepts)
+    object.__setattr__(copy, "_start", guarded_start)
+    return copy
+
+
+class _Watched:
+    def __init__(self, inner: Scientist, seal: _Sealed) -> None:
+        self.inner, self.seal = inner, seal
+
+    def choose(self, hand, observations):  # type: ignore[no-untyped-def]
+        self.seal.sealed = True
+        try:
+            return self.inner.choose(hand, observations)
+        finally:
+            self.seal.sealed = False
+
+    def guess(self, observations):  # type: ignore[no-untyped-def]
+        self.seal.sealed = True
+        try:
+            return self.inner.guess(observations)
+        finally:
+            self.seal.sealed = False
+
+    def wrong_guess(self, rule, observations):  # type: ignore[no-untyped-def]
+        self.seal.sealed = True
+        try:
+            self.inner.wrong_guess(rule, observations)
+        finally:
+            self.seal.sealed = False
+
+
+def test_the_scientist_never_reads_the_secret_rule() -> None:
+    rule = compile_rule("if prev is odd then card is black else card is red")
+    seal = _Sealed()
+    plain = play_science(rule, Scientist(seed=2, time_per_move=30.0), seed=5, turns=12)
+    watched = play_science(
+        _sealed_rule(rule, seal), _Watched(Scientist(seed=2, time_per_move=30.0), seal), seed=5, turns=12
+    )
+    assert watched.observations == plain.observations
+    assert [str(g) for _, g in watched.guesses] == [str(g) for _, g in plain.guesses]
+    assert (watched.solved, watched.turns, watched.score) == (plain.solved, plain.turns, plain.score)
+
+
+def test_science_rounds_are_reproducible_and_scored_by_the_spec() -> None:
+    rule = compile_rule("card.color != prev.color")
+    one = play_science(rule, Scientist(seed=1, time_per_move=30.0), seed=7)
+    two = play_science(rule, Scientist(seed=1, time_per_move=30.0), seed=7)
+    assert one == two
+    assert isinstance(one, ScienceRound)
+    # The round follows the protocol: the starter, then one observation per turn, each
+    # judged by the rule against the line its accepted predecessors built.
+    assert one.observations[0].line == () and rule.accepts_start(one.observations[0].card)
+    line = [one.observations[0].card]
+    for o in one.observations[1:]:
+        assert list(o.line) == line and o.accepted == rule.accepts(line, o.card)
+        if o.accepted:
+            line.append(o.card)
+    assert len(one.observations) == one.turns + 1
+    wrong = [g for t, g in one.guesses if equivalent(g, rule, in_play=True) is not None]
+    assert one.wrong_guesses == len(wrong)
+    if one.solved:
+        assert one.guesses[-1][0] == one.turns
+        assert one.score == max(0, 30 - one.turns - 2 * one.wrong_guesses)
+    else:
+        assert one.score == 0
+
+
+def test_the_deck_and_starter_follow_the_seeded_shuffle() -> None:
+    from cardrules import eleusis
+
+    rule = compile_rule('rule "faces": start: card is face play: card.color != prev.color')
+    order = eleusis.new_game(seed=11).history[0].order
+    result = play_science(rule, Scientist(seed=0), seed=11, turns=1)
+    starter = next(c for c in order[12:] if c.rank > 10)
+    assert result.observations[0].card == starter
+    assert result.observations[1].card in order[:12]
+
+
+def test_play_science_refuses_bad_arguments() -> None:
+    rule = compile_rule("card is red")
+    with pytest.raises(CardRulesError):
+        play_science("card is red", Scientist())  # type: ignore[arg-type]
+    with pytest.raises(CardRulesError):
+        play_science(rule, Scientist(), hand=0)
+    with pytest.raises(CardRulesError):
+        play_science(compile_rule('rule "n": start: false play: true'), Scientist())
+
+
+def test_choose_and_guess() -> None:
+    s = Scientist(seed=0)
+    obs = [Observation((), parse_card("5H"), True)]
+    hand = parse_cards("2S 3H KD")
+    assert s.choose(hand, obs) in hand
+    assert s.guess(obs) is None  # nothing is known yet
+    with pytest.raises(CardRulesError):
+        s.choose((), obs)
+
+
+def test_the_scientist_plays_new_eleusis_through_the_agent_protocol() -> None:
+    from cardrules import eleusis
+
+    state = eleusis.new_game(players=3, seed=4)
+    scientist = Scientist(seed=0, time_per_move=0.2)
+    kinds = set()
+    for _ in range(60):
+        if state.is_over:
+            break
+        player = state.to_act
+        legal = eleusis.legal_actions(state)
+        action = scientist(eleusis.view(state, player), legal)
+        kinds.add(type(action).__name__)
+        state = eleusis.apply(state, action)
+    assert "Play" in kinds
+
+
+def test_the_science_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["science", "card is red", "--rounds", "1", "--seed", "2", "--turns", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "secret rule: card is red" in out and "turn  1:" in out
+    assert ("solved at turn" in out) or ("not solved" in out)
+    assert main(["science", "card is red", "--rounds", "0"]) == 1
