@@ -1,6 +1,7 @@
 """The rule languages: one expression language over cards, one type checker, one code
 generator, used by Eleusis secret rules (:mod:`cardrules.lang.rules`, re-exported by
-:mod:`cardrules.eleusis`) and by trick tables (:mod:`cardrules.tricks`).
+:mod:`cardrules.eleusis`) and by trick tables (compiled by :mod:`cardrules.lang.tables`;
+the runtime tables and their public API are in :mod:`cardrules.tricks`).
 
 Public (re-exported by :mod:`cardrules.eleusis`): :func:`compile_rule`,
 :func:`compile_rules`, :class:`Rule`, :class:`RuleSyntaxError`, :class:`RuleTypeError`,
@@ -55,7 +56,9 @@ The pieces, in the order text flows through them:
    Python function of ``params`` (the names the variables' ``code`` uses) computing the
    expression; for a boolean it always returns a ``bool``.  It never raises for cards
    and never walks a tree.  :class:`CodeGen` gives the statements and expression code
-   separately, for callers that assemble their own function (as rules.py does).
+   separately, for callers that assemble their own function (as rules.py does), and
+   :func:`exec_source` runs generated source registered with :mod:`linecache` (so a
+   traceback through generated code shows its lines).
 
 Example (what a trick table's ``when`` does):
 
@@ -77,7 +80,7 @@ cardrules.lang.errors.RuleSyntaxError: line 1, column 1: unknown name 'prev'; kn
 from .analysis import EquivalenceNotProven, Profile, equivalent, profile  # rule tools (tools helper)
 from .ast import Type
 from .check import Checked, Env, Variable, check
-from .codegen import CodeGen, build_function, compile_expr
+from .codegen import CodeGen, build_function, compile_expr, exec_source
 from .errors import RuleSyntaxError, RuleTypeError, SourceError
 from .parser import (
     BuildError,
@@ -117,6 +120,7 @@ __all__ = [
     "compile_rules",
     "describe_expected",
     "equivalent",
+    "exec_source",
     "keyword_callbacks",
     "load_parser",
     "parse_expression",

@@ -24,7 +24,10 @@ where a conditional would not have needed it, which changes no result.
 
 from __future__ import annotations
 
+import itertools
 import keyword
+import linecache
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -34,7 +37,7 @@ from . import ast as A
 from .ast import Type
 from .check import Checked
 
-__all__ = ["CodeGen", "build_function", "compile_expr"]
+__all__ = ["CodeGen", "build_function", "compile_expr", "exec_source"]
 
 _SAFE_BUILTINS = {"len": len, "abs": abs, "min": min, "max": max, "None": None, "True": True, "False": False}
 
@@ -323,6 +326,34 @@ def _item_values(items: Sequence[A.Item]) -> list[A.ConstValue]:
     return values
 
 
+_UNITS = itertools.count(1)
+
+
+def exec_source(
+    source: str, what: str, namespace: dict[str, object], *, keep_with: str | None = None
+) -> dict[str, Any]:
+    """Compile and run generated ``source`` with ``namespace`` as its globals (almost no
+    builtins unless it holds ``__builtins__``); returns the scope it ran in.
+
+    The source is registered with :mod:`linecache` under a filename of its own
+    (``<cardrules WHAT #N>``, unique per compiled unit), as attrs does for the methods it
+    writes, so a traceback through the generated code shows its lines.  The entry lives
+    as long as the function ``scope[keep_with]`` (it is removed when that function is
+    collected, so compiling many rules does not grow the cache), or for ever without
+    ``keep_with``.  Raises :class:`SyntaxError` and the like as Python's compiler does.
+    """
+    filename = f"<cardrules {what} #{next(_UNITS)}>"
+    scope: dict[str, Any] = dict(namespace)
+    scope.setdefault("__builtins__", _SAFE_BUILTINS)
+    code = compile(source, filename, "exec")
+    exec(code, scope)  # our generated code, never user text
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    if keep_with is not None:
+        forget = weakref.finalize(scope[keep_with], linecache.cache.pop, filename, None)
+        forget.atexit = False
+    return scope
+
+
 def build_function(
     name: str, params: Sequence[str], body: Sequence[str], namespace: dict[str, object]
 ) -> tuple[Callable[..., Any], str]:
@@ -337,11 +368,8 @@ def build_function(
         if not ident.isidentifier() or keyword.iskeyword(ident):
             raise CardRulesError(f"{ident!r} is not a plain identifier")
     source = f"def {name}({', '.join(params)}):\n" + "\n".join(f"    {line}" for line in body) + "\n"
-    scope: dict[str, Any] = dict(namespace)
-    scope["__builtins__"] = _SAFE_BUILTINS
     try:
-        code = compile(source, f"<cardrules {name}>", "exec")
-        exec(code, scope)  # our generated code, never user text
+        scope = exec_source(source, name.lstrip("_"), dict(namespace), keep_with=name)
     except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
         raise CardRulesError(f"the expression is too complex to compile ({exc.__class__.__name__})") from None
     fn: Callable[..., Any] = scope[name]
