@@ -41,7 +41,7 @@ from typing import Any
 from . import _resources
 from .cards import Card, Suit
 from .errors import CardRulesError
-from .lang.errors import SourceError
+from .lang.errors import SourceError, depth_guard
 from .lang.tables import CompiledFile, TableCompiler, TableParts, rank_str
 from .serialize import register_codec
 
@@ -354,6 +354,7 @@ def _shipped() -> dict[str, Any]:
     return _SHIPPED
 
 
+@depth_guard(TableError)
 def compile_tables(text: str) -> dict[str, TrickTable]:
     """Compile a table file: its tables by name, in the order they are defined.
 
