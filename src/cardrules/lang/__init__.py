@@ -16,14 +16,12 @@ The pieces, in the order text flows through them:
    imports it with ``%import .expr (expr)`` and uses the rule ``expr`` where an
    expression goes.  Imported rules and terminals live in the namespace ``expr``
    (``expr__NAME``...).  :func:`load_parser` ``(grammar_file, transformer, start=...)``
-   loads a grammar from ``grammars/`` (installed or source checkout) as a cached LALR
-   parser with a parse-time transformer and :func:`keyword_callbacks` (so that keywords
-   such as ``or`` are never read as names, even where only a name fits; pass
+   loads a grammar from ``grammars/`` (installed or source checkout) as an LALR parser
+   built in memory (no cache file: keep it, once per process) with a parse-time
+   transformer and :func:`keyword_callbacks` (so that keywords such as ``or`` are never
+   read as names, even where only a name fits; pass
    ``lexer_callbacks=keyword_callbacks(extra={"class": "CLASS", ...})`` to reserve your
-   own words too).  A grammar loaded another way must give lark an import loader that
-   returns the *real path* of ``expr.lark``: lark's on-disk cache is keyed by the main
-   grammar's text only and re-checks imported files by path, so a loader returning a
-   bare name lets a stale parser (built from an older ``expr.lark``) be loaded.  Build
+   own words too).  Build
    the transformer with
    ``lark.visitors.merge_transformers(YourBuilder(), expr=ExprBuilder())`` so the
    expression subtrees arrive in your callbacks as AST nodes.  Without a transformer,

@@ -329,7 +329,7 @@ _RESERVED: Final = {"class": "CLASS", "otherwise": "OTHERWISE", "table": "TABLE"
 
 
 def _parser() -> lark.Lark:
-    """The table grammar (LALR, cached, loaded by the shared :func:`load_parser`);
+    """The table grammar (LALR, built once per process by the shared :func:`load_parser`);
     ``when`` expressions arrive as :mod:`cardrules.lang.ast` nodes built by the shared
     :class:`ExprBuilder`, everything else as a lark tree."""
     global _PARSER
