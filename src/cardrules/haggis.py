@@ -180,7 +180,7 @@ class Combo:
         """The declaration with its rank: ``"three 7s"``, ``"a run of four to 9"``,
         ``"a run of two pairs to J"``, ``"a bomb (J-Q-K)"``."""
         if self.kind == "bomb":
-            return f"a bomb ({_BOMB_NAMES[self.rank]})"
+            return f"a bomb ({_BOMB_NAMES.get(self.rank, f'strength {self.rank!r}')})"
         if self.kind == "set":
             r = _rank_name(self.rank)
             if self.size == 1:
@@ -806,7 +806,16 @@ def _check_group(cards: Iterable[Card] | str, what: str) -> tuple[Card, ...]:
         elif c in seen:
             raise CardRulesError(f"{what}: {c} appears twice (there is one of each number card)")
         seen.add(c)
+    if len(group) > _MOST_CARDS:
+        raise CardRulesError(
+            f"{what} takes at most {_MOST_CARDS} cards (a whole Haggis hand: 14 number cards and "
+            f"J, Q, K), not {len(group)}"
+        )
     return group
+
+
+#: The most cards a player ever holds, so the most one declaration can use.
+_MOST_CARDS = 17
 
 
 def _check_suits(suits: int) -> int:
@@ -1278,15 +1287,21 @@ def _why_not(state: State, p: int, combo: Any) -> str:
 def _play(state: State, p: int, action: Play) -> State:
     combo = action.combo
     hand = state.hands[p]
-    ok = type(combo) is Combo and _genuine(combo) and (combo.width or 0) <= _suits(state)
+    # The cheap checks first (the player holds the cards), then whether it is a real
+    # declaration: a hand-made combo of the whole deck must not be analysed first.
+    ok = type(combo) is Combo and type(combo.cards) is tuple and len(combo.cards) <= len(hand)
     if ok:
         hmask = 0
         for c in hand:
             hmask += _KB[c]
         cmask = 0
         for c in combo.cards:
-            cmask += _KB[c]
-        ok = cmask & ~hmask == 0
+            bit = _KB.get(c) if isinstance(c, Card) else None
+            if bit is None:
+                ok = False
+                break
+            cmask += bit
+        ok = ok and cmask & ~hmask == 0 and _genuine(combo) and (combo.width or 0) <= _suits(state)
         if ok and state.trick:
             ok = beats(combo, state.trick[-1][1])
     if not ok:
