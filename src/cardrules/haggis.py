@@ -806,16 +806,16 @@ def _check_group(cards: Iterable[Card] | str, what: str) -> tuple[Card, ...]:
         elif c in seen:
             raise CardRulesError(f"{what}: {c} appears twice (there is one of each number card)")
         seen.add(c)
-    if len(group) > _MOST_CARDS:
+    numbers = len(group) - sum(faces)
+    if numbers > _MOST_NUMBERS:
         raise CardRulesError(
-            f"{what} takes at most {_MOST_CARDS} cards (a whole Haggis hand: 14 number cards and "
-            f"J, Q, K), not {len(group)}"
+            f"{what} takes at most {_MOST_NUMBERS} number cards (as many as a hand holds), not {numbers}"
         )
     return group
 
 
-#: The most cards a player ever holds, so the most one declaration can use.
-_MOST_CARDS = 17
+#: The most number cards a player ever holds, so the most one declaration can use.
+_MOST_NUMBERS = 14
 
 
 def _check_suits(suits: int) -> int:
