@@ -97,6 +97,11 @@ class RuleTypeError(SourceError):
     that is not a boolean, a divisor that is not a positive integer literal..."""
 
 
+_TOO_DEEP = (
+    "too deep for the free Python stack (called from a deep stack, or nested near the language's limits)"
+)
+
+
 def depth_guard(error: type[CardRulesError]) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """Decorate a public entry point of the languages so that running out of Python's
     stack (a deep caller, or text nested near the limits) raises ``error``, a
@@ -108,10 +113,11 @@ def depth_guard(error: type[CardRulesError]) -> Callable[[Callable[_P, _R]], Cal
             try:
                 return fn(*args, **kwargs)
             except RecursionError:
-                raise error(
-                    "too deep for the free Python stack (called from a deep stack, or nested "
-                    "near the language's limits)"
-                ) from None
+                # Made without running Python code (no __init__): the stack may still be
+                # nearly full here.
+                exc = error.__new__(error, _TOO_DEEP)
+                exc.__dict__.update(message=_TOO_DEEP, line=0, column=0, source_line="")
+                raise exc from None
 
         return guarded
 

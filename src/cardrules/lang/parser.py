@@ -442,6 +442,8 @@ def parse_rule_text(text: str) -> list[tuple[str | None, A.Pos, A.Expr | None, A
     return result
 
 
+_PREFIX_RUN = re.compile(rf"(?:(?<![A-Za-z0-9_])(?:not|if)(?![A-Za-z0-9_])\s*|-\s*){{{MAX_DEPTH + 1}}}")
+_COMMENT_OR_STRING = re.compile(r'"[^"\n]*"|#[^\n]*')
 _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[(\[{]|[)\]}]')
 
 
@@ -461,6 +463,14 @@ def check_nesting(text: str, cls: type[SourceError]) -> None:
                 raise cls(message, text, line, column)
         elif ch in ")]}":
             depth = max(0, depth - 1)
+    # Prefix operators nest too ("not not not ..."); a long run of them is turned away
+    # before the parser shifts every one.
+    run = _PREFIX_RUN.search(_COMMENT_OR_STRING.sub(lambda c: " " * len(c.group()), text))
+    if run is not None:
+        offset = run.start()
+        line = text.count("\n", 0, offset) + 1
+        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        raise cls(f"operators nested too deeply (more than {MAX_DEPTH} in a row)", text, line, column)
 
 
 def parse_expression(text: str) -> A.Expr:

@@ -204,7 +204,11 @@ def _guarded(body: list[str], line: str = "line") -> list[str]:
 
 
 def _with_guard(namespace: dict[str, object]) -> dict[str, object]:
-    return {**namespace, "_INPUT_ERRORS": (AttributeError, TypeError, IndexError), "_not_cards": _not_cards}
+    return {
+        **namespace,
+        "_INPUT_ERRORS": (AttributeError, TypeError, IndexError, KeyError),
+        "_not_cards": _not_cards,
+    }
 
 
 def _not_cards(exc: BaseException, card: object, line: object) -> BaseException:
@@ -212,14 +216,21 @@ def _not_cards(exc: BaseException, card: object, line: object) -> BaseException:
     if everything was a card (a fault of cardrules, not of the caller)."""
     if type(card) is not Card:
         return InvalidCardError(f"a rule judges a Card, not {card!r}")
-    try:
-        items = list(line)  # type: ignore[call-overload]
-    except TypeError:
-        return InvalidCardError(f"a rule judges a main line of cards (a list or tuple), not {line!r}")
+    if not isinstance(line, Sequence) or isinstance(line, str):
+        return InvalidCardError(
+            "a rule judges a main line of cards (a sequence such as a list or tuple, starter "
+            f"first), not {type(line).__name__} {_short_repr(line)}"
+        )
+    items = list(line)
     for c in items:
         if type(c) is not Card:
             return InvalidCardError(f"a main line holds cards: {c!r} is not a Card")
     return exc  # pragma: no cover - the generated code raising for cards would be a bug
+
+
+def _short_repr(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _compile_start(tree: A.Expr, text: str) -> Callable[[Card], bool]:
