@@ -250,7 +250,7 @@ def equivalent(
         )
     warnings.warn(
         EquivalenceNotProven(f"no difference found, but the search was not exhaustive: {reason}"),
-        stacklevel=2,
+        stacklevel=3,  # the caller of equivalent (through its depth guard)
     )
     return None
 
