@@ -148,7 +148,7 @@ def shaped_groups(draw):
     length = draw(st.integers(1, 4))
     chosen = draw(st.permutations(suits))[:width]
     cells = [Card(r, s) for r in range(lo, min(lo + length, 11)) for s in chosen]
-    keep = [c for c in cells if draw(st.integers(0, 4))]
+    keep = [c for c in cells if draw(st.integers(0, 4))][:14]  # combinations takes a hand's 14 at most
     wilds = draw(st.lists(st.sampled_from([J, Q, K]), max_size=3, unique=True))
     group = keep + wilds
     if draw(st.booleans()) and len(group) < 8:
@@ -284,7 +284,7 @@ def wild_heavy_groups(draw):
     length = draw(st.integers(1, 4))
     chosen = draw(st.permutations(suits))[: draw(st.integers(1, nsuits))]
     cells = [Card(r, s) for r in range(lo, min(lo + length, 11)) for s in chosen]
-    keep = [c for c in cells if draw(st.integers(0, 3))]
+    keep = [c for c in cells if draw(st.integers(0, 3))][:14]  # combinations takes a hand's 14 at most
     wilds = [f for f in (J, Q, K) for _ in range(draw(st.integers(0, 3)))]
     return keep + wilds, nsuits
 

@@ -24,9 +24,11 @@ implemented and every reading of the spec.
 
 from __future__ import annotations
 
-import itertools
+import itertools  # noqa: F401 - the doctests use it
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from typing import Any, Final, Literal, Protocol
 
 import attrs
@@ -174,6 +176,8 @@ class Rules:
 def _to_cards(cards: Card | Iterable[Card]) -> tuple[Card, ...]:
     if isinstance(cards, Card):
         return (cards,)
+    if isinstance(cards, str) or not isinstance(cards, Iterable):
+        raise IllegalActionError(f"Play takes a card or a tuple of cards, not {cards!r}")
     return tuple(cards)
 
 
@@ -704,6 +708,25 @@ def _legal(state: State) -> tuple[Any, ...]:
     return ()
 
 
+#: The most strings :func:`strings` lists.
+MAX_STRINGS = 100_000
+
+
+def _count_strings(multiplicities: list[int], n: int) -> int:
+    """How many distinct sequences of ``n`` cards a hand with these multiplicities has
+    (``n!`` times the coefficient of ``x**n`` in the product of ``sum(x**k / k!)``)."""
+    poly = [Fraction(1)]
+    for m in multiplicities:
+        terms = [Fraction(1, math.factorial(k)) for k in range(min(m, n) + 1)]
+        out = [Fraction(0)] * min(len(poly) + len(terms) - 1, n + 1)
+        for i, a in enumerate(poly):
+            for j, b in enumerate(terms):
+                if i + j <= n:
+                    out[i + j] += a * b
+        poly = out
+    return int(poly[n] * math.factorial(n)) if n < len(poly) else 0
+
+
 def strings(state: State, n: int) -> tuple[Play, ...]:
     """Every distinct string of ``n`` cards the scientist to act may play, ordered by the
     canonical order of its first card, then its second, and so on.
@@ -711,6 +734,8 @@ def strings(state: State, n: int) -> tuple[Play, ...]:
     ``legal_actions`` lists single cards only (a hand of 14 has some 26,000 strings);
     :func:`apply` accepts any string of 2 to ``rules.max_string`` cards of the hand.
     ``()`` when it is not a scientist's turn or ``n`` is not a legal string length.
+    More than :data:`MAX_STRINGS` strings (a hand of 14 has 240,240 strings of 5) raise
+    :class:`~cardrules.CardRulesError` at once, before any is built.
 
     >>> s = new_game(seed=3)
     >>> twos = strings(s, 2)
@@ -721,16 +746,34 @@ def strings(state: State, n: int) -> tuple[Play, ...]:
     """
     if state.phase != "turn" or not 1 <= n <= state.rules.max_string:
         return ()
-    hand = state.hands[state.to_act]
-    seen = set()
-    out = []
-    for combo in itertools.permutations(range(len(hand)), n):
-        cards = tuple(hand[i] for i in combo)
-        if cards not in seen:
-            seen.add(cards)
-            out.append(cards)
-    out.sort(key=lambda cs: tuple(c.index for c in cs))
-    return tuple(Play(cs) for cs in out)
+    # Each distinct string once, made in canonical order: no permutation is made twice,
+    # nothing is sorted.  Their number is known first, and a list too long to build in
+    # reasonable time (a hand of 14 has 240,240 strings of 5) is refused.
+    counts = Counter(state.hands[state.to_act])
+    total = _count_strings(list(counts.values()), n)
+    if total > MAX_STRINGS:
+        raise CardRulesError(
+            f"strings: a hand of {len(state.hands[state.to_act])} cards has {total:,} distinct "
+            f"strings of {n}, more than the {MAX_STRINGS:,} listed at most: ask for shorter strings"
+        )
+    kinds = sorted(counts, key=lambda c: c.index)
+    out: list[Play] = []
+    string: list[Card] = []
+
+    def extend(k: int) -> None:
+        for c in kinds:
+            if counts[c]:
+                counts[c] -= 1
+                string.append(c)
+                if k == 1:
+                    out.append(Play(tuple(string)))
+                else:
+                    extend(k - 1)
+                string.pop()
+                counts[c] += 1
+
+    extend(n)
+    return tuple(out)
 
 
 # -- scoring ---------------------------------------------------------------------------

@@ -514,15 +514,21 @@ def _why_not(state: State, p: int, combo: Any) -> str:
 def _play(state: State, p: int, action: Play) -> State:
     combo = action.combo
     hand = state.hands[p]
-    ok = type(combo) is Combo and _genuine(combo) and (combo.width or 0) <= _suits(state)
+    # The cheap checks first (the player holds the cards), then whether it is a real
+    # declaration: a hand-made combo of the whole deck must not be analysed first.
+    ok = type(combo) is Combo and type(combo.cards) is tuple and len(combo.cards) <= len(hand)
     if ok:
         hmask = 0
         for c in hand:
             hmask += _KB[c]
         cmask = 0
         for c in combo.cards:
-            cmask += _KB[c]
-        ok = cmask & ~hmask == 0
+            bit = _KB.get(c) if isinstance(c, Card) else None
+            if bit is None:
+                ok = False
+                break
+            cmask += bit
+        ok = ok and cmask & ~hmask == 0 and _genuine(combo) and (combo.width or 0) <= _suits(state)
         if ok and state.trick:
             ok = beats(combo, state.trick[-1][1])
     if not ok:

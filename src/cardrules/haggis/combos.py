@@ -143,7 +143,7 @@ class Combo:
         """The declaration with its rank: ``"three 7s"``, ``"a run of four to 9"``,
         ``"a run of two pairs to J"``, ``"a bomb (J-Q-K)"``."""
         if self.kind == "bomb":
-            return f"a bomb ({_BOMB_NAMES[self.rank]})"
+            return f"a bomb ({_BOMB_NAMES.get(self.rank, f'strength {self.rank!r}')})"
         if self.kind == "set":
             r = _rank_name(self.rank)
             if self.size == 1:
@@ -680,7 +680,16 @@ def _check_group(cards: Iterable[Card] | str, what: str) -> tuple[Card, ...]:
         elif c in seen:
             raise CardRulesError(f"{what}: {c} appears twice (there is one of each number card)")
         seen.add(c)
+    numbers = len(group) - sum(faces)
+    if numbers > _MOST_NUMBERS:
+        raise CardRulesError(
+            f"{what} takes at most {_MOST_NUMBERS} number cards (as many as a hand holds), not {numbers}"
+        )
     return group
+
+
+#: The most number cards a player ever holds, so the most one declaration can use.
+_MOST_NUMBERS = 14
 
 
 def _check_suits(suits: int) -> int:
@@ -759,6 +768,8 @@ _WIDE = {1: "run", 2: "pairs", 3: "triples", 4: "quadruples", 5: "quintuples"}
 
 
 def _play_text(combo: Combo) -> str:
+    if not combo.cards:  # never legal, but an error message about it must still read
+        return f"no cards ({combo.describe()})"
     cards = " ".join(map(str, combo.cards))
     faces = sum(1 for c in combo.cards if c.suit is None)
     if not faces or faces == len(combo.cards) or combo.kind == "bomb":

@@ -1,6 +1,7 @@
 """The rule languages: one expression language over cards, one type checker, one code
 generator, used by Eleusis secret rules (:mod:`cardrules.lang.rules`, re-exported by
-:mod:`cardrules.eleusis`) and by trick tables (:mod:`cardrules.tricks`).
+:mod:`cardrules.eleusis`) and by trick tables (compiled by :mod:`cardrules.lang.tables`;
+the runtime tables and their public API are in :mod:`cardrules.tricks`).
 
 Public (re-exported by :mod:`cardrules.eleusis`): :func:`compile_rule`,
 :func:`compile_rules`, :class:`Rule`, :class:`RuleSyntaxError`, :class:`RuleTypeError`,
@@ -15,14 +16,12 @@ The pieces, in the order text flows through them:
    imports it with ``%import .expr (expr)`` and uses the rule ``expr`` where an
    expression goes.  Imported rules and terminals live in the namespace ``expr``
    (``expr__NAME``...).  :func:`load_parser` ``(grammar_file, transformer, start=...)``
-   loads a grammar from ``grammars/`` (installed or source checkout) as a cached LALR
-   parser with a parse-time transformer and :func:`keyword_callbacks` (so that keywords
-   such as ``or`` are never read as names, even where only a name fits; pass
+   loads a grammar from ``grammars/`` (installed or source checkout) as an LALR parser
+   built in memory (no cache file: keep it, once per process) with a parse-time
+   transformer and :func:`keyword_callbacks` (so that keywords such as ``or`` are never
+   read as names, even where only a name fits; pass
    ``lexer_callbacks=keyword_callbacks(extra={"class": "CLASS", ...})`` to reserve your
-   own words too).  A grammar loaded another way must give lark an import loader that
-   returns the *real path* of ``expr.lark``: lark's on-disk cache is keyed by the main
-   grammar's text only and re-checks imported files by path, so a loader returning a
-   bare name lets a stale parser (built from an older ``expr.lark``) be loaded.  Build
+   own words too).  Build
    the transformer with
    ``lark.visitors.merge_transformers(YourBuilder(), expr=ExprBuilder())`` so the
    expression subtrees arrive in your callbacks as AST nodes.  Without a transformer,
@@ -55,7 +54,9 @@ The pieces, in the order text flows through them:
    Python function of ``params`` (the names the variables' ``code`` uses) computing the
    expression; for a boolean it always returns a ``bool``.  It never raises for cards
    and never walks a tree.  :class:`CodeGen` gives the statements and expression code
-   separately, for callers that assemble their own function (as rules.py does).
+   separately, for callers that assemble their own function (as rules.py does), and
+   :func:`exec_source` runs generated source registered with :mod:`linecache` (so a
+   traceback through generated code shows its lines).
 
 Example (what a trick table's ``when`` does):
 
@@ -77,7 +78,7 @@ cardrules.lang.errors.RuleSyntaxError: line 1, column 1: unknown name 'prev'; kn
 from .analysis import EquivalenceNotProven, Profile, equivalent, profile  # rule tools (tools helper)
 from .ast import Type
 from .check import Checked, Env, Variable, check
-from .codegen import CodeGen, build_function, compile_expr
+from .codegen import CodeGen, build_function, compile_expr, exec_source
 from .errors import RuleSyntaxError, RuleTypeError, SourceError
 from .parser import (
     BuildError,
@@ -117,6 +118,7 @@ __all__ = [
     "compile_rules",
     "describe_expected",
     "equivalent",
+    "exec_source",
     "keyword_callbacks",
     "load_parser",
     "parse_expression",

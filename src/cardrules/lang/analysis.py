@@ -67,10 +67,12 @@ from typing import Any, Final
 import attrs
 
 from ..cards import Card, canonical, standard_deck
+from ..errors import CardRulesError
 from . import ast as A
 from .ast import Type
 from .check import Env, Variable, check
 from .codegen import CodeGen, build_function
+from .errors import depth_guard
 from .rules import Rule, prev_number
 from .tools import acceptance
 
@@ -147,6 +149,7 @@ def _rule_env() -> Env:
     return Env(variables, line="line", length="_n")
 
 
+@depth_guard(CardRulesError)
 def profile(rule: Rule, *, lines: int = 2000, seed: int = 0) -> Profile:
     """The :class:`Profile` of a rule (``lines`` and ``seed`` go to
     :func:`~cardrules.lang.acceptance`).
@@ -199,6 +202,7 @@ def profile(rule: Rule, *, lines: int = 2000, seed: int = 0) -> Profile:
 Counterexample = tuple[tuple[Card, ...], Card]
 
 
+@depth_guard(CardRulesError)
 def equivalent(
     a: Rule,
     b: Rule,
@@ -273,7 +277,7 @@ def equivalent(
         )
     warnings.warn(
         EquivalenceNotProven(f"no difference found, but the search was not exhaustive: {reason}"),
-        stacklevel=2,
+        stacklevel=3,  # the caller of equivalent (through its depth guard)
     )
     return None
 

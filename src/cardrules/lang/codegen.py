@@ -12,9 +12,15 @@ have positive literal divisors, lists and ``next`` are dictionary look-ups, *not
 (the only loops run over the main line).
 
 *Nothing* (a missing ``prevN`` in a rule that uses ``has``, an index out of range, a
-``next`` of a value not in its list) is ``None``: it carries through arithmetic and
-attributes; ``==``, ordering, ``in`` and ``is P`` with it are false, their negations true,
-and a boolean nothing counts as false.
+``next`` of a value not in its list) is ``None``, except for a suit or a colour, where it
+is :data:`NOTHING`: a card's own "no suit" or "no colour" (a moon's colour, a joker's suit)
+is ``None``, a real value, equal to itself, never to be taken for nothing.  Nothing
+carries through arithmetic and attributes; ``==``, ordering, ``in`` and ``is P`` with it
+are false, their negations true, and a boolean nothing counts as false.
+
+Constant sets and lists keep their ranges as intervals (:mod:`cardrules.lang.items`):
+small ones become a frozenset or a dictionary, large ones an
+:class:`~cardrules.lang.items.Items` object, so no range is ever expanded into memory.
 
 Aggregates (``count/any/all``) become ``for`` loops hoisted in front of the expression
 that uses them (in the function body, or in the body of an enclosing aggregate's loop),
@@ -24,7 +30,10 @@ where a conditional would not have needed it, which changes no result.
 
 from __future__ import annotations
 
+import itertools
 import keyword
+import linecache
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,8 +42,27 @@ from ..errors import CardRulesError
 from . import ast as A
 from .ast import Type
 from .check import Checked
+from .items import SMALL, Items
 
-__all__ = ["CodeGen", "build_function", "compile_expr"]
+__all__ = ["NOTHING", "CodeGen", "build_function", "compile_expr", "exec_source"]
+
+
+class _Nothing:
+    """The type of :data:`NOTHING`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOTHING"
+
+    def __reduce__(self) -> str:
+        return "NOTHING"
+
+
+#: *Nothing* of a suit or colour type in generated code (``None`` is a card's own "no
+#: suit"/"no colour" there).
+NOTHING: Any = _Nothing()
+_NOTHING_TYPES = (Type.SUIT, Type.COLOR)
 
 _SAFE_BUILTINS = {"len": len, "abs": abs, "min": min, "max": max, "None": None, "True": True, "False": False}
 
@@ -65,7 +93,9 @@ class CodeGen:
         return f"_{self.prefix}{kind}{self._counter}"
 
     def const(self, value: object, key: object | None = None) -> str:
-        k = (type(value).__name__, key if key is not None else value)
+        # Keyed by the types of the values too: [1] and [true] are equal tuples in
+        # Python (1 == True) but two different constants.
+        k = (type(value).__name__, _typed_key(key if key is not None else value))
         name = self._const_names.get(k)
         if name is None:
             name = self.fresh("k")
@@ -75,6 +105,30 @@ class CodeGen:
 
     def maybe(self, node: A.Expr) -> bool:
         return self.checked.may_be_nothing(node)
+
+    def nothing(self, t: Type) -> str:
+        """The code of *nothing* of type ``t``: ``None``, or :data:`NOTHING` for a suit
+        or a colour."""
+        return self.const(NOTHING, key="nothing") if t in _NOTHING_TYPES else "None"
+
+    def lookup(self, items: Sequence[A.Item], kind: str, x: str, t: Type) -> str:
+        """Code for ``at`` (``kind="list"``: the item at place ``x``) or ``after``
+        (``kind="next"``: the item after ``x``, cyclically) over constant items of type
+        ``t``, *nothing* when there is none."""
+        found = Items(items)
+        if found.size <= SMALL:
+            values = found.values()
+            if kind == "list":
+                table: dict[object, object] = dict(enumerate(values))
+            else:
+                table = {}
+                for i, v in enumerate(values):
+                    table.setdefault(v, values[(i + 1) % len(values)])
+            name = self.const(table, key=(kind, tuple(values)))
+            default = self.nothing(t)
+            return f"{name}.get({x})" if default == "None" else f"{name}.get({x}, {default})"
+        name = self.const(found, key=(kind, _items_key(items)))
+        return f"{name}.{'at' if kind == 'list' else 'after'}({x})"  # integers: nothing is None
 
     def literal(self, value: A.ConstValue) -> str:
         if isinstance(value, bool):
@@ -135,7 +189,8 @@ class CodeGen:
         obj = self.expr(node.obj)
         if self.maybe(node.obj):
             t = self.fresh("t")
-            return f"(None if ({t} := {obj}) is None else {t}.{attr})"
+            nothing = self.nothing(self.checked.type_of(node))
+            return f"({nothing} if ({t} := {obj}) is None else {t}.{attr})"
         return f"{obj}.{attr}"
 
     def _guarded(self, parts: Sequence[A.Expr], make: Callable[[list[str]], str]) -> str:
@@ -166,12 +221,7 @@ class CodeGen:
         if f == "next":
             lst = node.args[1]
             assert isinstance(lst, A.ListLit)
-            values = _item_values(lst.items)
-            following: dict[object, object] = {}
-            for i, v in enumerate(values):
-                following.setdefault(v, values[(i + 1) % len(values)])
-            table = self.const(following, key=("next", tuple(values)))
-            return f"{table}.get({self.expr(node.args[0])})"
+            return self.lookup(lst.items, "next", self.expr(node.args[0]), self.checked.type_of(node))
         # has(prevN)
         arg = node.args[0]
         assert isinstance(arg, A.Name)
@@ -179,9 +229,7 @@ class CodeGen:
         return f"({self.env.length} >= {n})"
 
     def g_Index(self, node: A.Index) -> str:
-        values = _item_values(node.items.items)
-        table = self.const(dict(enumerate(values)), key=("list", tuple(values)))
-        return f"{table}.get({self.expr(node.index)})"
+        return self.lookup(node.items.items, "list", self.expr(node.index), self.checked.type_of(node))
 
     def g_Compare(self, node: A.Compare) -> str:
         t = self.checked.type_of(node.left)
@@ -190,13 +238,14 @@ class CodeGen:
         # nothing, not even what a side without nothing may hold for a card that lacks
         # it (a joker's suit and colour are None).
         guards: list[str] = []
+        nothing = self.nothing(t)
         if self.maybe(node.left):
             a = self.fresh("t")
-            guards.append(f"({a} := {left}) is not None")
+            guards.append(f"({a} := {left}) is not {nothing}")
             left = a
         if self.maybe(node.right):
             b = self.fresh("t")
-            guards.append(f"({b} := {right}) is not None")
+            guards.append(f"({b} := {right}) is not {nothing}")
             right = b
         op, negate = node.op, False
         if op in ("==", "!="):
@@ -208,10 +257,15 @@ class CodeGen:
         return f"(not {positive})" if negate else positive
 
     def g_Member(self, node: A.Member) -> str:
-        values = frozenset(_item_values(node.items))
-        table = self.const(values, key=("set", tuple(sorted(map(repr, values)))))
-        op = "not in" if node.negated else "in"
-        return f"({self.expr(node.elem)} {op} {table})"
+        found = Items(node.items)
+        elem = self.expr(node.elem)
+        if found.size <= SMALL:
+            values = frozenset(found.values())
+            table = self.const(values, key=("set", tuple(sorted(map(repr, values)))))
+            op = "not in" if node.negated else "in"
+            return f"({elem} {op} {table})"
+        table = self.const(found, key=("items", _items_key(node.items)))
+        return f"({'not ' if node.negated else ''}{table}.contains({elem}))"
 
     def g_Is(self, node: A.Is) -> str:
         t = self.checked.type_of(node.subject)
@@ -311,16 +365,47 @@ def _reads_bound(node: A.Expr, bound: set[str]) -> bool:
     )
 
 
-def _item_values(items: Sequence[A.Item]) -> list[A.ConstValue]:
-    values: list[A.ConstValue] = []
-    for item in items:
-        if isinstance(item, A.Range):
-            lo, hi = item.lo.value, item.hi.value
-            assert isinstance(lo, int) and isinstance(hi, int)
-            values.extend(range(lo, hi + 1))
-        else:
-            values.append(item.value)
-    return values
+def _items_key(items: Sequence[A.Item]) -> tuple[object, ...]:
+    """A key telling constant item lists apart without expanding their ranges."""
+    return tuple(
+        ("range", i.lo.value, i.hi.value) if isinstance(i, A.Range) else (type(i.value).__name__, i.value)
+        for i in items
+    )
+
+
+def _typed_key(key: object) -> object:
+    """``key`` with every scalar paired with its type's name (tuples recursively)."""
+    if isinstance(key, tuple):
+        return tuple(_typed_key(k) for k in key)
+    return (type(key).__name__, key)
+
+
+_UNITS = itertools.count(1)
+
+
+def exec_source(
+    source: str, what: str, namespace: dict[str, object], *, keep_with: str | None = None
+) -> dict[str, Any]:
+    """Compile and run generated ``source`` with ``namespace`` as its globals (almost no
+    builtins unless it holds ``__builtins__``); returns the scope it ran in.
+
+    The source is registered with :mod:`linecache` under a filename of its own
+    (``<cardrules WHAT #N>``, unique per compiled unit), as attrs does for the methods it
+    writes, so a traceback through the generated code shows its lines.  The entry lives
+    as long as the function ``scope[keep_with]`` (it is removed when that function is
+    collected, so compiling many rules does not grow the cache), or for ever without
+    ``keep_with``.  Raises :class:`SyntaxError` and the like as Python's compiler does.
+    """
+    filename = f"<cardrules {what} #{next(_UNITS)}>"
+    scope: dict[str, Any] = dict(namespace)
+    scope.setdefault("__builtins__", _SAFE_BUILTINS)
+    code = compile(source, filename, "exec")
+    exec(code, scope)  # our generated code, never user text
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    if keep_with is not None:
+        forget = weakref.finalize(scope[keep_with], linecache.cache.pop, filename, None)
+        forget.atexit = False
+    return scope
 
 
 def build_function(
@@ -337,11 +422,8 @@ def build_function(
         if not ident.isidentifier() or keyword.iskeyword(ident):
             raise CardRulesError(f"{ident!r} is not a plain identifier")
     source = f"def {name}({', '.join(params)}):\n" + "\n".join(f"    {line}" for line in body) + "\n"
-    scope: dict[str, Any] = dict(namespace)
-    scope["__builtins__"] = _SAFE_BUILTINS
     try:
-        code = compile(source, f"<cardrules {name}>", "exec")
-        exec(code, scope)  # our generated code, never user text
+        scope = exec_source(source, name.lstrip("_"), dict(namespace), keep_with=name)
     except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
         raise CardRulesError(f"the expression is too complex to compile ({exc.__class__.__name__})") from None
     fn: Callable[..., Any] = scope[name]
@@ -367,5 +449,7 @@ def compile_expr(checked: Checked, params: Sequence[str], *, name: str = "expr")
     gen.hoist_common(tree)
     is_bool = checked.type_of(tree) is Type.BOOL
     value = gen.cond(tree) if is_bool else gen.expr(tree)
+    if gen.maybe(tree) and checked.type_of(tree) in _NOTHING_TYPES:
+        value = f"(None if (_v := {value}) is {gen.nothing(checked.type_of(tree))} else _v)"
     fn, _ = build_function(f"_{name}", params, [*gen.statements, f"return {value}"], gen.globals)
     return fn

@@ -12,9 +12,16 @@ the offending source line with a caret under the column::
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
 from ..errors import CardRulesError
 
-__all__ = ["RuleSyntaxError", "RuleTypeError", "SourceError"]
+__all__ = ["RuleSyntaxError", "RuleTypeError", "SourceError", "depth_guard"]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 class SourceError(CardRulesError):
@@ -88,3 +95,30 @@ class RuleTypeError(SourceError):
     """Eleusis rule text that reads but does not make sense: a suit compared with a
     number, ``card.rank is red``, ordered suits, branches of different types, a rule
     that is not a boolean, a divisor that is not a positive integer literal..."""
+
+
+_TOO_DEEP = (
+    "too deep for the free Python stack (called from a deep stack, or nested near the language's limits)"
+)
+
+
+def depth_guard(error: type[CardRulesError]) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Decorate a public entry point of the languages so that running out of Python's
+    stack (a deep caller, or text nested near the limits) raises ``error``, a
+    :class:`~cardrules.CardRulesError`, instead of a bare :class:`RecursionError`."""
+
+    def decorate(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+        @functools.wraps(fn)
+        def guarded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return fn(*args, **kwargs)
+            except RecursionError:
+                # Made without running Python code (no __init__): the stack may still be
+                # nearly full here.
+                exc = error.__new__(error, _TOO_DEEP)
+                exc.__dict__.update(message=_TOO_DEEP, line=0, column=0, source_line="")
+                raise exc from None
+
+        return guarded
+
+    return decorate

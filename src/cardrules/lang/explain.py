@@ -15,6 +15,7 @@ import attrs
 
 from ..cards import Card, Color, Suit
 from . import ast as A
+from .items import Items
 
 if TYPE_CHECKING:
     from .rules import Rule
@@ -41,16 +42,17 @@ def _truthy(value: object) -> bool:
     return value is True
 
 
-def _item_values(items: Sequence[A.Item]) -> list[Any]:
-    out: list[Any] = []
-    for item in items:
-        if isinstance(item, A.Range):
-            lo, hi = item.lo.value, item.hi.value
-            assert isinstance(lo, int) and isinstance(hi, int)
-            out.extend(range(lo, hi + 1))
-        else:
-            out.append(item.value)
-    return out
+class _NoValue:
+    """A card's own "no suit" or "no colour" (a moon's colour, a joker's suit): a real
+    value, equal to itself, never *nothing*."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "none"
+
+
+_NONE = _NoValue()
 
 
 def _card_property(card: Card, prop: str) -> bool:
@@ -72,6 +74,8 @@ def _card_property(card: Card, prop: str) -> bool:
 
 
 def _property(value: object, prop: str) -> bool:
+    if value is _NONE:  # no suit or no colour has no property
+        return False
     if isinstance(value, Card):
         return _card_property(value, prop)
     if isinstance(value, Suit):
@@ -98,7 +102,10 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
         return ctx.line[-n] if len(ctx.line) >= n else None
     if isinstance(node, A.Attribute):
         obj = evaluate(node.obj, ctx)
-        return None if obj is None else getattr(obj, node.attr)
+        if obj is None:
+            return None
+        value = getattr(obj, node.attr)
+        return _NONE if value is None else value
     if isinstance(node, A.Neg):
         v = evaluate(node.operand, ctx)
         return None if v is None else -v
@@ -128,7 +135,7 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
         return bool(a > b) if node.op == ">" else bool(a >= b)
     if isinstance(node, A.Member):
         v = evaluate(node.elem, ctx)
-        inside = v is not None and v in _item_values(node.items)
+        inside = v is not None and Items(node.items).contains(v)
         return not inside if node.negated else inside
     if isinstance(node, A.Is):
         v = evaluate(node.subject, ctx)
@@ -154,11 +161,7 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
             x = evaluate(node.args[0], ctx)
             lst = node.args[1]
             assert isinstance(lst, A.ListLit)
-            values = _item_values(lst.items)
-            for i, v in enumerate(values):
-                if x is not None and v == x and type(v) is type(x):
-                    return values[(i + 1) % len(values)]
-            return None
+            return Items(lst.items).after(x)
         args = [evaluate(a, ctx) for a in node.args]
         if any(a is None for a in args):
             return None
@@ -167,8 +170,7 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
         return min(args) if node.func == "min" else max(args)
     if isinstance(node, A.Index):
         i = evaluate(node.index, ctx)
-        values = _item_values(node.items.items)
-        return values[i] if i is not None and 0 <= i < len(values) else None
+        return Items(node.items.items).at(i)
     if isinstance(node, A.Aggregate):
         window = list(ctx.line) if node.last is None else list(ctx.line)[-node.last :]
         saved = dict(ctx.bound)
@@ -196,6 +198,8 @@ def judge(tree: A.Expr, line: Sequence[Card], card: Card, *, depth: int, has: bo
 def _show(value: object) -> str:
     if value is None:
         return "nothing"
+    if value is _NONE:
+        return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Suit):

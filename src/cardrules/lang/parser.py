@@ -2,7 +2,9 @@
 
 The grammars live in ``grammars/`` (shipped inside the wheel); :func:`load_parser` loads
 one, resolving ``%import expr (...)`` through the same lookup, as an LALR parser with a
-parse-time transformer (no parse tree is built) and lark's grammar cache.
+parse-time transformer (no parse tree is built).  No I/O beyond reading the package's
+own grammar files: lark's on-disk grammar cache is not used (it writes files to the
+temporary folder); each parser is built once per process and kept in memory.
 
 :class:`ExprBuilder` turns the rules of ``expr.lark`` into :mod:`cardrules.lang.ast`
 nodes.  A grammar that imports ``expr`` sees its rules under the namespace ``expr``, so
@@ -310,7 +312,7 @@ class _GrammarLoader:
         except OSError as exc:  # lark tries the next loader on IOError
             raise OSError(str(exc)) from None
 
-    def __repr__(self) -> str:  # part of lark's cache key: must not change between runs
+    def __repr__(self) -> str:
         return "cardrules-grammars"
 
 
@@ -356,8 +358,10 @@ def load_parser(
 ) -> Lark:
     """An LALR parser for ``grammars/<grammar>`` whose ``parse`` returns what
     ``transformer`` builds (pass ``merge_transformers(Mine(), expr=ExprBuilder())`` for a
-    grammar that imports ``expr``).  Uses lark's grammar cache.  ``lexer_callbacks``
-    defaults to :func:`keyword_callbacks` (keywords reserved inside expressions)."""
+    grammar that imports ``expr``).  Builds the parser in memory (no cache file is
+    written: keep the result, as the languages do, once per process).
+    ``lexer_callbacks`` defaults to :func:`keyword_callbacks` (keywords reserved inside
+    expressions)."""
     return Lark(
         grammar_text(grammar),
         parser="lalr",
@@ -366,7 +370,7 @@ def load_parser(
         import_paths=[_LOADER],
         source_path=grammar,
         start=start,
-        cache=True,
+        cache=False,
         maybe_placeholders=False,
         lexer_callbacks=keyword_callbacks() if lexer_callbacks is None else lexer_callbacks,
     )
@@ -438,6 +442,8 @@ def parse_rule_text(text: str) -> list[tuple[str | None, A.Pos, A.Expr | None, A
     return result
 
 
+_PREFIX_RUN = re.compile(rf"(?:(?<![A-Za-z0-9_])(?:not|if)(?![A-Za-z0-9_])\s*|-\s*){{{MAX_DEPTH + 1}}}")
+_COMMENT_OR_STRING = re.compile(r'"[^"\n]*"|#[^\n]*')
 _BRACKETS = re.compile(r'"[^"\n]*"|#[^\n]*|[(\[{]|[)\]}]')
 
 
@@ -457,6 +463,14 @@ def check_nesting(text: str, cls: type[SourceError]) -> None:
                 raise cls(message, text, line, column)
         elif ch in ")]}":
             depth = max(0, depth - 1)
+    # Prefix operators nest too ("not not not ..."); a long run of them is turned away
+    # before the parser shifts every one.
+    run = _PREFIX_RUN.search(_COMMENT_OR_STRING.sub(lambda c: " " * len(c.group()), text))
+    if run is not None:
+        offset = run.start()
+        line = text.count("\n", 0, offset) + 1
+        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        raise cls(f"operators nested too deeply (more than {MAX_DEPTH} in a row)", text, line, column)
 
 
 def parse_expression(text: str) -> A.Expr:

@@ -27,10 +27,27 @@ from ..serialize import register_codec
 from . import ast as A
 from .check import Checked, Env, Variable, check
 from .codegen import CodeGen, build_function
-from .errors import RuleSyntaxError, RuleTypeError
+from .errors import RuleSyntaxError, RuleTypeError, depth_guard
 from .parser import parse_rule_text
 
-__all__ = ["Rule", "RuleSyntaxError", "RuleTypeError", "compile_rule", "compile_rules"]
+__all__ = [
+    "LINE_COST",
+    "MAX_COST",
+    "Rule",
+    "RuleSyntaxError",
+    "RuleTypeError",
+    "check_cost",
+    "compile_rule",
+    "compile_rules",
+]
+
+#: In the cost estimate of a rule, a window over the whole main line counts as this many
+#: cards (``last N`` as ``N``, at most this).
+LINE_COST = 100
+#: The largest estimated cost of judging one card that a rule may have: room for three
+#: windows over the whole line nested in one another (and a short ``last N`` window
+#: around them), not four.
+MAX_COST = 10_000_000
 
 Line = Sequence[Card]
 
@@ -101,10 +118,55 @@ def uses_has(tree: A.Expr) -> bool:
     return any(isinstance(n, A.Call) and n.func == "has" for n in A.walk(tree))
 
 
+def _window_size(node: object) -> int | None:
+    """The estimated number of cards a window node runs over (``None``: not a window)."""
+    if not isinstance(node, A.Aggregate):
+        return None
+    return LINE_COST if node.last is None else min(node.last, LINE_COST)
+
+
+def check_cost(tree: A.Expr, text: str) -> None:
+    """Refuse, with a :class:`RuleTypeError`, a rule whose estimated cost of judging
+    one card exceeds :data:`MAX_COST`.
+
+    The estimate is the number of times the conditions of windows (``count``, ``any``,
+    ``all``...) are evaluated: for every window, the product of its size and the sizes
+    of the windows around it, a window over the whole line counting as
+    :data:`LINE_COST` cards and ``last N`` as ``N`` (at most :data:`LINE_COST`).  The
+    loops of nested windows multiply, so the limit is reached by nesting, not by length:
+    three windows over the whole line nested in one another are accepted, four are not.
+    """
+    total = 0
+    worst: tuple[int, A.Pos, int] = (0, A.NOPOS, 0)  # (cost, place, nesting)
+    stack: list[tuple[A.Expr | A.Range, int, int]] = [(tree, 1, 0)]
+    while stack:
+        node, outer, nesting = stack.pop()
+        size = _window_size(node)
+        if size is not None:
+            outer *= size
+            nesting += 1
+            total += outer
+            if outer > worst[0]:
+                worst = (outer, node.pos, nesting)
+        stack.extend((child, outer, nesting) for child in A.children(node))
+    if total > MAX_COST:
+        _, pos, nesting = worst
+        raise RuleTypeError(
+            f"this rule would cost too much to judge: its windows (count, any, all ...) nest "
+            f"{nesting} deep here, about {total:,} steps per card judged, counting a whole line "
+            f"as {LINE_COST} cards; at most {MAX_COST:,} are allowed (three windows over the "
+            "whole line nested in one another, not four): nest fewer windows, or use 'last N'",
+            text,
+            pos.line,
+            pos.column,
+        )
+
+
 def _compile_play(tree: A.Expr, text: str) -> tuple[Callable[[Line, Card], bool], Checked, str, int, bool]:
     uses, depth, has = _analyse(tree)
     env = _play_env(has, uses)
     checked = check(tree, env, text)
+    check_cost(tree, text)
     body: list[str] = []
     if has:
         body.append("_n = len(line)")
@@ -142,7 +204,11 @@ def _guarded(body: list[str], line: str = "line") -> list[str]:
 
 
 def _with_guard(namespace: dict[str, object]) -> dict[str, object]:
-    return {**namespace, "_INPUT_ERRORS": (AttributeError, TypeError, IndexError), "_not_cards": _not_cards}
+    return {
+        **namespace,
+        "_INPUT_ERRORS": (AttributeError, TypeError, IndexError, KeyError),
+        "_not_cards": _not_cards,
+    }
 
 
 def _not_cards(exc: BaseException, card: object, line: object) -> BaseException:
@@ -150,14 +216,21 @@ def _not_cards(exc: BaseException, card: object, line: object) -> BaseException:
     if everything was a card (a fault of cardrules, not of the caller)."""
     if type(card) is not Card:
         return InvalidCardError(f"a rule judges a Card, not {card!r}")
-    try:
-        items = list(line)  # type: ignore[call-overload]
-    except TypeError:
-        return InvalidCardError(f"a rule judges a main line of cards (a list or tuple), not {line!r}")
+    if not isinstance(line, Sequence) or isinstance(line, str):
+        return InvalidCardError(
+            "a rule judges a main line of cards (a sequence such as a list or tuple, starter "
+            f"first), not {type(line).__name__} {_short_repr(line)}"
+        )
+    items = list(line)
     for c in items:
         if type(c) is not Card:
             return InvalidCardError(f"a main line holds cards: {c!r} is not a Card")
     return exc  # pragma: no cover - the generated code raising for cards would be a bug
+
+
+def _short_repr(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _compile_start(tree: A.Expr, text: str) -> Callable[[Card], bool]:
@@ -287,6 +360,7 @@ class Rule:
         seq = line if isinstance(line, (list, tuple)) else tuple(line)
         return tuple([c for c in cards if fn(seq, c)])
 
+    @depth_guard(CardRulesError)
     def explain(self, line: Line, card: Card) -> str:
         """A short sentence saying which part of the rule decided, e.g. ``"prev 7H is
         odd, so card is black must hold: 4D is not black, so 4D is wrong"``."""
@@ -325,6 +399,7 @@ def _normalised(name: str | None, start: A.Expr | None, play: A.Expr) -> str:
     return f"{head}\n    start: {A.unparse(start)}\n    play: {A.unparse(play)}"
 
 
+@depth_guard(RuleSyntaxError)
 def compile_rule(text: str, *, name: str | None = None) -> Rule:
     """Compile one rule: a bare boolean expression, or a single named rule
     (``name=`` overrides the text's name).
@@ -360,6 +435,7 @@ def _compile_rule(text: str, name: str | None) -> Rule:
     return Rule._make(name if name is not None else rule_name, text, start, play, text)
 
 
+@depth_guard(RuleSyntaxError)
 def compile_rules(text: str) -> dict[str, Rule]:
     """Compile a file of named rules: ``{name: Rule}`` in the file's order.  A bare
     expression, or two rules with one name, is an error; a text with nothing but
