@@ -25,6 +25,7 @@ where a conditional would not have needed it, which changes no result.
 from __future__ import annotations
 
 import keyword
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -172,11 +173,41 @@ class CodeGen:
                 following.setdefault(v, values[(i + 1) % len(values)])
             table = self.const(following, key=("next", tuple(values)))
             return f"{table}.get({self.expr(node.args[0])})"
+        if f in ("index", "after", "before"):
+            return self.list_lookup(node)
+        if f == "isqrt":
+            isqrt = self.const(math.isqrt, key="isqrt")
+            code = self.expr(node.args[0])
+            if not self.maybe(node):
+                return f"{isqrt}({code})"
+            t = self.fresh("t")
+            test = f"({t} := {code}) < 0"
+            if self.maybe(node.args[0]):
+                test = f"({t} := {code}) is None or {t} < 0"
+            return f"(None if {test} else {isqrt}({t}))"
         # has(prevN)
         arg = node.args[0]
         assert isinstance(arg, A.Name)
         n = int(arg.name[4:] or "1")
         return f"({self.env.length} >= {n})"
+
+    def list_lookup(self, node: A.Call) -> str:
+        """``index``, ``after``, ``before``: one dictionary look-up from the value's first
+        occurrence in the list (a value not in the table gives ``None``, *nothing*)."""
+        lst = node.args[1]
+        assert isinstance(lst, A.ListLit)
+        values = _item_values(lst.items)
+        first: dict[object, int] = {}
+        for i, v in enumerate(values):
+            first.setdefault(v, i)
+        step = {"index": 0, "after": 1, "before": -1}[node.func]
+        if step == 0:
+            table: dict[object, object] = {v: i + 1 for v, i in first.items()}
+        else:
+            table = {v: values[i + step] for v, i in first.items() if 0 <= i + step < len(values)}
+        typed = tuple((type(v).__name__, v) for v in values)  # True and 1 are different items
+        name = self.const(table, key=(node.func, typed))
+        return f"{name}.get({self.expr(node.args[0])})"
 
     def g_Index(self, node: A.Index) -> str:
         values = _item_values(node.items.items)
@@ -274,6 +305,7 @@ class CodeGen:
         self._bound[node.var] = var
         self.statements = []
         try:
+            value = None if node.value is None else self.expr(node.value)
             pred = self.cond(node.pred)
             inner = self.statements
         finally:
@@ -283,6 +315,10 @@ class CodeGen:
             else:  # pragma: no cover - nested windows may not rebind a name
                 self._bound[node.var] = saved_bound
         body = [f"    {line}" for line in inner]
+        if value is not None:
+            lines = [f"for {var} in {window}:", *body, *self._fold_step(node, pred, value, result)]
+            self.statements.extend([f"{result} = {'0' if node.func == 'sum' else 'None'}", *lines])
+            return result
         if node.func == "count":
             lines = [
                 f"{result} = 0",
@@ -299,6 +335,30 @@ class CodeGen:
                      f"        {result} = False", "        break"]  # fmt: skip
         self.statements.extend(lines)
         return result
+
+
+    def _fold_step(self, node: A.Aggregate, pred: str, value: str, result: str) -> list[str]:
+        """The body of a fold's loop (after the loop's own statements): one card's
+        ``value`` taken into ``result`` when ``pred`` holds; a *nothing* value makes the
+        whole fold *nothing*."""
+        maybe = node.value is not None and self.maybe(node.value)
+        step: list[str] = []
+        if maybe:
+            t = self.fresh("t")
+            step += [f"{t} = {value}", f"if {t} is None:", f"    {result} = None", "    break"]
+            value = t
+        if node.func == "sum":
+            step.append(f"{result} += {value}")
+        else:
+            if not maybe and not isinstance(node.value, (A.Name, A.Const)):
+                t = self.fresh("t")
+                step.append(f"{t} = {value}")
+                value = t
+            op = "<" if node.func == "min" else ">"
+            step += [f"if {result} is None or {value} {op} {result}:", f"    {result} = {value}"]
+        if node.pred == A.TRUE:
+            return [f"    {line}" for line in step]
+        return [f"    if {pred}:", *(f"        {line}" for line in step)]
 
 
 _HOISTABLE = (A.Arith, A.Call, A.Index, A.Attribute, A.Neg)
