@@ -381,8 +381,8 @@ def children(node: Expr | Range) -> tuple[Expr | Range, ...]:
         return node.items
     if isinstance(node, Index):
         return (node.items, node.index)
-    if node.value is not None:
-        return (node.value, node.pred)
+    if node.value is not None:  # a fold; one written without ``where`` shows no predicate
+        return (node.value,) if node.pred == TRUE else (node.value, node.pred)
     return (node.pred,)
 
 

@@ -206,8 +206,14 @@ class CodeGen:
         else:
             table = {v: values[i + step] for v, i in first.items() if 0 <= i + step < len(values)}
         typed = tuple((type(v).__name__, v) for v in values)  # True and 1 are different items
-        name = self.const(table, key=(node.func, typed))
-        return f"{name}.get({self.expr(node.args[0])})"
+        arg = self.expr(node.args[0])
+        domain = _FINITE_DOMAINS.get(self.checked.type_of(node.args[0]))
+        if domain is None:
+            return f"{self.const(table, key=(node.func, typed))}.get({arg})"
+        # Every value the argument can take (None for a card without a suit or colour)
+        # is a key: a subscript, cheaper than .get.
+        full = {**dict.fromkeys(domain), **table}
+        return f"{self.const(full, key=(node.func, 'full', typed))}[{arg}]"
 
     def g_Index(self, node: A.Index) -> str:
         values = _item_values(node.items.items)
@@ -360,6 +366,14 @@ class CodeGen:
             return [f"    {line}" for line in step]
         return [f"    if {pred}:", *(f"        {line}" for line in step)]
 
+
+#: The values an expression of these types can take at run time, None included (a
+#: joker's suit and colour).
+_FINITE_DOMAINS: dict[Type, tuple[object, ...]] = {
+    Type.SUIT: (*Suit, None),
+    Type.COLOR: (*Color, None),
+    Type.BOOL: (True, False, None),
+}
 
 _HOISTABLE = (A.Arith, A.Call, A.Index, A.Attribute, A.Neg)
 
