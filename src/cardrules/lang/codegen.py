@@ -322,8 +322,17 @@ class CodeGen:
                 self._bound[node.var] = saved_bound
         body = [f"    {line}" for line in inner]
         if value is not None:
-            lines = [f"for {var} in {window}:", *body, *self._fold_step(node, pred, value, result)]
-            self.statements.extend([f"{result} = {'0' if node.func == 'sum' else 'None'}", *lines])
+            assert node.value is not None
+            if node.func == "sum":
+                start = "0"
+            else:  # an integer no value reaches, compared faster than None or infinity
+                bounds = _int_bounds(node.value)
+                past = None if bounds is None else bounds[1] + 1 if node.func == "min" else bounds[0] - 1
+                start = "None" if past is None else self.literal(past)
+            lines = [f"for {var} in {window}:", *body, *self._fold_step(node, pred, value, result, start)]
+            self.statements.extend([f"{result} = {start}", *lines])
+            if start not in ("0", "None"):
+                self.statements += [f"if {result} == {start}:", f"    {result} = None"]
             return result
         if node.func == "count":
             lines = [
@@ -343,10 +352,11 @@ class CodeGen:
         return result
 
 
-    def _fold_step(self, node: A.Aggregate, pred: str, value: str, result: str) -> list[str]:
+    def _fold_step(self, node: A.Aggregate, pred: str, value: str, result: str, start: str) -> list[str]:
         """The body of a fold's loop (after the loop's own statements): one card's
         ``value`` taken into ``result`` when ``pred`` holds; a *nothing* value makes the
-        whole fold *nothing*."""
+        whole fold *nothing*.  ``min``/``max`` start from ``start``: an integer past
+        every value the expression can take when that is known, else ``None``."""
         maybe = node.value is not None and self.maybe(node.value)
         step: list[str] = []
         if maybe:
@@ -356,15 +366,48 @@ class CodeGen:
         if node.func == "sum":
             step.append(f"{result} += {value}")
         else:
-            if not maybe and not isinstance(node.value, (A.Name, A.Const)):
+            simple = isinstance(node.value, (A.Name, A.Const)) or (
+                isinstance(node.value, A.Attribute) and isinstance(node.value.obj, A.Name)
+            )
+            if not maybe and not simple:
                 t = self.fresh("t")
                 step.append(f"{t} = {value}")
                 value = t
             op = "<" if node.func == "min" else ">"
-            step += [f"if {result} is None or {value} {op} {result}:", f"    {result} = {value}"]
+            first = f"{result} is None or " if start == "None" else ""
+            step += [f"if {first}{value} {op} {result}:", f"    {result} = {value}"]
         if node.pred == A.TRUE:
             return [f"    {line}" for line in step]
         return [f"    if {pred}:", *(f"        {line}" for line in step)]
+
+
+def _int_bounds(node: A.Expr) -> tuple[int, int] | None:
+    """Bounds of an integer expression over every card (a rank is 0 for a joker, at most
+    13), or ``None`` when they are not known at a glance."""
+    if isinstance(node, A.Const):
+        v = node.value
+        return (v, v) if type(v) is int else None
+    if isinstance(node, A.Attribute):
+        return (0, 13) if node.attr == "rank" else None
+    if isinstance(node, A.Neg):
+        b = _int_bounds(node.operand)
+        return None if b is None else (-b[1], -b[0])
+    if isinstance(node, A.Arith):
+        if node.op == "%":
+            n = node.right
+            return (0, n.value - 1) if isinstance(n, A.Const) and type(n.value) is int else None
+        left, right = _int_bounds(node.left), _int_bounds(node.right)
+        if left is None or right is None:
+            return None
+        if node.op == "+":
+            return (left[0] + right[0], left[1] + right[1])
+        if node.op == "-":
+            return (left[0] - right[1], left[1] - right[0])
+        if node.op == "*":
+            products = [a * b for a in left for b in right]
+            return (min(products), max(products))
+        return None
+    return None
 
 
 #: The values an expression of these types can take at run time, None included (a
