@@ -22,11 +22,11 @@ Nodes (``Expr`` is their union):
 :class:`BoolOp`        ``p and q and ...``, ``p or q or ...`` (flattened)
 :class:`If`            ``if p then x elif q then y else z``
 :class:`Call`          ``abs(x)``, ``min(a, b)``, ``max(a, b)``, ``next(x, [...])``, ``has(prevN)``,
-                      ``index/after/before(x, [...])``, ``isqrt(n)``
+                       ``index/after/before(x, [...])``, ``isqrt(n)``
 :class:`ListLit`       ``[a, b, c]`` (only indexed, or as ``next``'s list)
 :class:`Index`         ``[a, b, c][i]``
 :class:`Aggregate`     ``count(x in line where p)``, ``any``, ``all``; ``last N`` windows;
-                      ``sum(e for x in line where p)``, ``min``, ``max`` (folds)
+                       ``sum(e for x in line where p)``, ``min``, ``max`` (folds)
 =====================  =========================================================
 
 :class:`Range` is an item ``lo..hi`` of a set or a list.  :func:`walk` yields every node
