@@ -593,3 +593,74 @@ def test_random_rules_agree_with_the_reference_interpreter(text: str, cases: lis
         assert rule.accepts(line, card) is expected, (text, line, card)
         assert again.accepts(line, card) is expected
         assert isinstance(rule.explain(line, card), str)
+
+
+# -- trick tables share the expression language ------------------------------------------
+
+
+def test_trick_tables_order_suits_by_a_list_and_refuse_windows() -> None:
+    from cardrules.tricks import TableError, compile_tables
+
+    order = SUIT_LIST
+    table = compile_tables(
+        "ranks standard: A > K > Q > J > 10 > 9 > 8 > 7 > 6 > 5 > 4 > 3 > 2\n"
+        "table t:\n"
+        f"    class high when index(card.suit, {order}) > index(lead.suit, {order})\n"
+        "    class other\n"
+        "    high beats other\n"
+        "    otherwise by ranks standard\n"
+    )["t"]
+    lead = parse_card("5H")
+    for card in DECK:
+        expected = "high" if _lt(_place(lead.suit, SUIT_ORDER), _place(card.suit, SUIT_ORDER)) else "other"
+        assert table.classify(card, lead=lead) == expected
+    assert table.winner(parse_cards("5H 2S 9C AH")) == 1  # the spade outranks the heart lead
+    with pytest.raises(TableError, match="main line") as info:
+        compile_tables("table t:\n    class a when sum(x.rank for x in line) > 3\n    class other\n")
+    assert (info.value.line, info.value.column) == (2, 18)
+
+
+# -- long ranges are searched, not expanded -----------------------------------------------
+
+_BIG = 100_000_000
+_LONG = f"[7, 3..{_BIG}, 2, 9]"  # 7 comes first, so 7 inside the range is never found there
+
+
+def ref_long(func: str, n: int) -> int | None:
+    values_before_range = 1
+    if n == 7:
+        place = 1
+    elif 3 <= n <= _BIG:
+        place = values_before_range + (n - 3) + 1
+    elif n == 2:
+        place = values_before_range + (_BIG - 3 + 1) + 1
+    else:
+        return None  # 9 is in the range, so its first place is there
+    length = values_before_range + (_BIG - 3 + 1) + 2
+
+    def value_at(p: int) -> int | None:  # 1-based place
+        if p < 1 or p > length:
+            return None
+        if p == 1:
+            return 7
+        if p <= 1 + (_BIG - 2):
+            return 3 + (p - 2)
+        return 2 if p == length - 1 else 9
+
+    if func == "index":
+        return place
+    return value_at(place + (1 if func == "after" else -1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["index", "after", "before"]),
+    st.one_of(st.integers(-3, 12), st.integers(_BIG - 3, _BIG + 3), st.integers(3, _BIG)),
+)
+def test_long_ranges_are_searched_without_expanding_them(func: str, n: int) -> None:
+    expected = ref_long(func, n)
+    value = f"{func}({n}, {_LONG})"
+    text = f"{value} == {expected}" if expected is not None else f"not ({value} >= -1 or {value} < 0)"
+    rule = compile_rule(text)  # building a table of 10 ** 8 values would take seconds and gigabytes
+    assert rule.accepts([], DECK[0]), (text, expected)
+    assert judge(rule.tree, [], DECK[0], depth=0, has=False)

@@ -24,6 +24,7 @@ where a conditional would not have needed it, which changes no result.
 
 from __future__ import annotations
 
+import functools
 import keyword
 import math
 from collections.abc import Callable, Sequence
@@ -193,27 +194,30 @@ class CodeGen:
 
     def list_lookup(self, node: A.Call) -> str:
         """``index``, ``after``, ``before``: one dictionary look-up from the value's first
-        occurrence in the list (a value not in the table gives ``None``, *nothing*)."""
+        occurrence in the list (a value not in the table gives ``None``, *nothing*).  A
+        list whose ranges hold more than :data:`TABLE_LIMIT` values is searched range by
+        range instead (``[1..100000000]`` builds no table)."""
         lst = node.args[1]
         assert isinstance(lst, A.ListLit)
+        spans = _spans(lst.items)
+        typed = tuple((type(lo).__name__, lo, hi) for lo, hi in spans)  # True and 1 differ
+        step = {"index": 0, "after": 1, "before": -1}[node.func]
+        arg = self.expr(node.args[0])
+        if sum(_span_size(span) for span in spans) > TABLE_LIMIT:
+            search = functools.partial(look_up_spans, step, spans)
+            return f"{self.const(search, key=(node.func, 'spans', typed))}({arg})"
         values = _item_values(lst.items)
         first: dict[object, int] = {}
         for i, v in enumerate(values):
             first.setdefault(v, i)
-        step = {"index": 0, "after": 1, "before": -1}[node.func]
         if step == 0:
             table: dict[object, object] = {v: i + 1 for v, i in first.items()}
         else:
             table = {v: values[i + step] for v, i in first.items() if 0 <= i + step < len(values)}
-        typed = tuple((type(v).__name__, v) for v in values)  # True and 1 are different items
-        arg = self.expr(node.args[0])
-        domain = _FINITE_DOMAINS.get(self.checked.type_of(node.args[0]))
-        if domain is None:
-            return f"{self.const(table, key=(node.func, typed))}.get({arg})"
-        # Every value the argument can take (None for a card without a suit or colour)
-        # is a key: a subscript, cheaper than .get.
-        full = {**dict.fromkeys(domain), **table}
-        return f"{self.const(full, key=(node.func, 'full', typed))}[{arg}]"
+        # The bound method ``table.get`` is called directly: no attribute look-up per call,
+        # and, unlike a subscript, nothing a caller passes can make it raise.
+        look_up = self.const(table.get, key=(node.func, typed))
+        return f"{look_up}({arg})"
 
     def g_Index(self, node: A.Index) -> str:
         values = _item_values(node.items.items)
@@ -410,14 +414,6 @@ def _int_bounds(node: A.Expr) -> tuple[int, int] | None:
     return None
 
 
-#: The values an expression of these types can take at run time, None included (a
-#: joker's suit and colour).
-_FINITE_DOMAINS: dict[Type, tuple[object, ...]] = {
-    Type.SUIT: (*Suit, None),
-    Type.COLOR: (*Color, None),
-    Type.BOOL: (True, False, None),
-}
-
 _HOISTABLE = (A.Arith, A.Call, A.Index, A.Attribute, A.Neg)
 
 
@@ -426,6 +422,56 @@ def _reads_bound(node: A.Expr, bound: set[str]) -> bool:
     return any(
         isinstance(n, A.Aggregate) or (isinstance(n, A.Name) and n.name in bound) for n in A.walk(node)
     )
+
+
+#: Most values a list given to ``index``, ``after`` or ``before`` is expanded into a
+#: look-up table for; longer lists (long ranges) are searched range by range.
+TABLE_LIMIT = 4096
+
+Span = tuple[A.ConstValue, A.ConstValue]
+
+
+def _spans(items: Sequence[A.Item]) -> tuple[Span, ...]:
+    """The items as ``(lo, hi)`` pairs: a range's ends, a constant twice."""
+    return tuple((i.lo.value, i.hi.value) if isinstance(i, A.Range) else (i.value, i.value) for i in items)
+
+
+def _span_size(span: Span) -> int:
+    lo, hi = span
+    return hi - lo + 1 if type(lo) is int and type(hi) is int else 1
+
+
+def look_up_spans(step: int, spans: tuple[Span, ...], x: object) -> object:
+    """``index`` (``step`` 0), ``after`` (1) or ``before`` (-1) of ``x`` in a list given
+    as spans, without expanding its ranges; ``None`` (*nothing*) when ``x`` is not in the
+    list or the neighbour is past an end."""
+    if x is None:
+        return None
+    place = 0  # 0-based place of the span's first value in the whole list
+    for span in spans:
+        lo, hi = span
+        size = _span_size(span)
+        if type(x) is type(lo):
+            inside = lo <= x <= hi if type(x) is int else x is lo or x == lo  # type: ignore[operator]
+            if inside:
+                at = place + (x - lo if type(x) is int else 0)  # type: ignore[operator]
+                if step == 0:
+                    return at + 1
+                return _value_at(spans, at + step)
+        place += size
+    return None
+
+
+def _value_at(spans: tuple[Span, ...], at: int) -> object:
+    if at < 0:
+        return None
+    for span in spans:
+        size = _span_size(span)
+        if at < size:
+            lo = span[0]
+            return lo + at if type(lo) is int else lo
+        at -= size
+    return None
 
 
 def _item_values(items: Sequence[A.Item]) -> list[A.ConstValue]:

@@ -193,16 +193,32 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
 
 def _look_up(node: A.Call, x: object) -> Any:
     """``index``, ``after``, ``before`` of ``x``: from its first occurrence in the list,
-    without wrapping round; *nothing* if ``x`` is not there or past either end."""
+    without wrapping round; *nothing* if ``x`` is not there or past either end.  Ranges
+    stay ``range`` objects (membership and places in them cost nothing)."""
     lst = node.args[1]
     assert isinstance(lst, A.ListLit)
-    values = _item_values(lst.items)
-    for i, v in enumerate(values):
-        if x is not None and v == x and type(v) is type(x):
+    parts: list[Sequence[Any]] = [
+        range(i.lo.value, i.hi.value + 1) if isinstance(i, A.Range) else (i.value,)  # type: ignore[arg-type, operator]
+        for i in lst.items
+    ]
+    place = 0
+    for part in parts:
+        if x is not None and type(part[0]) is type(x) and x in part:
+            i = place + part.index(x)
             if node.func == "index":
                 return i + 1
-            j = i + 1 if node.func == "after" else i - 1
-            return values[j] if 0 <= j < len(values) else None
+            return _nth(parts, i + 1 if node.func == "after" else i - 1)
+        place += len(part)
+    return None
+
+
+def _nth(parts: Sequence[Sequence[Any]], i: int) -> Any:
+    if i < 0:
+        return None
+    for part in parts:
+        if i < len(part):
+            return part[i]
+        i -= len(part)
     return None
 
 
