@@ -314,6 +314,7 @@ def test_a_start_part_has_no_line() -> None:
         ("total(x.rank for x in line) > 2", RuleSyntaxError, "total", "only sum, min and max run over a window"),
         ("count(x.rank for x in line) > 2", RuleSyntaxError, ".rank", "unexpected '.'"),
         ("sum(x.rank for 3 in line) > 2", RuleSyntaxError, "3", "a name for the card after 'for'"),
+        ("sum(x.rank for x line) > 2", RuleSyntaxError, "line", "expected 'in' and a window after the card's name"),
         ("sum(x.rank for x in cards) > 2", RuleSyntaxError, "cards", "'line' or 'last N'"),
         ("sum(card.rank, 3) > 2", RuleTypeError, "sum", "sum runs over a window of cards"),
         ("sum(card.rank) > 2", RuleTypeError, "sum", "sum runs over a window of cards"),

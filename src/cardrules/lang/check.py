@@ -358,7 +358,7 @@ class _Checker:
                 node.pos,
             )
         if f in ("index", "after", "before", "isqrt", "sum"):
-            return self.call_2d(node)
+            return self.lookup_or_root(node)
         if f == "abs":
             if len(args) != 1:
                 raise self.type_err("abs takes one integer, as in abs(card.rank - prev.rank)", node.pos)
@@ -402,7 +402,7 @@ class _Checker:
         self.visit(args[0])
         return self.record(node, Type.BOOL)
 
-    def call_2d(self, node: A.Call) -> Type:
+    def lookup_or_root(self, node: A.Call) -> Type:
         """``index``, ``after``, ``before``, ``isqrt``, and ``sum`` without a window."""
         f, args = node.func, node.args
         if f == "sum":

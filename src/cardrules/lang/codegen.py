@@ -355,7 +355,6 @@ class CodeGen:
         self.statements.extend(lines)
         return result
 
-
     def _fold_step(self, node: A.Aggregate, pred: str, value: str, result: str, start: str) -> list[str]:
         """The body of a fold's loop (after the loop's own statements): one card's
         ``value`` taken into ``result`` when ``pred`` holds; a *nothing* value makes the

@@ -382,8 +382,8 @@ def _fact(node: A.Expr, ctx: Context) -> str:
         ctx.bound = saved
         if not chosen:
             where = "the line" if node.last is None else f"the last {node.last}"
-            if node.pred == A.TRUE:
-                text += " (the line is empty)" if node.last is None else f" ({where} holds no card)"
+            if node.pred == A.TRUE:  # a window of no card: the line is empty
+                text += " (the line is empty)"
             else:
                 text += f" (no card {node.var} of {where} has {A.unparse(node.pred)})"
     return text

@@ -535,6 +535,8 @@ def describe_expected(
         return "an attribute (rank, suit or color) after '.'"
     if expected == {"NAME"} and before == "(":
         return "a name for the card, as in count(x in line where x is red)"
+    if expected == {"IN"}:
+        return "'in' and a window after the card's name, as in x in line or x in last 3"
     if expected == {"NAME"} and before == "for":
         return "a name for the card after 'for', as in sum(x.rank for x in line)"
     if expected == {"LBRACE"}:
