@@ -163,6 +163,10 @@ class CodeGen:
 
     def g_Call(self, node: A.Call) -> str:
         f = node.func
+        if f in ("index", "after", "before"):
+            return self.list_lookup(node)
+        if f == "isqrt":
+            return self.isqrt(node)
         if f in ("abs", "min", "max"):
             return self._guarded(list(node.args), lambda c: f"{f}({', '.join(c)})")
         if f == "next":
@@ -174,23 +178,24 @@ class CodeGen:
                 following.setdefault(v, values[(i + 1) % len(values)])
             table = self.const(following, key=("next", tuple(values)))
             return f"{table}.get({self.expr(node.args[0])})"
-        if f in ("index", "after", "before"):
-            return self.list_lookup(node)
-        if f == "isqrt":
-            isqrt = self.const(math.isqrt, key="isqrt")
-            code = self.expr(node.args[0])
-            if not self.maybe(node):
-                return f"{isqrt}({code})"
-            t = self.fresh("t")
-            test = f"({t} := {code}) < 0"
-            if self.maybe(node.args[0]):
-                test = f"({t} := {code}) is None or {t} < 0"
-            return f"(None if {test} else {isqrt}({t}))"
         # has(prevN)
         arg = node.args[0]
         assert isinstance(arg, A.Name)
         n = int(arg.name[4:] or "1")
         return f"({self.env.length} >= {n})"
+
+    def isqrt(self, node: A.Call) -> str:
+        """``isqrt(n)``: ``math.isqrt``, *nothing* for a negative ``n`` (tested only when
+        ``n`` may be negative)."""
+        isqrt = self.const(math.isqrt, key="isqrt")
+        code = self.expr(node.args[0])
+        if not self.maybe(node):
+            return f"{isqrt}({code})"
+        t = self.fresh("t")
+        test = f"({t} := {code}) < 0"
+        if self.maybe(node.args[0]):
+            test = f"({t} := {code}) is None or {t} < 0"
+        return f"(None if {test} else {isqrt}({t}))"
 
     def list_lookup(self, node: A.Call) -> str:
         """``index``, ``after``, ``before``: one dictionary look-up from the value's first
@@ -206,7 +211,7 @@ class CodeGen:
         if sum(_span_size(span) for span in spans) > TABLE_LIMIT:
             search = functools.partial(look_up_spans, step, spans)
             return f"{self.const(search, key=(node.func, 'spans', typed))}({arg})"
-        values = _item_values(lst.items)
+        values = [v for lo, hi in spans for v in (range(lo, hi + 1) if type(lo) is int else (lo,))]  # type: ignore[operator]
         first: dict[object, int] = {}
         for i, v in enumerate(values):
             first.setdefault(v, i)
@@ -413,16 +418,6 @@ def _int_bounds(node: A.Expr) -> tuple[int, int] | None:
     return None
 
 
-_HOISTABLE = (A.Arith, A.Call, A.Index, A.Attribute, A.Neg)
-
-
-def _reads_bound(node: A.Expr, bound: set[str]) -> bool:
-    """Whether a node reads a name bound by an aggregate (or contains an aggregate)."""
-    return any(
-        isinstance(n, A.Aggregate) or (isinstance(n, A.Name) and n.name in bound) for n in A.walk(node)
-    )
-
-
 #: Most values a list given to ``index``, ``after`` or ``before`` is expanded into a
 #: look-up table for; longer lists (long ranges) are searched range by range.
 TABLE_LIMIT = 4096
@@ -471,6 +466,16 @@ def _value_at(spans: tuple[Span, ...], at: int) -> object:
             return lo + at if type(lo) is int else lo
         at -= size
     return None
+
+
+_HOISTABLE = (A.Arith, A.Call, A.Index, A.Attribute, A.Neg)
+
+
+def _reads_bound(node: A.Expr, bound: set[str]) -> bool:
+    """Whether a node reads a name bound by an aggregate (or contains an aggregate)."""
+    return any(
+        isinstance(n, A.Aggregate) or (isinstance(n, A.Name) and n.name in bound) for n in A.walk(node)
+    )
 
 
 def _item_values(items: Sequence[A.Item]) -> list[A.ConstValue]:

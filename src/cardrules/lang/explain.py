@@ -146,6 +146,13 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
             if _truthy(evaluate(cond, ctx)):
                 return evaluate(value, ctx)
         return evaluate(node.orelse, ctx)
+    if isinstance(node, A.Aggregate) and node.value is not None:
+        return _fold(node, ctx)
+    if isinstance(node, A.Call) and node.func in ("index", "after", "before"):
+        return _look_up(node, evaluate(node.args[0], ctx))
+    if isinstance(node, A.Call) and node.func == "isqrt":
+        n = evaluate(node.args[0], ctx)
+        return None if n is None or n < 0 else math.isqrt(n)
     if isinstance(node, A.Call):
         if node.func == "has":
             arg = node.args[0]
@@ -160,11 +167,6 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
                 if x is not None and v == x and type(v) is type(x):
                     return values[(i + 1) % len(values)]
             return None
-        if node.func in ("index", "after", "before"):
-            return _look_up(node, evaluate(node.args[0], ctx))
-        if node.func == "isqrt":
-            n = evaluate(node.args[0], ctx)
-            return None if n is None or n < 0 else math.isqrt(n)
         args = [evaluate(a, ctx) for a in node.args]
         if any(a is None for a in args):
             return None
@@ -175,8 +177,6 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
         i = evaluate(node.index, ctx)
         values = _item_values(node.items.items)
         return values[i] if i is not None and 0 <= i < len(values) else None
-    if isinstance(node, A.Aggregate) and node.value is not None:
-        return _fold(node, ctx)
     if isinstance(node, A.Aggregate):
         window = list(ctx.line) if node.last is None else list(ctx.line)[-node.last :]
         saved = dict(ctx.bound)
