@@ -24,9 +24,7 @@ where a conditional would not have needed it, which changes no result.
 
 from __future__ import annotations
 
-import functools
 import keyword
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -187,6 +185,8 @@ class CodeGen:
     def isqrt(self, node: A.Call) -> str:
         """``isqrt(n)``: ``math.isqrt``, *nothing* for a negative ``n`` (tested only when
         ``n`` may be negative)."""
+        import math
+
         isqrt = self.const(math.isqrt, key="isqrt")
         code = self.expr(node.args[0])
         if not self.maybe(node):
@@ -202,15 +202,25 @@ class CodeGen:
         occurrence in the list (a value not in the table gives ``None``, *nothing*).  A
         list whose ranges hold more than :data:`TABLE_LIMIT` values is searched range by
         range instead (``[1..100000000]`` builds no table)."""
+        import functools
+
         lst = node.args[1]
         assert isinstance(lst, A.ListLit)
         spans = _spans(lst.items)
         typed = tuple((type(lo).__name__, lo, hi) for lo, hi in spans)  # True and 1 differ
         step = {"index": 0, "after": 1, "before": -1}[node.func]
         arg = self.expr(node.args[0])
+        # The code of nothing of the result's type: None, unless the generator gives a
+        # suit or a colour a nothing of its own (a card's own "no suit" being None).
+        nothing = getattr(self, "nothing", None)
+        default = "None" if nothing is None else nothing(self.checked.type_of(node))
         if sum(_span_size(span) for span in spans) > TABLE_LIMIT:
-            search = functools.partial(look_up_spans, step, spans)
-            return f"{self.const(search, key=(node.func, 'spans', typed))}({arg})"
+            partial = functools.partial(look_up_spans, step, spans)
+            search = self.const(partial, key=(node.func, "spans", typed))
+            if default == "None":
+                return f"{search}({arg})"
+            t = self.fresh("t")
+            return f"({default} if ({t} := {search}({arg})) is None else {t})"
         values = [v for lo, hi in spans for v in (range(lo, hi + 1) if type(lo) is int else (lo,))]  # type: ignore[operator]
         first: dict[object, int] = {}
         for i, v in enumerate(values):
@@ -222,7 +232,7 @@ class CodeGen:
         # The bound method ``table.get`` is called directly: no attribute look-up per call,
         # and, unlike a subscript, nothing a caller passes can make it raise.
         look_up = self.const(table.get, key=(node.func, typed))
-        return f"{look_up}({arg})"
+        return f"{look_up}({arg})" if default == "None" else f"{look_up}({arg}, {default})"
 
     def g_Index(self, node: A.Index) -> str:
         values = _item_values(node.items.items)
