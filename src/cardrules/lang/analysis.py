@@ -272,7 +272,8 @@ def equivalent(
         if found is not None:
             return found
         reason = (
-            "a rule uses count/any/all or looks back more than 2 cards (every line of up to "
+            "a rule uses count/any/all/sum/min/max over a window, the square root of the position, "
+            "or looks back more than 2 cards (every line of up to "
             f"2 cards was tried, and {samples} random lines of each length up to {max_length})"
         )
     warnings.warn(
@@ -288,7 +289,20 @@ def _need_rule(rule: object) -> None:
 
 
 def _exact_case(rule: Rule) -> bool:
-    return rule.depth <= 2 and not any(isinstance(n, A.Aggregate) for n in A.walk(rule.tree))
+    return rule.depth <= 2 and not any(
+        isinstance(n, A.Aggregate) or _root_of_position(n) for n in A.walk(rule.tree)
+    )
+
+
+def _root_of_position(node: A.Expr | A.Range) -> bool:
+    """Whether ``node`` is ``isqrt`` of something that reads the position: its value grows
+    like a square root, so positions never settle into a period (``isqrt(position) % 2``
+    changes forever, ever more slowly) and the exact search does not apply."""
+    return (
+        isinstance(node, A.Call)
+        and node.func == "isqrt"
+        and any(isinstance(n, A.Name) and n.name == "position" for n in A.walk(node))
+    )
 
 
 def _first_difference(a: Rule, b: Rule, lines: Iterable[Sequence[Card]]) -> Counterexample | None:
@@ -603,11 +617,22 @@ class _Growth:
             return _Val(True)
         args = [self.visit(x) for x in node.args if not isinstance(x, A.ListLit)]
         pos, period = _combine(args)
-        if f == "next":
+        if f in ("next", "after", "before"):
             lst = node.args[1]
             assert isinstance(lst, A.ListLit)
             self._against_items(args[0], lst.items)
             return _Val(pos, period, _items_range(lst.items), 1)
+        if f == "index":
+            lst = node.args[1]
+            assert isinstance(lst, A.ListLit)
+            self._against_items(args[0], lst.items)
+            return _Val(pos, period, ((Fraction(1), Fraction(_item_count(lst.items))),), 1)
+        if f == "isqrt":
+            # Only of an argument without the position (the exact search refuses the
+            # others): a constant interval on each residue class, whose root is one too.
+            (lo, hi), *_ = _pad(args[0].coeffs, 1)
+            low, high = math.isqrt(max(0, math.floor(lo))), math.isqrt(max(0, math.ceil(hi)))
+            return _Val(pos, period, ((Fraction(low), Fraction(high)),), 1)
         if f == "abs":
             x = args[0]
             self.settle(x)

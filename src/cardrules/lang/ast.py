@@ -21,10 +21,12 @@ Nodes (``Expr`` is their union):
 :class:`Not`           ``not p``
 :class:`BoolOp`        ``p and q and ...``, ``p or q or ...`` (flattened)
 :class:`If`            ``if p then x elif q then y else z``
-:class:`Call`          ``abs(x)``, ``min(a, b)``, ``max(a, b)``, ``next(x, [...])``, ``has(prevN)``
+:class:`Call`          ``abs(x)``, ``min(a, b)``, ``max(a, b)``, ``next(x, [...])``, ``has(prevN)``,
+                       ``index/after/before(x, [...])``, ``isqrt(n)``
 :class:`ListLit`       ``[a, b, c]`` (only indexed, or as ``next``'s list)
 :class:`Index`         ``[a, b, c][i]``
-:class:`Aggregate`     ``count(x in line where p)``, ``any``, ``all``; ``last N`` windows
+:class:`Aggregate`     ``count(x in line where p)``, ``any``, ``all``; ``last N`` windows;
+                       ``sum(e for x in line where p)``, ``min``, ``max`` (folds)
 =====================  =========================================================
 
 :class:`Range` is an item ``lo..hi`` of a set or a list.  :func:`walk` yields every node
@@ -45,6 +47,8 @@ import attrs
 from ..cards import Color, Suit
 
 __all__ = [
+    "FOLDS",
+    "TRUE",
     "Aggregate",
     "Arith",
     "BoolOp",
@@ -319,7 +323,11 @@ class Index:
 class Aggregate:
     """``func(var in line where pred)`` or ``func(var in last N where pred)``;
     ``func`` is ``count``, ``any`` or ``all``; ``last`` is ``N`` or ``None`` for the
-    whole line."""
+    whole line.
+
+    A *fold* ``func(value for var in W where pred)`` has ``func`` ``sum``, ``min`` or
+    ``max`` and the integer expression ``value`` (``None`` for ``count/any/all``); a
+    fold written without ``where`` has the predicate :data:`TRUE`."""
 
     func: str
     var: str
@@ -327,9 +335,19 @@ class Aggregate:
     pred: Expr
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
+    value: Expr | None = attrs.field(default=None, kw_only=True)
 
     def __attrs_post_init__(self) -> None:
+        if self.value is not None:
+            _post(self, self.value, self.pred)
+            return
         _post(self, self.pred)
+
+
+#: The functions that fold an integer over a window: ``sum(E for x in W where P)``.
+FOLDS = ("sum", "min", "max")
+#: The predicate of a fold written without ``where``.
+TRUE = Const(True, "true")
 
 
 Expr = Union[  # noqa: UP007
@@ -363,6 +381,8 @@ def children(node: Expr | Range) -> tuple[Expr | Range, ...]:
         return node.items
     if isinstance(node, Index):
         return (node.items, node.index)
+    if node.value is not None:  # a fold; one written without ``where`` shows no predicate
+        return (node.value,) if node.pred == TRUE else (node.value, node.pred)
     return (node.pred,)
 
 
@@ -455,6 +475,9 @@ def unparse(node: Expr) -> str:
     if isinstance(node, Index):
         return f"{unparse(node.items)}[{unparse(node.index)}]"
     window = "line" if node.last is None else f"last {node.last}"
+    if node.value is not None:
+        where = "" if node.pred == TRUE else f" where {unparse(node.pred)}"
+        return f"{node.func}({unparse(node.value)} for {node.var} in {window}{where})"
     return f"{node.func}({node.var} in {window} where {unparse(node.pred)})"
 
 

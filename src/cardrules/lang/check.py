@@ -27,6 +27,11 @@ form                           typing
 ``[...][i]``                   integer index -> the items' type (may be nothing)
 ``has(prevN)``                 -> boolean
 ``count/any/all``              boolean predicate -> integer / boolean
+``sum/min/max(E for x in W)``  integer ``E``, boolean predicate -> integer (``min``/``max``
+                               of an empty window: nothing; nothing in ``E``: nothing)
+``index(x, [...])``            items of ``x``'s type -> integer (may be nothing)
+``after/before(x, [...])``     items of ``x``'s type -> that type (may be nothing)
+``isqrt(n)``                   integer -> integer (nothing for a negative ``n``)
 =============================  =========================================================
 """
 
@@ -64,8 +69,8 @@ PROPERTIES: dict[str, frozenset[Type]] = {
 }
 
 #: Functions of the language (``count``, ``any`` and ``all`` are aggregates, with their
-#: own syntax).
-FUNCTIONS = ("abs", "min", "max", "next", "has")
+#: own syntax; ``sum``, and ``min``/``max`` with ``for``, fold over a window).
+FUNCTIONS = ("abs", "min", "max", "next", "has", "index", "after", "before", "isqrt", "sum")
 
 _BOUND_NAME = re.compile(r"[a-z_][a-z0-9_]*\Z")
 _PREV = re.compile(r"prev([1-9]?)\Z")
@@ -348,9 +353,12 @@ class _Checker:
         if f not in FUNCTIONS:
             hint = _did_you_mean(f, [*FUNCTIONS, "count", "any", "all"])
             raise self.syntax(
-                f"unknown function '{f}'{hint}; known functions: abs, min, max, next, has, count, any, all",
+                f"unknown function '{f}'{hint}; known functions: abs, min, max, next, has, index, "
+                "after, before, isqrt, count, any, all, sum",
                 node.pos,
             )
+        if f in ("index", "after", "before", "isqrt", "sum"):
+            return self.lookup_or_root(node)
         if f == "abs":
             if len(args) != 1:
                 raise self.type_err("abs takes one integer, as in abs(card.rank - prev.rank)", node.pos)
@@ -358,7 +366,11 @@ class _Checker:
             return self.record(node, Type.INT, self.maybe(*args))
         if f in ("min", "max"):
             if len(args) < 2:
-                raise self.type_err(f"{f} takes two or more integers, as in {f}(card.rank, 10)", node.pos)
+                raise self.type_err(
+                    f"{f} takes two or more integers, as in {f}(card.rank, 10), or runs over a window, "
+                    f"as in {f}(x.rank for x in last 3)",
+                    node.pos,
+                )
             for a in args:
                 self.expect(a, Type.INT, f)
             return self.record(node, Type.INT, self.maybe(*args))
@@ -390,6 +402,41 @@ class _Checker:
         self.visit(args[0])
         return self.record(node, Type.BOOL)
 
+    def lookup_or_root(self, node: A.Call) -> Type:
+        """``index``, ``after``, ``before``, ``isqrt``, and ``sum`` without a window."""
+        f, args = node.func, node.args
+        if f == "sum":
+            raise self.type_err(
+                "sum runs over a window of cards, as in sum(x.rank for x in line) "
+                "or sum(x.rank for x in last 3 where x is red)",
+                node.pos,
+            )
+        if f == "isqrt":
+            if len(args) != 1:
+                raise self.type_err("isqrt takes one integer, as in isqrt(8 * position + 1)", node.pos)
+            self.expect(args[0], Type.INT, "isqrt")
+            return self.record(node, Type.INT, self.maybe(args[0]) or not _non_negative(args[0]))
+        example = {
+            "index": "index(card.suit, [clubs, diamonds, hearts, spades])",
+            "after": "after(prev.rank, [A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K])",
+            "before": "before(prev.rank, [A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K])",
+        }[f]
+        if len(args) != 2 or not isinstance(args[1], A.ListLit):
+            raise self.type_err(f"{f} takes a value and a list of constants, as in {example}", node.pos)
+        t = self.visit(args[0])
+        if t is Type.CARD:
+            raise self.type_err(
+                f"{f} looks a value up in a list of constants, but {_describe(args[0], self.result)}; "
+                f"look up its rank or suit, as in {example}",
+                A.start_pos(args[0]),
+            )
+        lst = args[1]
+        if not lst.items:
+            raise self.syntax("a list needs at least one item", lst.pos)
+        self.items(lst.items, t, f"the list of {f} for {_short(args[0])}")
+        self.record(lst, t)
+        return self.record(node, Type.INT if f == "index" else t, True)
+
     def v_Aggregate(self, node: A.Aggregate) -> Type:
         if self.env.line is None:
             raise self.syntax(
@@ -414,9 +461,13 @@ class _Checker:
         self.scopes.append(var)
         self.result.bound.add(var)
         try:
+            if node.value is not None:
+                self.expect(node.value, Type.INT, f"the value of {node.func}(... for {var} in ...)")
             self.expect(node.pred, Type.BOOL, f"the condition after 'where' in {node.func}(...)")
         finally:
             self.scopes.pop()
+        if node.value is not None:  # sum, min, max
+            return self.record(node, Type.INT, node.func != "sum" or self.maybe(node.value))
         return self.record(node, Type.INT if node.func == "count" else Type.BOOL)
 
 
@@ -431,6 +482,27 @@ def _is_language_name(name: str) -> bool:
         or name in ("card", "position", "lead", "key", "line", "last", "start", "play", "rule", "colour")
         or bool(re.fullmatch(r"prev\d*", name))
     )
+
+
+def _non_negative(node: A.Expr) -> bool:
+    """Whether an integer expression is never negative (a cautious, local judgement)."""
+    if isinstance(node, A.Const):
+        return type(node.value) is int and node.value >= 0
+    if isinstance(node, A.Name):
+        return node.name == "position"
+    if isinstance(node, A.Attribute):
+        return node.attr == "rank"
+    if isinstance(node, A.Arith):
+        if node.op == "%":
+            return True  # the divisor is a positive literal
+        return node.op in ("+", "*", "//") and _non_negative(node.left) and _non_negative(node.right)
+    if isinstance(node, A.Call):
+        return node.func in ("abs", "isqrt", "index") or (
+            node.func in ("min", "max") and all(_non_negative(a) for a in node.args)
+        )
+    if isinstance(node, A.Aggregate):
+        return node.func == "count" or (node.value is not None and _non_negative(node.value))
+    return False
 
 
 def _did_you_mean(name: str, known: list[str]) -> str:

@@ -216,6 +216,10 @@ class CodeGen:
 
     def g_Call(self, node: A.Call) -> str:
         f = node.func
+        if f in ("index", "after", "before"):
+            return self.list_lookup(node)
+        if f == "isqrt":
+            return self.isqrt(node)
         if f in ("abs", "min", "max"):
             return self._guarded(list(node.args), lambda c: f"{f}({', '.join(c)})")
         if f == "next":
@@ -227,6 +231,58 @@ class CodeGen:
         assert isinstance(arg, A.Name)
         n = int(arg.name[4:] or "1")
         return f"({self.env.length} >= {n})"
+
+    def isqrt(self, node: A.Call) -> str:
+        """``isqrt(n)``: ``math.isqrt``, *nothing* for a negative ``n`` (tested only when
+        ``n`` may be negative)."""
+        import math
+
+        isqrt = self.const(math.isqrt, key="isqrt")
+        code = self.expr(node.args[0])
+        if not self.maybe(node):
+            return f"{isqrt}({code})"
+        t = self.fresh("t")
+        test = f"({t} := {code}) < 0"
+        if self.maybe(node.args[0]):
+            test = f"({t} := {code}) is None or {t} < 0"
+        return f"(None if {test} else {isqrt}({t}))"
+
+    def list_lookup(self, node: A.Call) -> str:
+        """``index``, ``after``, ``before``: one dictionary look-up from the value's first
+        occurrence in the list (a value not in the table gives ``None``, *nothing*).  A
+        list whose ranges hold more than :data:`TABLE_LIMIT` values is searched range by
+        range instead (``[1..100000000]`` builds no table)."""
+        import functools
+
+        lst = node.args[1]
+        assert isinstance(lst, A.ListLit)
+        spans = _spans(lst.items)
+        typed = tuple((type(lo).__name__, lo, hi) for lo, hi in spans)  # True and 1 differ
+        step = {"index": 0, "after": 1, "before": -1}[node.func]
+        arg = self.expr(node.args[0])
+        # The code of nothing of the result's type: None, unless the generator gives a
+        # suit or a colour a nothing of its own (a card's own "no suit" being None).
+        nothing = getattr(self, "nothing", None)
+        default = "None" if nothing is None else nothing(self.checked.type_of(node))
+        if sum(_span_size(span) for span in spans) > TABLE_LIMIT:
+            partial = functools.partial(look_up_spans, step, spans)
+            search = self.const(partial, key=(node.func, "spans", typed))
+            if default == "None":
+                return f"{search}({arg})"
+            t = self.fresh("t")
+            return f"({default} if ({t} := {search}({arg})) is None else {t})"
+        values = [v for lo, hi in spans for v in (range(lo, hi + 1) if type(lo) is int else (lo,))]  # type: ignore[operator]
+        first: dict[object, int] = {}
+        for i, v in enumerate(values):
+            first.setdefault(v, i)
+        if step == 0:
+            table: dict[object, object] = {v: i + 1 for v, i in first.items()}
+        else:
+            table = {v: values[i + step] for v, i in first.items() if 0 <= i + step < len(values)}
+        # The bound method ``table.get`` is called directly: no attribute look-up per call,
+        # and, unlike a subscript, nothing a caller passes can make it raise.
+        look_up = self.const(table.get, key=(node.func, typed))
+        return f"{look_up}({arg})" if default == "None" else f"{look_up}({arg}, {default})"
 
     def g_Index(self, node: A.Index) -> str:
         return self.lookup(node.items.items, "list", self.expr(node.index), self.checked.type_of(node))
@@ -328,6 +384,7 @@ class CodeGen:
         self._bound[node.var] = var
         self.statements = []
         try:
+            value = None if node.value is None else self.expr(node.value)
             pred = self.cond(node.pred)
             inner = self.statements
         finally:
@@ -337,6 +394,19 @@ class CodeGen:
             else:  # pragma: no cover - nested windows may not rebind a name
                 self._bound[node.var] = saved_bound
         body = [f"    {line}" for line in inner]
+        if value is not None:
+            assert node.value is not None
+            if node.func == "sum":
+                start = "0"
+            else:  # an integer no value reaches, compared faster than None or infinity
+                bounds = _int_bounds(node.value)
+                past = None if bounds is None else bounds[1] + 1 if node.func == "min" else bounds[0] - 1
+                start = "None" if past is None else self.literal(past)
+            lines = [f"for {var} in {window}:", *body, *self._fold_step(node, pred, value, result, start)]
+            self.statements.extend([f"{result} = {start}", *lines])
+            if start not in ("0", "None"):
+                self.statements += [f"if {result} == {start}:", f"    {result} = None"]
+            return result
         if node.func == "count":
             lines = [
                 f"{result} = 0",
@@ -353,6 +423,113 @@ class CodeGen:
                      f"        {result} = False", "        break"]  # fmt: skip
         self.statements.extend(lines)
         return result
+
+    def _fold_step(self, node: A.Aggregate, pred: str, value: str, result: str, start: str) -> list[str]:
+        """The body of a fold's loop (after the loop's own statements): one card's
+        ``value`` taken into ``result`` when ``pred`` holds; a *nothing* value makes the
+        whole fold *nothing*.  ``min``/``max`` start from ``start``: an integer past
+        every value the expression can take when that is known, else ``None``."""
+        maybe = node.value is not None and self.maybe(node.value)
+        step: list[str] = []
+        if maybe:
+            t = self.fresh("t")
+            step += [f"{t} = {value}", f"if {t} is None:", f"    {result} = None", "    break"]
+            value = t
+        if node.func == "sum":
+            step.append(f"{result} += {value}")
+        else:
+            simple = isinstance(node.value, (A.Name, A.Const)) or (
+                isinstance(node.value, A.Attribute) and isinstance(node.value.obj, A.Name)
+            )
+            if not maybe and not simple:
+                t = self.fresh("t")
+                step.append(f"{t} = {value}")
+                value = t
+            op = "<" if node.func == "min" else ">"
+            first = f"{result} is None or " if start == "None" else ""
+            step += [f"if {first}{value} {op} {result}:", f"    {result} = {value}"]
+        if node.pred == A.TRUE:
+            return [f"    {line}" for line in step]
+        return [f"    if {pred}:", *(f"        {line}" for line in step)]
+
+
+def _int_bounds(node: A.Expr) -> tuple[int, int] | None:
+    """Bounds of an integer expression over every card (a rank is 0 for a joker, at most
+    13), or ``None`` when they are not known at a glance."""
+    if isinstance(node, A.Const):
+        v = node.value
+        return (v, v) if type(v) is int else None
+    if isinstance(node, A.Attribute):
+        return (0, 13) if node.attr == "rank" else None
+    if isinstance(node, A.Neg):
+        b = _int_bounds(node.operand)
+        return None if b is None else (-b[1], -b[0])
+    if isinstance(node, A.Arith):
+        if node.op == "%":
+            n = node.right
+            return (0, n.value - 1) if isinstance(n, A.Const) and type(n.value) is int else None
+        left, right = _int_bounds(node.left), _int_bounds(node.right)
+        if left is None or right is None:
+            return None
+        if node.op == "+":
+            return (left[0] + right[0], left[1] + right[1])
+        if node.op == "-":
+            return (left[0] - right[1], left[1] - right[0])
+        if node.op == "*":
+            products = [a * b for a in left for b in right]
+            return (min(products), max(products))
+        return None
+    return None
+
+
+#: Most values a list given to ``index``, ``after`` or ``before`` is expanded into a
+#: look-up table for; longer lists (long ranges) are searched range by range.
+TABLE_LIMIT = 4096
+
+Span = tuple[A.ConstValue, A.ConstValue]
+
+
+def _spans(items: Sequence[A.Item]) -> tuple[Span, ...]:
+    """The items as ``(lo, hi)`` pairs: a range's ends, a constant twice."""
+    return tuple((i.lo.value, i.hi.value) if isinstance(i, A.Range) else (i.value, i.value) for i in items)
+
+
+def _span_size(span: Span) -> int:
+    lo, hi = span
+    return hi - lo + 1 if type(lo) is int and type(hi) is int else 1
+
+
+def look_up_spans(step: int, spans: tuple[Span, ...], x: object) -> object:
+    """``index`` (``step`` 0), ``after`` (1) or ``before`` (-1) of ``x`` in a list given
+    as spans, without expanding its ranges; ``None`` (*nothing*) when ``x`` is not in the
+    list or the neighbour is past an end."""
+    if x is None:
+        return None
+    place = 0  # 0-based place of the span's first value in the whole list
+    for span in spans:
+        lo, hi = span
+        size = _span_size(span)
+        if type(x) is type(lo):
+            inside = lo <= x <= hi if type(x) is int else x is lo or x == lo  # type: ignore[operator]
+            if inside:
+                at = place + (x - lo if type(x) is int else 0)  # type: ignore[operator]
+                if step == 0:
+                    return at + 1
+                return _value_at(spans, at + step)
+        place += size
+    return None
+
+
+def _value_at(spans: tuple[Span, ...], at: int) -> object:
+    if at < 0:
+        return None
+    for span in spans:
+        size = _span_size(span)
+        if at < size:
+            lo = span[0]
+            return lo + at if type(lo) is int else lo
+        at -= size
+    return None
 
 
 _HOISTABLE = (A.Arith, A.Call, A.Index, A.Attribute, A.Neg)

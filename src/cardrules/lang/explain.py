@@ -8,6 +8,7 @@ use it as an independent oracle for the code generator.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -152,6 +153,13 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
             if _truthy(evaluate(cond, ctx)):
                 return evaluate(value, ctx)
         return evaluate(node.orelse, ctx)
+    if isinstance(node, A.Aggregate) and node.value is not None:
+        return _fold(node, ctx)
+    if isinstance(node, A.Call) and node.func in ("index", "after", "before"):
+        return _look_up(node, evaluate(node.args[0], ctx))
+    if isinstance(node, A.Call) and node.func == "isqrt":
+        n = evaluate(node.args[0], ctx)
+        return None if n is None or n < 0 else math.isqrt(n)
     if isinstance(node, A.Call):
         if node.func == "has":
             arg = node.args[0]
@@ -183,6 +191,58 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
             return sum(results)
         return any(results) if node.func == "any" else all(results)
     raise TypeError(f"not an expression node: {node!r}")  # pragma: no cover
+
+
+def _look_up(node: A.Call, x: object) -> Any:
+    """``index``, ``after``, ``before`` of ``x``: from its first occurrence in the list,
+    without wrapping round; *nothing* if ``x`` is not there or past either end.  Ranges
+    stay ``range`` objects (membership and places in them cost nothing)."""
+    lst = node.args[1]
+    assert isinstance(lst, A.ListLit)
+    parts: list[Sequence[Any]] = [
+        range(i.lo.value, i.hi.value + 1) if isinstance(i, A.Range) else (i.value,)  # type: ignore[arg-type, operator]
+        for i in lst.items
+    ]
+    place = 0
+    for part in parts:
+        if x is not None and type(part[0]) is type(x) and x in part:
+            i = place + part.index(x)
+            if node.func == "index":
+                return i + 1
+            return _nth(parts, i + 1 if node.func == "after" else i - 1)
+        place += len(part)
+    return None
+
+
+def _nth(parts: Sequence[Sequence[Any]], i: int) -> Any:
+    if i < 0:
+        return None
+    for part in parts:
+        if i < len(part):
+            return part[i]
+        i -= len(part)
+    return None
+
+
+def _fold(node: A.Aggregate, ctx: Context) -> Any:
+    """``sum``, ``min`` or ``max`` of the value over the window's cards that satisfy the
+    predicate: 0 (sum) or *nothing* (min, max) for none; *nothing* if a value is."""
+    assert node.value is not None
+    window = list(ctx.line) if node.last is None else list(ctx.line)[-node.last :]
+    saved = dict(ctx.bound)
+    values = []
+    for x in window:
+        ctx.bound[node.var] = x
+        if _truthy(evaluate(node.pred, ctx)):
+            values.append(evaluate(node.value, ctx))
+    ctx.bound = saved
+    if any(v is None for v in values):
+        return None
+    if node.func == "sum":
+        return sum(values)
+    if not values:
+        return None
+    return min(values) if node.func == "min" else max(values)
 
 
 def judge(tree: A.Expr, line: Sequence[Card], card: Card, *, depth: int, has: bool) -> bool:
@@ -309,7 +369,45 @@ def _card_fact(card: Card, prop: str) -> str:
 
 
 def _value_fact(node: A.Expr, ctx: Context) -> str:
-    return f"{A.unparse(node)} is {_show(evaluate(node, ctx))}"
+    inner = [_fact(n, ctx) for n in _inner_folds(node)]
+    return ", ".join([*inner, _fact(node, ctx)])
+
+
+def _fact(node: A.Expr, ctx: Context) -> str:
+    """``sum(x.rank for x in line) is 22``; an empty window says so."""
+    text = f"{A.unparse(node)} is {_show(evaluate(node, ctx))}"
+    if isinstance(node, A.Aggregate) and node.value is not None and node.func != "sum":
+        window = list(ctx.line) if node.last is None else list(ctx.line)[-node.last :]
+        saved = dict(ctx.bound)
+        chosen = 0
+        for x in window:
+            ctx.bound[node.var] = x
+            chosen += _truthy(evaluate(node.pred, ctx))
+        ctx.bound = saved
+        if not chosen:
+            where = "the line" if node.last is None else f"the last {node.last}"
+            if node.pred == A.TRUE:  # a window of no card: the line is empty
+                text += " (the line is empty)"
+            else:
+                text += f" (no card {node.var} of {where} has {A.unparse(node.pred)})"
+    return text
+
+
+def _inner_folds(node: A.Expr) -> list[A.Expr]:
+    """The sums, minima, maxima and list look-ups strictly inside ``node`` (not inside
+    an aggregate, where they would read its card), left to right: facts worth showing."""
+    out: list[A.Expr] = []
+    stack = list(reversed(A.children(node)))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Aggregate):
+            if n.value is not None:
+                out.append(n)
+            continue
+        if isinstance(n, A.Call) and n.func in ("index", "after", "before", "isqrt"):
+            out.append(n)
+        stack.extend(reversed([c for c in A.children(n) if not isinstance(c, (A.Range, A.ListLit))]))
+    return out
 
 
 def _requirement(node: A.Expr, ctx: Context, negate: bool = False) -> str:

@@ -239,6 +239,19 @@ class ExprBuilder(Transformer[Token, Any]):
     ) -> A.Aggregate:
         return _checked(A.Aggregate(fn.value, var.value, window, pred, _pos(fn)))
 
+    def fold(self, fn: Token, _l: Token, value: A.Expr, _for: Token, var: Token, *rest: Any) -> A.Aggregate:
+        # rest: IN window [WHERE pred] RPAR
+        window: int | None = rest[1]
+        pred: A.Expr = rest[3] if len(rest) == 5 else A.TRUE
+        if fn.value not in A.FOLDS:
+            raise BuildError(
+                "syntax",
+                f"'{fn.value}(... for x in ...)' is not a function of the language: only "
+                "sum, min and max run over a window, as in sum(x.rank for x in line)",
+                _pos(fn),
+            )
+        return _checked(A.Aggregate(fn.value, var.value, window, pred, _pos(fn), value=value))
+
     def whole_line(self, _tok: Token) -> None:
         return None
 
@@ -323,7 +336,7 @@ _LOADER = _GrammarLoader()
 KEYWORDS: dict[str, str] = {
     "if": "IF", "then": "THEN", "elif": "ELIF", "else": "ELSE", "or": "OR", "and": "AND",
     "not": "NOT", "in": "IN", "is": "IS", "where": "WHERE", "line": "LINE", "last": "LAST",
-    "count": "COUNT", "any": "ANY", "all": "ALL",
+    "count": "COUNT", "any": "ANY", "all": "ALL", "for": "FOR",
 }  # fmt: skip
 
 
@@ -486,7 +499,7 @@ def parse_expression(text: str) -> A.Expr:
 _WORDS: dict[str, str] = {
     "IF": "'if'", "THEN": "'then'", "ELIF": "'elif'", "ELSE": "'else'", "OR": "'or'",
     "AND": "'and'", "NOT": "'not'", "IN": "'in'", "IS": "'is'", "WHERE": "'where'",
-    "LINE": "'line'", "LAST": "'last'", "COUNT": "'count'", "ANY": "'any'", "ALL": "'all'",
+    "LINE": "'line'", "LAST": "'last'", "COUNT": "'count'", "ANY": "'any'", "ALL": "'all'", "FOR": "'for'",
     "COMPARE": "a comparison (== != < <= > >=)", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'",
     "FLOORDIV": "'//'", "PERCENT": "'%'", "DOTDOT": "'..'", "DOT": "'.'", "COMMA": "','",
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'",
@@ -536,6 +549,10 @@ def describe_expected(
         return "an attribute (rank, suit or color) after '.'"
     if expected == {"NAME"} and before == "(":
         return "a name for the card, as in count(x in line where x is red)"
+    if expected == {"IN"}:
+        return "'in' and a window after the card's name, as in x in line or x in last 3"
+    if expected == {"NAME"} and before == "for":
+        return "a name for the card after 'for', as in sum(x.rank for x in line)"
     if expected == {"LBRACE"}:
         return f"a set such as {{2, 3, 5}} after '{before or 'in'}'"
     if expected <= {"LINE", "LAST"} and expected:
