@@ -84,7 +84,7 @@ _EXPRESSION: list[Any] = [
         rf"(is)(\s+)(?:(not)(\s+))?({_NAME}|[{_SUIT_SYMBOLS}])",
         _groups(Operator.Word, Whitespace, Operator.Word, Whitespace, Name.Property),
     ),
-    (rf"(\.)(\s*)({_NAME})", _groups(Punctuation, Whitespace, Name.Attribute)),
+    (rf"(\.)([ \t]*)({_NAME})", _groups(Punctuation, Whitespace, Name.Attribute)),
     (words(_WORD_OPERATORS, suffix=r"\b"), Operator.Word),
     (words(("true", "false"), suffix=r"\b"), Keyword.Constant),
     (words(_KEYWORDS, suffix=r"\b"), Keyword),
@@ -95,7 +95,7 @@ _EXPRESSION: list[Any] = [
     (rf"[{_SUIT_SYMBOLS}]", Name.Constant),
     (r"[0-9]+", Number.Integer),
     (r"\.\.|==|!=|<=|>=|//|[<>+\-*%=]", Operator),
-    (r"[()\[\]{},:]", Punctuation),
+    (r"[()\[\]{},:.]", Punctuation),
     (_NAME, Name),
 ]
 
