@@ -64,11 +64,11 @@ intersphinx_mapping = {"python": ("https://docs.python.org/3", _inv)} if os.path
 nitpicky = False  # CI builds with -n; turned on here once every docstring reference resolves
 _stdlib = "|".join(sorted(sys.stdlib_module_names))
 nitpick_ignore_regex = [
-    # Outside cardrules: the standard library (builtins such as compile included), lark
-    # and attrs (no inventory offline).
+    # Outside cardrules: the standard library (builtins such as compile included), lark,
+    # attrs and Pygments (no inventory offline).
     (r"py:.*", rf"({_stdlib})(\..+)?"),
     (r"py:.*", "|".join(n for n in dir(builtins) if not n.startswith("_"))),
-    (r"py:.*", r"(lark|attrs?)(\..*)?"),
+    (r"py:.*", r"(lark|attrs?|pygments)(\..*)?"),
     # Private names: type variables of the protocol, and names with a leading underscore.
     (r"py:.*", r"(cardrules\.protocol\.)?[SR]"),
     (r"py:.*", r"(.*\.)?_\w+(\..*)?"),
