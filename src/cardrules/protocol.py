@@ -89,7 +89,7 @@ class Shuffle:
     """A chance action: the deck, top card first.
 
     At a chance node, ``order`` must be a permutation of :func:`chance_cards`; each
-    game's spec says which card goes where, so a stacked deck sets up a chosen
+    game's documentation says which card goes where, so a stacked deck sets up a chosen
     position.
     """
 
@@ -136,7 +136,7 @@ class GameDef(Generic[S, R]):
 
     Instances are what :data:`GAMES` holds: they offer ``new_game``, ``legal_actions``,
     ``apply``, ``view``, ``replay`` and ``Rules`` with the same signatures for every
-    game (``players`` is accepted everywhere and checked against :attr:`player_counts`).
+    game (``players`` is accepted everywhere and checked against ``player_counts``).
     """
 
     def __init__(
@@ -183,7 +183,7 @@ class GameDef(Generic[S, R]):
     # -- the public functions, the same for every game ---------------------------------
 
     def new_game(self, rules: R | None = None, *, players: int | None = None, seed: object = None) -> S:
-        """A new game.  With a ``seed``, every chance node resolves itself (api.md)."""
+        """A new game.  With a ``seed``, every chance node resolves itself from the seed."""
         if rules is None:
             rules = self._default_rules
             if rules is None:  # made once: a Rules is an immutable value
@@ -300,7 +300,7 @@ class GameDef(Generic[S, R]):
         )
 
     def _resolve_chance(self, state: S) -> S:
-        """Resolve chance nodes with the state's seed (api.md): the k-th shuffle of a
+        """Resolve chance nodes with the state's seed: the k-th shuffle of a
         game (k counts Shuffle actions in history, from 0) shuffles the canonical
         chance cards with ``random.Random(f"{seed}:{k}")``."""
         seed = state.seed

@@ -1,4 +1,4 @@
-"""Trick tables: which card wins a trick, written as text (``rule-language.md`` section 3).
+"""Trick tables: which card wins a trick, written as text in the trick-table language.
 
 A table file holds rank orders, suit orders and tables.  :func:`compile_tables` checks a
 file completely (every fault is a :class:`TableError` with its line and column) and turns
@@ -222,7 +222,7 @@ _TIEBREAK: Final = 2
 
 
 class TrickTable:
-    """A compiled trick table (``rule-language.md`` section 3).
+    """A compiled trick table.
 
     Build one with :func:`compile_tables` or :func:`builtin`; ``TrickTable(name,
     source)`` is ``compile_tables(source)[name]``.  A table is an immutable value: two
