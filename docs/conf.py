@@ -61,7 +61,7 @@ autodoc_default_options = {"show-inheritance": True}
 _inv = os.path.join(os.path.dirname(__file__), "_static", "python-objects.inv")
 intersphinx_mapping = {"python": ("https://docs.python.org/3", _inv)} if os.path.exists(_inv) else {}
 
-nitpicky = False  # CI builds with -n; turned on here once every docstring reference resolves
+nitpicky = True
 _stdlib = "|".join(sorted(sys.stdlib_module_names))
 nitpick_ignore_regex = [
     # Outside cardrules: the standard library (builtins such as compile included), lark,
