@@ -3,7 +3,7 @@ C++ crazy eights (5 players, also a shedding game).
 
 Run by hand (the pyspiel half needs the benchmark environment)::
 
-    PYTHONPATH=src /work/bench-venv/bin/python benchmarks/bench_eleusis.py [--seconds 3]
+    PYTHONPATH=src python benchmarks/bench_eleusis.py [--seconds 3]
 
 Both sides do the same work per decision: ask the legal actions, pick one with
 ``random.Random.randrange``, apply it.  Chance is resolved the usual way of each library

@@ -1,4 +1,4 @@
-"""Benchmark of ``equivalent`` (rule-language.md section 2c), measured in one run.
+"""Benchmark of ``equivalent`` (the rule tools), measured in one run.
 
     PYTHONPATH=src python benchmarks/bench_equivalent.py [--quick]
 

@@ -2,7 +2,7 @@
 
 Run by hand (the pyspiel half needs the benchmark environment)::
 
-    PYTHONPATH=src /work/bench-venv/bin/python benchmarks/bench_gunsore.py [--seconds 3]
+    PYTHONPATH=src python benchmarks/bench_gunsore.py [--seconds 3]
 
 Both sides do the same work per decision: ask for the legal actions, pick one with
 ``random.Random.randrange``, apply it.  Chance is resolved the usual way of each library

@@ -2,7 +2,7 @@
 
 Run in the benchmark environment (it has rlcard; cardrules never depends on it)::
 
-    PYTHONPATH=src /work/bench-venv/bin/python benchmarks/bench_haggis.py [--seconds 5]
+    PYTHONPATH=src python benchmarks/bench_haggis.py [--seconds 5]
 
 1. Leading from a fresh 17-card hand: ``legal_actions`` of a freshly dealt state (every
    distinct declaration, plus the two bets), over many seeded deals, for 2 and 3

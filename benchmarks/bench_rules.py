@@ -3,7 +3,7 @@
     PYTHONPATH=src python benchmarks/bench_rules.py [--quick]
 
 1. ``Rule.accepts`` against a hand-written Python predicate, for the ten example rules
-   of rule-language.md section 2 (the predicates apply the same missing-history rule);
+   of the rule language's reference (the predicates apply the same missing-history rule);
 2. compiling a typical rule (the parser cached, as in a running program);
 3. ``Rule.allowed`` against 52 calls of ``accepts``;
 4. aggregates against a hand-written loop, on main lines of 10 to 1000 cards;

@@ -9,7 +9,7 @@ master declares war with chance 1/(distinct cards + 1) at each development lead)
 the default rules and for ``Rules(declare_war=False)`` it prints how many seasons a game
 lasts, how many development and war tricks a season has, how long a game is in player
 actions, and how often each war trigger fires per game; these are the figures the
-spec's prototype reported (``spec/gunsore.md``, last paragraph), recorded in
+specification's prototype reported, recorded in
 ``docs/games/gunsore.rst``.
 """
 

@@ -58,8 +58,15 @@ def seeded_shuffle(text: str, items: list[Any]) -> None:
 
 def seeded_order(seed: object, k: int, cards: Any) -> tuple[Any, ...]:
     """The order in which the ``k``-th seeded shuffle (from 0) of a game seeded with
-    ``seed`` puts ``cards`` (given in canonical order): ``str(seed)`` and ``k`` make the
-    text ``f"{seed}:{k}"`` that :func:`seeded_shuffle` draws from."""
+    ``seed`` puts ``cards`` (given in canonical order): the first ``8 * (n - 1)`` bytes
+    of SHAKE-256 of ``f"{seed}:{k}"`` (UTF-8, ``surrogatepass``) read as ``n - 1``
+    big-endian 64-bit draws, then Fisher-Yates from the last position down, swapping
+    position ``i`` with ``draw % (i + 1)``.
+
+    >>> from cardrules import standard_deck
+    >>> " ".join(map(str, seeded_order(42, 3, standard_deck())[:10]))
+    '10C 9H 3D 4S 7C 8D 8H KS 7H 6S'
+    """
     order = list(cards)
     seeded_shuffle(f"{seed}:{k}", order)
     return tuple(order)

@@ -1,8 +1,8 @@
 """Aegis (イージス): a two-player bidding trick-taking game with a key card.
 
-The rules are those of the author's own manual (``spec/aegis.md``, from the seed text
-``000_3010188cae9bf36b``, revised up to 2002-12-21); ``docs/games/aegis.rst`` tells them
-in English and lists every decision taken where the manual is silent.
+The rules are those of the author's own manual (「イージス/説明書」 by 永施 誠, Stardust
+Crown, revised up to 2002-12-21); the Aegis page of the documentation tells them in
+English and lists every decision taken where the manual is silent.
 
 A season in brief: a chance :class:`~cardrules.Shuffle` deals the **key card** and five
 cards each; the master may exchange up to four times (the slave only after the master
@@ -138,7 +138,7 @@ class Rules:
         the most rounds in which the slave may exchange; a round counts when the slave
         exchanged at least one card, and at the limit its turns are skipped.
     ``table`` (the shipped ``aegis`` table)
-        the trick table that decides every trick (``rule-language.md``); called as
+        the trick table that decides every trick (:mod:`cardrules.tricks`); called as
         ``table.winner(cards, key=key_card)``.
 
     >>> Rules(target=50).target
@@ -231,7 +231,7 @@ class Play:
         return str(self.card)
 
 
-# Interned actions (ENGINEERING.md: building action objects dominates random play).
+# Interned actions (building action objects dominates random play).
 # An exchange's cards are canonical (its converter sorts them): the exchanges of a
 # canonical hand's subsets, taken in ``itertools.combinations``' order, are canonical
 # already, so the converter would return them unchanged.  They are made straight into
@@ -659,7 +659,7 @@ def _step_play(state: State, action: Play) -> State:
 def _score(
     rules: Rules, master: int, key: Card, exchanges: int, bids: tuple[int, int], played: tuple[Trick, ...]
 ) -> Season:
-    """Score a finished season (spec section 6): Break or Keep, then Save, Promise and
+    """Score a finished season as the manual scores it: Break or Keep, then Save, Promise and
     Conquest, all adding up."""
     won1 = sum(map(_WINNER, played))
     tricks = (len(played) - won1, won1)
@@ -874,7 +874,7 @@ _RATINGS: Final = ("total", "result", "attack", "defence", "take")
 
 @attrs.frozen
 class Evaluation:
-    """The five 0-100 ratings the manual shows after a game (formulas: ``spec/aegis.md``).
+    """The five 0-100 ratings the manual shows after a game (formulas chosen for cardrules).
 
     ``take``: 100 x tricks taken / tricks played; ``attack``: 100 x seasons broken /
     seasons as attacker; ``defence``: 100 x seasons as defender in which the player
@@ -1078,7 +1078,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
 def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = None) -> State:
     """A new game of Aegis.  Without a ``seed`` it waits at the first-master draw for a
     :class:`~cardrules.Shuffle` (``order[0]`` is player 0's card, ``order[1]`` player
-    1's); with one, every shuffle of the game resolves itself (``api.md``).
+    1's); with one, every shuffle of the game resolves itself from the seed.
     ``players`` is always 2; it is accepted so that generic code may pass it."""
     return GAME.new_game(rules, players=players, seed=seed)
 

@@ -1,7 +1,7 @@
 """Agents: callables that choose an action from what their player may see.
 
 An agent is any callable ``agent(view, legal_actions) -> action``.  It is given the
-player's :func:`view`, never the state, so it cannot cheat.  An agent may also have a
+player's view (``view(state, player)``), never the state, so it cannot cheat.  An agent may also have a
 ``reset(seed)`` method: :func:`cardrules.simulate` calls it before each game with a seed
 made of the simulation's seed, the game's number and the player's seat, so that a
 simulation gives the same summary however often the same agent objects are reused.  :class:`RandomAgent` plays

@@ -294,7 +294,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
 
 def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
-    """The cards sorted into canonical order (``api.md``): suits spades, hearts,
+    """The cards sorted into canonical order: suits spades, hearts,
     diamonds, clubs, moons; A..K within a suit; suitless J, Q, K; jokers last."""
     return tuple(sorted(cards, key=_index))
 

@@ -1,7 +1,7 @@
 """New Eleusis: a god with a secret rule, and scientists who try to find it.
 
-Robert Abbott's New Eleusis as Martin Gardner printed it (1977), decided in
-``spec/eleusis.md``.  Player 0 is **God**, who wrote the secret rule
+Robert Abbott's New Eleusis as Martin Gardner printed it (1977), with the readings the
+documentation's New Eleusis page lists.  Player 0 is **God**, who wrote the secret rule
 (:attr:`Rules.secret`, a compiled :class:`Rule` of the rule language) and never acts;
 players ``1 .. n-1`` are **scientists** who play cards (one, or a *string* of 2-4) onto a
 main line, are told only "right" or "wrong", and try to find the rule and empty their
@@ -18,8 +18,8 @@ hands.  One :func:`new_game` is one round; :func:`match_scores` adds rounds up.
 >>> card in after.main or any(card in cards for _, cards in after.sides)
 True
 
-Every rule of the game is in this file; see ``docs/games/eleusis.rst`` for the rules as
-implemented and every reading of the spec.
+Every rule of the game is in this file; the New Eleusis page of the documentation gives
+the rules as implemented and every reading taken where the sources are silent.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ __all__ = [
     "view",
 ]
 
-#: The default secret rule's text: alternating colours (``spec/eleusis.md``).
+#: The default secret rule's text: alternating colours.
 DEFAULT_RULE_TEXT: Final = "card.color != prev.color"
 _DEFAULT_RULE: list[Rule] = []
 
@@ -133,7 +133,7 @@ def _check_secret(instance: object, attribute: object, value: object) -> None:
 
 @attrs.frozen
 class Rules:
-    """The variant options of New Eleusis; ``Rules()`` is the game of ``spec/eleusis.md``.
+    """The variant options of New Eleusis; ``Rules()`` is the game as Gardner printed it.
 
     ``secret`` is God's rule (a compiled :class:`Rule`; default: alternating colours).
     ``sudden_death``/``sudden_death_prophet`` are the counts of 30 and 20 of the seed
@@ -734,7 +734,7 @@ def strings(state: State, n: int) -> tuple[Play, ...]:
     ``legal_actions`` lists single cards only (a hand of 14 has some 26,000 strings);
     :func:`apply` accepts any string of 2 to ``rules.max_string`` cards of the hand.
     ``()`` when it is not a scientist's turn or ``n`` is not a legal string length.
-    More than :data:`MAX_STRINGS` strings (a hand of 14 has 240,240 strings of 5) raise
+    More than ``MAX_STRINGS`` (100,000) strings (a hand of 14 has 240,240 strings of 5) raise
     :class:`~cardrules.CardRulesError` at once, before any is built.
 
     >>> s = new_game(seed=3)
@@ -780,7 +780,7 @@ def strings(state: State, n: int) -> tuple[Play, ...]:
 
 
 def round_scores(state: State) -> tuple[int, ...]:
-    """The round's scores (God first) as ``spec/eleusis.md`` counts them, for the
+    """The round's scores (God first) as New Eleusis counts them, for the
     state's present hands and layout (the round need not be over).
 
     Each scientist scores the high count (most cards held by a scientist) minus its

@@ -27,7 +27,7 @@ class InvalidCardError(CardRulesError, ValueError):
 
 
 class CardParseError(InvalidCardError):
-    """Text that is not a card in the notation of ``api.md`` (``"1H"``, ``"QX"``...).
+    """Text that is not a card in the card notation (``"1H"``, ``"QX"``...).
 
     The message names the bad token; :attr:`token` holds it.
     """
@@ -46,7 +46,7 @@ class IllegalActionError(CardRulesError):
 
 
 class RulesError(CardRulesError, ValueError):
-    """A game's :class:`Rules` built with an impossible option."""
+    """A game's ``Rules`` built with an impossible option."""
 
 
 class StateFormatError(CardRulesError, ValueError):

@@ -79,7 +79,7 @@ WarCause = Literal["stuck", "stock", "declared"]
 # -- points --------------------------------------------------------------------------
 
 #: Development points by rank (index 0 is the joker, 1 the ace, 11..13 J Q K).
-#: Reconstructed (spec/gunsore.md): A 11, numbers their face value, faces 10, joker 0.
+#: Reconstructed (the manual's table is lost): A 11, numbers their face value, faces 10, joker 0.
 POINTS_DEVELOPMENT: Final[tuple[int, ...]] = (0, 11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 #: War points by rank: A 1, numbers their face value, faces 0, joker 0 (reconstructed).
 POINTS_WAR: Final[tuple[int, ...]] = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 0, 0)
@@ -138,11 +138,11 @@ def _check_table(instance: object, attribute: attrs.Attribute[Any], value: objec
 
 @attrs.frozen
 class Rules:
-    """The options of a game of Gunsore; ``Rules()`` is the game of ``spec/gunsore.md``.
+    """The options of a game of Gunsore; ``Rules()`` is the game as the documentation's Gunsore page tells it.
 
     ``points_development`` and ``points_war``
         points of each rank, a tuple indexed by rank 0..13 (0 the joker, 1 the ace,
-        11..13 J Q K).  The manual's table is lost; the defaults are the spec's
+        11..13 J Q K).  The manual's table is lost; the defaults are a
         reconstruction, which meets the manual's one surviving check (over two decks
         the higher value of every card adds up to 760).
     ``declare_war``

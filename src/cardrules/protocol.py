@@ -92,7 +92,7 @@ class Shuffle:
     """A chance action: the deck, top card first.
 
     At a chance node, ``order`` must be a permutation of :func:`chance_cards`; each
-    game's spec says which card goes where, so a stacked deck sets up a chosen
+    game's documentation says which card goes where, so a stacked deck sets up a chosen
     position.
     """
 
@@ -139,7 +139,7 @@ class GameDef(Generic[S, R]):
     Instances are what :data:`GAMES` holds: they offer ``new_game``, ``legal_actions``,
     ``apply``, ``view``, ``replay``, ``chance_cards``, ``describe``, ``summary`` and
     ``Rules`` with the same signatures for every game (``players`` is accepted
-    everywhere and checked against :attr:`player_counts`).  Each game module's functions
+    everywhere and checked against ``player_counts``).  Each game module's functions
     of the same names call these: :meth:`apply` is the one path of every action.
     """
 

@@ -1,8 +1,8 @@
 """Haggis (Sean Ross, 2010) for two or three players: climbing with wild face cards, bombs
 and bets.
 
-The rules as implemented are on the Haggis page of the documentation
-(``docs/games/haggis.rst``), decided in ``spec/haggis.md``.  In short: number cards
+The rules as implemented, and every decision taken where the sources are silent, are on
+the Haggis page of the documentation.  In short: number cards
 2..10 in four suits (five with moons for three players), each player owns a public J, Q
 and K that stand for lower cards; players lead and beat *combinations* (sets, runs, runs
 of sets, bombs), capture the tricks they win, and score the odd cards and faces they
@@ -163,7 +163,7 @@ def _to_tuple(value: Any) -> Any:
 
 @attrs.frozen
 class Rules:
-    """Haggis variants.  ``Rules()`` is the game of ``spec/haggis.md``.
+    """Haggis variants.  ``Rules()`` is the game as the documentation's Haggis page tells it.
 
     ``target``: the game ends after a hand where someone has this many points and is
     strictly ahead (250; 350 for the long game).  ``bomb_trick``: who captures a trick

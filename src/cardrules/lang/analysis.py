@@ -1,5 +1,5 @@
 """Rule tools: what a rule looks at (:func:`profile`) and whether two rules are the same
-rule (:func:`equivalent`), as ``rule-language.md`` section 2c specifies.
+rule (:func:`equivalent`).
 
 >>> from cardrules.lang import compile_rule
 >>> alternate = compile_rule("card.color != prev.color")
@@ -363,8 +363,8 @@ CANONICAL_SCAN_LINES: Final = 3000  # 52 * 52 + 296: past the first card's secon
 
 
 def _earlier_in_canonical_order(a: Rule, b: Rule, found: Counterexample) -> Counterexample:
-    """The first pair of ``found``'s length in canonical order (spec: "ties: first in
-    canonical order"), when it comes within :data:`CANONICAL_SCAN_LINES` lines of the
+    """The first pair of ``found``'s length in canonical order (ties go to the first in
+    canonical order), when it comes within :data:`CANONICAL_SCAN_LINES` lines of the
     start; else the sampled ``found``, the least of the samples."""
     line, _ = found
     stop = tuple(c.index for c in line)

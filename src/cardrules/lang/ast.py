@@ -482,7 +482,7 @@ def unparse(node: Expr) -> str:
 
 
 def start_pos(node: Expr | Range) -> Pos:
-    """The place of the first token of ``node`` (its :attr:`pos` is the place of the
+    """The place of the first token of ``node`` (its ``pos`` is the place of the
     token that names it: for ``a + b`` the ``+``, for ``x.rank`` the ``rank``)."""
     while isinstance(node, (Attribute, Arith, Compare, Member, Is, BoolOp, Range)):
         node = children(node)[0]

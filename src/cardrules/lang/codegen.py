@@ -71,8 +71,8 @@ class CodeGen:
     """Writes Python code for the nodes of one :class:`~cardrules.lang.check.Checked` tree.
 
     ``expr(node)`` returns a Python expression; loops for aggregates are appended to
-    :attr:`statements` (lines with 4-space indentation, to be put before the
-    expression); :attr:`globals` holds the constants the code names.
+    ``statements`` (lines with 4-space indentation, to be put before the
+    expression); ``globals`` holds the constants the code names.
     """
 
     def __init__(self, checked: Checked, *, prefix: str = "") -> None:

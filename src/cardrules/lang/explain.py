@@ -1,7 +1,7 @@
 """A reference interpreter of rule trees, and :func:`explain` built on it.
 
-:func:`evaluate` walks a checked tree directly, following the spec's wording
-(``rule-language.md``), *nothing* included.  It is slow and is never used to judge
+:func:`evaluate` walks a checked tree directly, following the language reference's
+wording, *nothing* included.  It is slow and is never used to judge
 cards in play (compiled code does that); it explains a judgement in words, and the tests
 use it as an independent oracle for the code generator.
 """

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import ast as A
+from .ast import Item
 
 __all__ = ["SMALL", "Items"]
 
@@ -38,7 +39,7 @@ class Items:
 
     __slots__ = ("_ends", "_offsets", "_segments", "_singles", "_starts", "size")
 
-    def __init__(self, items: Sequence[A.Item]) -> None:
+    def __init__(self, items: Sequence[Item]) -> None:
         segments: list[tuple[Any, Any]] = []  # (lo, hi) of a range, or (value, _SINGLE)
         offsets: list[int] = []
         size = 0

@@ -1,4 +1,4 @@
-"""Rule tools: how often a rule accepts a card (``rule-language.md`` section 2c).
+"""Rule tools: how often a rule accepts a card.
 
 :func:`acceptance` is here; ``profile`` and ``equivalent`` live beside it.
 """
@@ -12,7 +12,7 @@ from .rules import Rule
 
 __all__ = ["acceptance"]
 
-# The spec's ``two_decks``, "the canonical 52 twice": the 52 cards in canonical order, then
+# Two decks as "the canonical 52 twice": the 52 cards in canonical order, then
 # the same 52 again (AS..KC, AS..KC).  Read literally; sorting the 104 cards (equal cards
 # adjacent, as cardrules.two_decks() and two-deck chance cards are) would give other
 # samples for the same seed.  docs/language/good-rules.rst records this reading.
