@@ -10,7 +10,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra (open_spiel) is not installed")
 np = pytest.importorskip("numpy", reason="the openspiel extra (numpy) is not installed")
 
-from cardrules import CHANCE, GAMES, Shuffle, chance_cards  # noqa: E402
+from cardrules import GAMES, Shuffle, chance_cards  # noqa: E402
 from cardrules.integrations import openspiel as cos  # noqa: E402
 from cardrules.integrations.sampling import sample_state  # noqa: E402
 
