@@ -1,0 +1,580 @@
+"""Integer actions for every cardrules game: what OpenSpiel and PettingZoo see.
+
+Frameworks for game AI want each action to be a small integer that means the same thing
+in every state, and want a chance node to be one random draw over a few outcomes.  The
+cardrules API has richer actions (``Exchange(cards)``, Haggis combinations, Eleusis
+strings) and shuffles the whole deck in one :class:`~cardrules.Shuffle`.  This module
+bridges the two, once for both adapters, without depending on either framework.
+
+**Chance, card by card.**  A cardrules chance node (a :class:`~cardrules.Shuffle` of
+``n`` cards) becomes ``n`` chance nodes: each draws the next card of the order, uniformly
+over the cards not yet drawn (equal cards of a two-deck game are one outcome with the
+summed probability).  The outcome id is the card's index in the game's card alphabet
+(:attr:`Encoding.cards`).  When the last card is drawn the ``Shuffle`` of the drawn order
+is applied, so any stacked deal is reachable.
+
+**Composite actions as token sequences.**  An action that chooses several cards is entered
+as a short sequence of tokens by the same player: first the cards (each a token, in
+canonical order where order does not matter), then a closing token.  Every token id has
+one meaning in every state; the closing token's text is ``str(action)`` of the completed
+action.  The encodings, per game:
+
+``aegis`` (110 ids)
+    ``0..51`` add card ``c`` to the exchange being built (canonical order, each card at
+    most once); ``52`` exchange the chosen cards (``Exchange(())``, "keep", when none);
+    ``53..57`` ``Bid(1..5)``; ``58..109`` ``Play(c)``.
+
+``gunsore`` (54 ids with two decks)
+    ``0..52`` ``Play(c)`` (52 cards then the joker); ``53`` ``DeclareWar()``.
+
+``haggis`` (2 players: 87 ids; 3 players: 110)
+    first the cards of a combination, one token each in canonical order (the number cards
+    in play, then J, Q, K); then the declaration: ``set``, ``bomb``, or a sequence by
+    width ``w`` and top rank ``t`` (``w = 1``: ``t`` 4..13; ``w >= 2``: ``t`` 3..13; ``w``
+    up to the number of suits in play).  The cards and the declaration together are one
+    ``Play(combo)`` (a combination is its kind, rank, width and cards).  Then ``Pass()``,
+    one id per bet amount of the rules, and (3 players, ``bomb_trick="choose"``)
+    ``GiveTrick(p)`` for each player.
+
+``eleusis`` (58 ids)
+    ``0..51`` a card: the next card of the string being played, or the card named by a
+    ``Judge(False, card)``; ``52`` play the string (1 to ``max_string`` cards, in the order
+    chosen); ``53`` ``NoPlay()``; ``54`` ``BecomeProphet()``; ``55`` ``Pass()``; ``56``
+    ``Judge(True)``; ``57`` ``Judge(False)`` (for a no-play: followed by the card named
+    right, ``Judge(False, card)``).
+
+Only the Haggis combination and the Eleusis string encodings are needed to make the
+number of ids small: a single id per combination would need one per subset of cards.
+
+**Bounds.**  :meth:`Encoding.max_game_length` counts player decisions (tokens, not chance
+draws) and is derived from the rules in each encoding's docstring.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
+from ..errors import CardRulesError, IllegalActionError
+from ..protocol import CHANCE, GAMES, GameDef, Shuffle
+
+__all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
+
+Trie = dict[tuple[int, ...], dict[int, Any]]
+
+
+class Position:
+    """A point of a game as the frameworks see it: the cardrules ``state``, the tokens
+    the player to act has chosen so far (``pending``), and at a chance node the cards
+    drawn so far (``dealt``).  Treated as immutable: every step makes a new one."""
+
+    __slots__ = ("_trie", "dealt", "pending", "remaining", "state")
+
+    def __init__(
+        self,
+        state: Any,
+        pending: tuple[int, ...] = (),
+        dealt: tuple[Card, ...] = (),
+        remaining: tuple[int, ...] | None = None,
+        trie: Trie | None = None,
+    ) -> None:
+        self.state = state
+        self.pending = pending
+        self.dealt = dealt
+        self.remaining = remaining  # at a chance node: how many of each alphabet card are left
+        self._trie = trie
+
+    def __deepcopy__(self, memo: object) -> Position:
+        return self  # immutable: OpenSpiel clones states with deepcopy
+
+    def __copy__(self) -> Position:
+        return self
+
+
+class Encoding:
+    """A game's integer actions and chance outcomes (see the module docstring)."""
+
+    name: ClassVar[str]
+
+    def __init__(self, rules: Any, players: int) -> None:
+        self.game: GameDef[Any, Any] = GAMES[self.name]
+        self.rules = rules
+        self.players = players
+        self.cards: tuple[Card, ...] = self._alphabet()
+        self.card_id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
+        self.num_actions = self._num_actions()
+
+    # -- what each game says ----------------------------------------------------------
+
+    def _alphabet(self) -> tuple[Card, ...]:
+        return standard_deck()
+
+    def _num_actions(self) -> int:
+        raise NotImplementedError
+
+    def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
+        """The token ids that enter ``action`` (a legal action of ``state``)."""
+        raise NotImplementedError
+
+    def token_name(self, token: int) -> str:
+        """The meaning of a token id on its own (the same in every state)."""
+        raise NotImplementedError
+
+    def max_game_length(self) -> int:
+        """An upper bound on the number of player decisions (tokens) in a game."""
+        raise NotImplementedError
+
+    def utility_bounds(self) -> tuple[float, float]:
+        """The lowest and highest final score a player can have."""
+        raise NotImplementedError
+
+    def truncated(self, state: Any) -> bool:
+        """True where the adapter ends a game the rules would go on with (Haggis only)."""
+        return False
+
+    # -- the shared machinery ---------------------------------------------------------
+
+    def initial(self, seed: object = None) -> Position:
+        return self.enter(self.game.new_game(self.rules, players=self.players, seed=seed))
+
+    def enter(self, state: Any) -> Position:
+        """The position at a cardrules ``state`` with nothing pending."""
+        if state.to_act is CHANCE:
+            counts = Counter(self.game.chance_cards(state))
+            return Position(state, remaining=tuple(counts.get(c, 0) for c in self.cards))
+        return Position(state)
+
+    def is_terminal(self, pos: Position) -> bool:
+        return bool(pos.state.is_over) or self.truncated(pos.state)
+
+    def to_act(self, pos: Position) -> Any:
+        """The player to act, :data:`CHANCE`, or ``None`` at the end."""
+        if self.is_terminal(pos):
+            return None
+        return pos.state.to_act
+
+    def chance_outcomes(self, pos: Position) -> list[tuple[int, float]]:
+        remaining = pos.remaining
+        assert remaining is not None
+        total = sum(remaining)
+        return [(i, n / total) for i, n in enumerate(remaining) if n]
+
+    def trie(self, pos: Position) -> Trie:
+        if pos._trie is None:
+            trie: Trie = {}
+            state = pos.state
+            for action in self.game.legal_actions(state):
+                toks = self.tokens(state, action)
+                last = len(toks) - 1
+                for i, t in enumerate(toks):
+                    trie.setdefault(toks[:i], {})[t] = action if i == last else None
+            pos._trie = trie
+        return pos._trie
+
+    def legal_tokens(self, pos: Position) -> list[int]:
+        """The legal token ids at ``pos`` (a player's node), ascending."""
+        return sorted(self.trie(pos).get(pos.pending, ()))
+
+    def completes(self, pos: Position, token: int) -> Any:
+        """The action ``token`` completes at ``pos``, ``None`` if it only extends the
+        pending tokens; :class:`IllegalActionError` if it is not legal there."""
+        step = self.trie(pos).get(pos.pending)
+        if step is None or token not in step:
+            why = f"action id {token} ({self.token_name(token)}) is not legal here"
+            raise IllegalActionError(f"{self.name}: {why}")
+        return step[token]
+
+    def apply(self, pos: Position, token: int) -> Position:
+        """The position after chance outcome or player token ``token``."""
+        state = pos.state
+        if state.to_act is CHANCE:
+            remaining = pos.remaining
+            assert remaining is not None
+            if not 0 <= token < len(remaining) or not remaining[token]:
+                raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
+            dealt = (*pos.dealt, self.cards[token])
+            left = list(remaining)
+            left[token] -= 1
+            if any(left):
+                return Position(state, dealt=dealt, remaining=tuple(left))
+            return self.enter(self.game.apply(state, Shuffle(dealt)))
+        action = self.completes(pos, token)
+        if action is None:
+            return Position(state, (*pos.pending, token), trie=pos._trie)
+        return self.enter(self.game.apply(state, action))
+
+    def action_string(self, pos: Position, token: int) -> str:
+        """``str(action)`` when ``token`` completes an action at ``pos``; the chance draw
+        ``deal <card>``; otherwise the token's own name."""
+        if pos.state.to_act is CHANCE:
+            return f"deal {self.cards[token]}" if 0 <= token < len(self.cards) else f"chance {token}"
+        if not self.is_terminal(pos):
+            step = self.trie(pos).get(pos.pending, {})
+            action = step.get(token)
+            if action is not None:
+                return str(action)
+        return self.token_name(token)
+
+    def action_tokens(self, state: Any, actions: Sequence[Any]) -> list[int]:
+        """The token ids (chance draws included) that reach the state after ``actions``
+        from ``state``: how a cardrules history is entered through a framework."""
+        out: list[int] = []
+        for action in actions:
+            if isinstance(action, Shuffle):
+                out.extend(self.card_id[c] for c in action.order)
+            else:
+                out.extend(self.tokens(state, action))
+            state = self.game.apply(state, action)
+        return out
+
+    def card_name(self, token: int) -> str:
+        return str(self.cards[token])
+
+
+# ------------------------------------------------------------------------------ aegis
+
+
+class AegisEncoding(Encoding):
+    """Aegis.  Ids: ``0..51`` choose a card to exchange, ``52`` exchange (or keep),
+    ``53..57`` bids, ``58..109`` plays.
+
+    **Game length.**  Every season scores at least one point (a break scores the
+    attacker's bid, a keep gives the attacker's bid to the defender; bids are 1 or more).
+    The game ends after the first season that leaves a player on ``target`` or more, so
+    before the last season the two scores add up to at most ``2 (target - 1)``: at most
+    ``2 target - 1`` seasons.  A season takes at most ``max_exchanges`` rounds of two
+    exchanges of at most five cards (six tokens each), two bids and ten cards played.
+
+    **Utilities.**  Scores start at 0 and never fall; a season gives one player at most
+    ``5 + 1 + 1`` (bid, promise, conquest), and the last season starts with both below
+    ``target``: the highest final score is ``target - 1 + 7``.
+    """
+
+    name = "aegis"
+    EXCHANGE, BID, PLAY = 52, 53, 58
+
+    def _num_actions(self) -> int:
+        return 110
+
+    def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
+        kind = type(action).__name__
+        if kind == "Exchange":
+            return (*(self.card_id[c] for c in canonical(action.cards)), self.EXCHANGE)
+        if kind == "Bid":
+            return (self.BID + action.n - 1,)
+        return (self.PLAY + self.card_id[action.card],)
+
+    def token_name(self, token: int) -> str:
+        if token < 52:
+            return f"+{self.cards[token]}"
+        if token == self.EXCHANGE:
+            return "exchange"
+        if token < self.PLAY:
+            return f"bid {token - self.BID + 1}"
+        return f"play {self.cards[token - self.PLAY]}"
+
+    def max_game_length(self) -> int:
+        seasons = 2 * int(self.rules.target) - 1
+        return seasons * (int(self.rules.max_exchanges) * 2 * 6 + 2 + 10)
+
+    def utility_bounds(self) -> tuple[float, float]:
+        return 0.0, float(self.rules.target - 1 + 7)
+
+
+# ---------------------------------------------------------------------------- gunsore
+
+
+class GunsoreEncoding(Encoding):
+    """Gunsore.  Ids: ``0..52`` play a card (the 52 cards, then the joker), ``53``
+    declare war.
+
+    **Game length.**  Every card of the decks is played exactly once (the game ends when
+    the stock and both hands are empty): ``53 decks`` plays.  War is declared at most once
+    a season and every season has at least one trick (two cards): at most ``53 decks / 2``
+    declarations.
+
+    **Utilities.**  Each card's points go once to one pool, and pools go to scores: a
+    player's final score lies between the sum over every card of its lowest value
+    (development or war, if negative) and the sum of its highest.
+    """
+
+    name = "gunsore"
+
+    def _alphabet(self) -> tuple[Card, ...]:
+        return canonical(set(two_decks(jokers=1)))
+
+    def _num_actions(self) -> int:
+        return len(self.cards) + 1
+
+    def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
+        if type(action).__name__ == "DeclareWar":
+            return (len(self.cards),)
+        return (self.card_id[action.card],)
+
+    def token_name(self, token: int) -> str:
+        return "declare war" if token == len(self.cards) else str(self.cards[token])
+
+    def _deck(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards for _ in range(self.rules.decks))
+
+    def max_game_length(self) -> int:
+        n = len(self._deck())
+        return n + n // 2
+
+    def utility_bounds(self) -> tuple[float, float]:
+        dev, war = self.rules.points_development, self.rules.points_war
+        lo = hi = 0
+        for card in self._deck():
+            values = (dev[card.rank], war[card.rank])
+            lo += min(0, *values)
+            hi += max(0, *values)
+        return float(lo), float(hi)
+
+
+# ----------------------------------------------------------------------------- haggis
+
+
+class HaggisEncoding(Encoding):
+    """Haggis.  Ids: the cards of a combination (number cards in play, then J, Q, K),
+    then ``set``, ``bomb``, the sequences by width and top rank, ``Pass()``, the bets,
+    and (3 players choosing who takes a bombed trick) ``GiveTrick(p)``.
+
+    **Game length.**  The rules let a tie at the top play another hand, again and again:
+    a Haggis game has no length limit.  OpenSpiel needs one, so the adapter ends a game
+    after ``max_hands`` hands (the ``max_hands`` parameter; by default the most hands a
+    game without a tie at the top can take, plus ten).  That most: every hand hands out at
+    least the points of all cards (``P``: 16 number points + 10 per player's faces with
+    two players, 20 + 30 with three), scores never fall, and the game ends after the first
+    hand that leaves a player strictly ahead on ``target`` or more: at most
+    ``n (target - 1) // P + 1`` hands.  Within a hand at most ``17 n`` cards are played,
+    in at most ``17 n`` combinations, each followed by at most ``n - 1`` passes and one
+    ``GiveTrick``; each player bets at most once.
+
+    **Utilities.**  A player gains at most ``G = P + 85 + n max(bets) + first_out_bonus``
+    in a hand (every card's points, 5 per card of a 17-card hand, its bet and the others'
+    lost bets); it has less than ``target`` before the hand in which someone reaches it.
+    """
+
+    name = "haggis"
+    extra_hands = 10
+
+    def __init__(self, rules: Any, players: int, max_hands: int | None = None) -> None:
+        super().__init__(rules, players)
+        self.max_hands = max_hands if max_hands is not None else self.base_hands() + self.extra_hands
+
+    def _alphabet(self) -> tuple[Card, ...]:
+        return (*haggis_number_cards(5 if self.players == 3 else 4), *haggis_faces())
+
+    @property
+    def width_max(self) -> int:
+        return 5 if self.players == 3 else 4
+
+    def _num_actions(self) -> int:
+        a = len(self.cards)
+        self.SET, self.BOMB = a, a + 1
+        self.seq: dict[tuple[int, int], int] = {}
+        i = a + 2
+        for w in range(1, self.width_max + 1):
+            for top in range(4 if w == 1 else 3, 14):
+                self.seq[w, top] = i
+                i += 1
+        self.seq_name = {v: k for k, v in self.seq.items()}
+        self.PASS = i
+        self.bet_id = {amount: i + 1 + k for k, amount in enumerate(self.rules.bets)}
+        i += 1 + len(self.rules.bets)
+        self.GIVE = i
+        if self.players == 3 and self.rules.bomb_trick == "choose":
+            i += self.players
+        return i
+
+    def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
+        kind = type(action).__name__
+        if kind == "Play":
+            combo = action.combo
+            if combo.kind == "set":
+                last = self.SET
+            elif combo.kind == "bomb":
+                last = self.BOMB
+            else:
+                last = self.seq[combo.width, combo.rank]
+            return (*(self.card_id[c] for c in combo.cards), last)
+        if kind == "Pass":
+            return (self.PASS,)
+        if kind == "Bet":
+            return (self.bet_id[action.amount],)
+        return (self.GIVE + action.player,)
+
+    def token_name(self, token: int) -> str:
+        if token < len(self.cards):
+            return f"+{self.cards[token]}"
+        if token == self.SET:
+            return "as a set"
+        if token == self.BOMB:
+            return "as a bomb"
+        if token in self.seq_name:
+            w, top = self.seq_name[token]
+            return f"as a sequence of width {w} to {top}"
+        if token == self.PASS:
+            return "pass"
+        for amount, i in self.bet_id.items():
+            if i == token:
+                return f"bet {amount}"
+        return f"give the trick to player {token - self.GIVE}"
+
+    def card_points(self) -> int:
+        numbers = sum(1 for c in self.cards if c.suit is not None and c.rank in (3, 5, 7, 9))
+        return int(numbers + 10 * self.players)
+
+    def base_hands(self) -> int:
+        return int(self.players * (self.rules.target - 1) // self.card_points() + 1)
+
+    def max_game_length(self) -> int:
+        n = self.players
+        cards = 17 * n
+        per_hand = cards + cards * (1 + (n - 1) + 1) + n
+        return int(self.max_hands * per_hand)
+
+    def utility_bounds(self) -> tuple[float, float]:
+        n = self.players
+        gain = self.card_points() + 5 * 17 + n * max(self.rules.bets, default=0) + self.rules.first_out_bonus
+        hands_after = max(1, self.max_hands - self.base_hands() + 1)
+        return 0.0, float(self.rules.target - 1 + hands_after * gain)
+
+    def truncated(self, state: Any) -> bool:
+        return bool(state.hand_number >= self.max_hands and state.to_act is CHANCE and not state.is_over)
+
+
+# ---------------------------------------------------------------------------- eleusis
+
+
+class EleusisEncoding(Encoding):
+    """New Eleusis.  Ids: ``0..51`` a card, ``52`` play the string chosen, ``53`` no
+    play, ``54`` become prophet, ``55`` pass, ``56`` judge right, ``57`` judge wrong
+    (then the card that was right).
+
+    **Game length.**  Write ``S`` for the scientists, ``T``/``Tp`` for the sudden-death
+    counts, ``m`` for ``max_string``.  A play (or a wrong no-play) counts at least one
+    card, and the count never falls: outside sudden death there are at most
+    ``N = T + S Tp`` of them (``T`` without a prophet, ``Tp`` per prophet, and each
+    scientist is prophet at most once a round); each adds at most
+    ``K = max(penalty m, no_play_penalty)`` cards to a hand, and each of at most ``S``
+    overthrows adds ``overthrow_penalty``.  So scientists' hands never hold more than
+    ``H = hand_size S + N K + S overthrow_penalty`` cards in all.  Every other turn
+    removes a card from a hand (a right play, a correct no-play), expels a scientist, or
+    overthrows a prophet: at most ``N + H + 2 S`` turns.  A turn takes at most ``m + 1``
+    tokens, one prophet offer and two judging tokens.
+
+    **Utilities.**  A scientist scores at most the high count (``H``) plus 4, and a
+    prophet 2 per card played (at most ``m`` per turn); God scores no more than the best
+    scientist.
+    """
+
+    name = "eleusis"
+    END, NOPLAY, PROPHET, PASS, RIGHT, WRONG = 52, 53, 54, 55, 56, 57
+
+    def _num_actions(self) -> int:
+        return 58
+
+    def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
+        kind = type(action).__name__
+        if kind == "Play":
+            return (*(self.card_id[c] for c in action.cards), self.END)
+        if kind == "NoPlay":
+            return (self.NOPLAY,)
+        if kind == "BecomeProphet":
+            return (self.PROPHET,)
+        if kind == "Pass":
+            return (self.PASS,)
+        if action.right:
+            return (self.RIGHT,)
+        if action.card is None:  # a play judged wrong
+            return (self.WRONG,)
+        return (self.WRONG, self.card_id[action.card])
+
+    def token_name(self, token: int) -> str:
+        if token < 52:
+            return f"+{self.cards[token]}"
+        return {52: "play", 53: "no play", 54: "become prophet", 55: "pass", 56: "judge right"}.get(
+            token, "judge wrong"
+        )
+
+    def _string_step(self, pos: Position) -> dict[int, Any] | None:
+        """After the first card of a play: the string may go on (any card left in the
+        hand, up to ``max_string``) or be played."""
+        pending = pos.pending
+        if not pending or pending[0] >= 52:
+            return None
+        state = pos.state
+        cards = tuple(self.cards[t] for t in pending)
+        left = Counter(state.hands[state.to_act])
+        left.subtract(cards)
+        from .. import eleusis
+
+        step: dict[int, Any] = {self.END: eleusis.Play(cards)}
+        if len(pending) < self.rules.max_string:
+            for c, k in left.items():
+                if k > 0:
+                    step[self.card_id[c]] = None
+        return step
+
+    def legal_tokens(self, pos: Position) -> list[int]:
+        step = self._string_step(pos)
+        if step is None:
+            return super().legal_tokens(pos)
+        return sorted(step)
+
+    def completes(self, pos: Position, token: int) -> Any:
+        step = self._string_step(pos)
+        if step is None:
+            return super().completes(pos, token)
+        if token not in step:
+            why = f"action id {token} ({self.token_name(token)}) is not legal here"
+            raise IllegalActionError(f"eleusis: {why}")
+        return step[token]
+
+    def action_string(self, pos: Position, token: int) -> str:
+        step = None if self.is_terminal(pos) or pos.state.to_act is CHANCE else self._string_step(pos)
+        if step is not None:
+            action = step.get(token)
+            return str(action) if action is not None else self.token_name(token)
+        return super().action_string(pos, token)
+
+    def _bounds(self) -> tuple[int, int]:
+        r = self.rules
+        s = self.players - 1
+        prophets = s if r.prophets else 0
+        n = r.sudden_death + prophets * r.sudden_death_prophet
+        k = max(r.penalty * r.max_string, r.no_play_penalty)
+        h = r.hand_size * s + n * k + prophets * r.overthrow_penalty
+        turns = n + h + 2 * s
+        return turns, h
+
+    def max_game_length(self) -> int:
+        turns, _ = self._bounds()
+        return int(turns * (self.rules.max_string + 1 + 1 + 2))
+
+    def utility_bounds(self) -> tuple[float, float]:
+        turns, h = self._bounds()
+        return 0.0, float(h + 4 + 2 * self.rules.max_string * turns)
+
+
+ENCODINGS: dict[str, type[Encoding]] = {
+    "aegis": AegisEncoding,
+    "gunsore": GunsoreEncoding,
+    "haggis": HaggisEncoding,
+    "eleusis": EleusisEncoding,
+}
+
+
+def encoding_for(name: str, rules: Any = None, players: int | None = None, **extra: Any) -> Encoding:
+    """The :class:`Encoding` of game ``name`` for ``rules`` and ``players`` (defaults:
+    the game's own)."""
+    if name not in ENCODINGS:
+        raise CardRulesError(f"no integer encoding for game {name!r} (games: {', '.join(ENCODINGS)})")
+    game = GAMES[name]
+    if rules is None:
+        rules = game.Rules()
+    n = game._players(players)
+    return ENCODINGS[name](rules, n, **extra)
