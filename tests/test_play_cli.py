@@ -18,10 +18,11 @@ def run(argv, stdin, monkeypatch, capsys):
 
 @pytest.mark.parametrize("game", ["aegis", "gunsore", "haggis"])
 def test_auto_plays_a_whole_game_and_the_same_seed_plays_it_again(game, monkeypatch, capsys):
-    status, out = run(["play", game, "--auto", "--seed", "4"], "", monkeypatch, capsys)
+    # a small search budget keeps the whole game quick
+    status, out = run(["play", game, "--auto", "--seed", "4", "--budget", "4"], "", monkeypatch, capsys)
     assert status == 0
     assert out.startswith(f"{game}, 2 players, seed 4\n") and "winners: [" in out
-    _, again = run(["play", game, "--auto", "--seed", "4"], "", monkeypatch, capsys)
+    _, again = run(["play", game, "--auto", "--seed", "4", "--budget", "4"], "", monkeypatch, capsys)
     assert again == out
 
 
@@ -46,6 +47,18 @@ def test_a_text_that_matches_several_actions_lists_them_and_a_bad_one_says_so(mo
     assert listed and all("single 2" in a for a in listed)
     assert "no legal action matches 'nonsense'" in out
     assert re.search(r"no action 99999: choose from 1 to \d+", out)
+
+
+@pytest.mark.parametrize("budget", ["0", "x", "0ms", "ms"])
+def test_a_bad_budget_is_refused(budget, monkeypatch, capsys):
+    status = main(["play", "aegis", "--budget", budget, "--seed", "1"])
+    assert status != 0
+    assert "--budget must be a number of iterations" in capsys.readouterr().err
+
+
+def test_a_budget_in_milliseconds_plays(monkeypatch, capsys):
+    status, out = run(["play", "aegis", "--seed", "5", "--budget", "5ms"], "1\nquit\n", monkeypatch, capsys)
+    assert status == 0 and out.rstrip().endswith("stopped.")
 
 
 def test_a_seat_that_does_not_exist_is_refused(monkeypatch, capsys):

@@ -5,8 +5,9 @@ player's :func:`view`, never the state, so it cannot cheat.  An agent may also h
 ``reset(seed)`` method: :func:`cardrules.simulate` calls it before each game with a seed
 made of the simulation's seed, the game's number and the player's seat, so that a
 simulation gives the same summary however often the same agent objects are reused.  :class:`RandomAgent` plays
-every game; each game module adds a stronger one (``cardrules.aegis.GreedyAgent`` ...),
-reachable here through :func:`strong_agent`.
+every game; each game module adds a greedy one (``cardrules.aegis.GreedyAgent`` ...), and
+:class:`cardrules.search.ISMCTSAgent` searches in every game; :func:`strong_agent` gives
+the strongest of them for a game.
 """
 
 from __future__ import annotations
@@ -61,10 +62,29 @@ class RandomAgent(SeededAgent):
         return legal_actions[self._rng.randrange(len(legal_actions))]
 
 
-def strong_agent(game: str, seed: object = None) -> Agent:
-    """The stronger documented agent of a game (``GreedyAgent`` in its module)."""
+#: The games whose strongest agent is the search agent (:class:`cardrules.search.ISMCTSAgent`),
+#: with its default iterations per decision there.
+SEARCH_ITERATIONS = {"aegis": 300, "gunsore": 300, "haggis": 60}
+
+
+def strong_agent(
+    game: str, seed: object = None, *, iterations: int | None = None, time_per_move: float | None = None
+) -> Agent:
+    """The strongest documented agent of a game.
+
+    Aegis, Gunsore and Haggis: :class:`cardrules.search.ISMCTSAgent` (information-set
+    Monte Carlo tree search with random rollouts), with ``iterations`` per decision
+    (default :data:`SEARCH_ITERATIONS`) or ``time_per_move`` seconds.  New Eleusis: its
+    ``GreedyAgent`` (a search needs the secret rule the scientists are looking for).
+    """
     if game not in GAMES:
         raise CardRulesError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    if game in SEARCH_ITERATIONS:
+        from .search import ISMCTSAgent
+
+        if iterations is None and time_per_move is None:
+            iterations = SEARCH_ITERATIONS[game]
+        return ISMCTSAgent(game, iterations=iterations, time_per_move=time_per_move, seed=seed)
     module = importlib.import_module(GAMES[game].module or f"cardrules.{game}")
     cls = getattr(module, "GreedyAgent", None)
     if cls is None:

@@ -1761,6 +1761,7 @@ def _sampler(view: View, rules: Rules | None) -> Callable[[Any], State]:
         for q in range(n)
     )
     going_out = view.going_out or (0,) * n
+    memo = _Memo(n)  # a cache of what hands can lead, shared by the samples (the own hand's is reused)
 
     def draw(rng: Any) -> State:
         parts = deal(rng, numbers, (*sizes, view.haggis_size))
@@ -1771,7 +1772,7 @@ def _sampler(view: View, rules: Rules | None) -> Callable[[Any], State]:
         return State(
             rules, n, view.scores, view.leader, tuple(hands), canonical(parts[-1]), view.trick, view.passes,
             view.captured, view.bets, started, view.out, going_out, view.giving, view.to_act, view.last_hand,
-            view.hand_number, (), None, _Memo(n),
+            view.hand_number, (), None, memo,
         )  # fmt: skip
 
     return draw

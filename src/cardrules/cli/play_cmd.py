@@ -6,7 +6,8 @@ default: alternating colours) plays God.  Scientists sit hot-seat at one keyboar
 play.
 
 ``cardrules play aegis`` (``gunsore``, ``haggis``): you play seat ``--seat`` (default 0)
-against the game's stronger agent (``--opponents random`` for random ones), choosing each
+against the game's strongest agent, the search agent (``--budget 300`` iterations or
+``--budget 100ms`` per move; ``--opponents random`` for random ones), choosing each
 action from the numbered list of legal actions, or by typing part of one (``7H``,
 ``bid(3)``, ``two 5s``) to narrow the list.  You see what your seat may see: your hand,
 and every other action as the game shows it to you (an opponent's Aegis exchange is
@@ -49,6 +50,10 @@ def register(sub: Any) -> None:
         choices=["strong", "random"],
         default="strong",
         help="who plays the other seats of Aegis, Gunsore, Haggis (default: the stronger agent)",
+    )
+    p.add_argument(
+        "--budget",
+        help="the search opponent's budget per move: iterations (300) or milliseconds (100ms)",
     )
     p.add_argument("--seed", help="seed for the shuffles (default: a random one, printed)")
     p.add_argument("--auto", action="store_true", help="random agents play every scientist")
@@ -231,8 +236,11 @@ def play_against_agents(args: argparse.Namespace, stdin: TextIO, out: TextIO) ->
     module = importlib.import_module(g.module or f"cardrules.{args.game}")
     # what the player may be told of each action (an opponent's exchange hides its cards)
     describe_for = getattr(module, "describe_for", None)
+    budget = _budget(getattr(args, "budget", None))
     agents = [
-        strong_agent(args.game, f"{seed}:{p}") if args.opponents == "strong" else RandomAgent(f"{seed}:{p}")
+        strong_agent(args.game, f"{seed}:{p}", **budget)
+        if args.opponents == "strong"
+        else RandomAgent(f"{seed}:{p}")
         for p in range(n)
     ]
     you = None if args.auto else args.seat
@@ -266,6 +274,25 @@ def play_against_agents(args: argparse.Namespace, stdin: TextIO, out: TextIO) ->
         out.write(summary(state) + "\n")
     out.write(f"scores: {list(state.scores)}; winners: {list(state.winners)}\n")
     return 0
+
+
+def _budget(text: str | None) -> dict[str, Any]:
+    """``--budget``: ``"300"`` is 300 iterations per move, ``"100ms"`` 100 milliseconds."""
+    if text is None:
+        return {}
+    t = text.strip().lower()
+    try:
+        if t.endswith("ms"):
+            ms = float(t[:-2])
+            if ms > 0:
+                return {"time_per_move": ms / 1000}
+        elif int(t) > 0:
+            return {"iterations": int(t)}
+    except ValueError:
+        pass
+    raise CardRulesError(
+        f"--budget must be a number of iterations (300) or of milliseconds (100ms), not {text!r}"
+    )
 
 
 def _choose(view: Any, legal: tuple[Any, ...], stdin: TextIO, out: TextIO) -> Any:
