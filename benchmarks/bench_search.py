@@ -43,7 +43,15 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def play(key: str, iterations: int, games: int, seed: str, rollout: str = "random") -> None:
+def play(
+    key: str,
+    iterations: int,
+    games: int,
+    seed: str,
+    rollout: str = "random",
+    prior: str | None = None,
+    widening: float | None = None,
+) -> None:
     name, n = PAIRINGS[key]
     g = GAMES[name]
     greedy = importlib.import_module(f"cardrules.{name}").GreedyAgent
@@ -54,7 +62,9 @@ def play(key: str, iterations: int, games: int, seed: str, rollout: str = "rando
     done_iterations = 0
     for i in range(games):
         seat = i % n
-        search = ISMCTSAgent(name, iterations=iterations, seed=f"{seed}:{i}", rollout=rollout)
+        search = ISMCTSAgent(
+            name, iterations=iterations, seed=f"{seed}:{i}", rollout=rollout, prior=prior, widening=widening
+        )
         agents = [search if p == seat else greedy(f"{seed}:{i}:{p}") for p in range(n)]
         state = g.new_game(players=n, seed=f"{seed}:{i}")
         while not state.is_over:
@@ -75,7 +85,7 @@ def play(key: str, iterations: int, games: int, seed: str, rollout: str = "rando
             wins += 1 / len(state.winners)
     lo, hi = wilson(wins, games)
     print(
-        f"{key:8} {rollout:6} {iterations:>5} it  {games:>4} games  wins {wins:>6.1f}  rate {wins / games:.3f}"
+        f"{key:8} {rollout:6} {prior or '-':6} {widening or '-'!s:4} {iterations:>5} it  {games:>4} games  wins {wins:>6.1f}  rate {wins / games:.3f}"
         f"  [{lo:.3f}, {hi:.3f}]  mean {1000 * think / max(decisions, 1):6.1f} ms  max {1000 * worst:6.0f} ms"
         f"  {done_iterations / max(think, 1e-9):7.0f} it/s",
         flush=True,
@@ -89,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--iterations", nargs="*", default=[], help="KEY=N,N,... budgets to try")
     ap.add_argument("--seed", default="bench")
     ap.add_argument("--rollout", default="random", choices=["random", "greedy"])
+    ap.add_argument("--prior", default=None, choices=["greedy"])
+    ap.add_argument("--widening", type=float, default=None)
     args = ap.parse_args(argv)
     budgets = dict(BUDGETS)
     for item in args.iterations:
@@ -97,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {sys.version.split()[0]}; {args.games} games per line; seats swapped", flush=True)
     for key in args.only.split(","):
         for iterations in budgets[key]:
-            play(key, iterations, args.games, args.seed, args.rollout)
+            play(key, iterations, args.games, args.seed, args.rollout, args.prior, args.widening)
     return 0
 
 

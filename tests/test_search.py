@@ -122,3 +122,24 @@ def test_strong_agent_is_the_search_agent_with_a_budget(name):
     assert state.to_act is not CHANCE
     legal = g.legal_actions(state)
     assert agent(g.view(state, state.to_act), legal) in legal
+
+
+def test_progressive_widening_bounds_the_children_and_the_prior_comes_first():
+    from cardrules import haggis
+
+    g = GAMES["haggis"]
+    state = g.new_game(seed=8)
+    v, legal = g.view(state, state.to_act), g.legal_actions(state)
+    assert len(legal) > 50  # a lead from a full hand
+    agent = ISMCTSAgent("haggis", iterations=16, seed=2, prior="greedy", widening=1.0)
+    root = agent.search(g.sampler(v), __import__("random").Random(0))
+    # the root was visited 16 times: at most 1 + sqrt(v) children each time it widened
+    assert 1 < len(root.children) <= 1 + 4
+    greedy = haggis.GreedyAgent(0)(v, legal)
+    assert greedy in root.children
+    plain = ISMCTSAgent("haggis", iterations=16, seed=2)
+    assert len(plain.search(g.sampler(v), __import__("random").Random(0)).children) == 16
+    with pytest.raises(CardRulesError):
+        ISMCTSAgent("haggis", prior="oracle")
+    with pytest.raises(CardRulesError):
+        ISMCTSAgent("haggis", widening=0)

@@ -63,8 +63,12 @@ class RandomAgent(SeededAgent):
 
 
 #: The games whose strongest agent is the search agent (:class:`cardrules.search.ISMCTSAgent`),
-#: with its default iterations per decision there.
-SEARCH_ITERATIONS = {"aegis": 300, "gunsore": 300, "haggis": 60}
+#: with its settings there (iterations chosen to stay near 100 ms a move on a 2-core machine).
+SEARCH_SETTINGS: dict[str, dict[str, Any]] = {
+    "aegis": {"iterations": 300},
+    "gunsore": {"iterations": 300},
+    "haggis": {"iterations": 30, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
+}
 
 
 def strong_agent(
@@ -73,18 +77,20 @@ def strong_agent(
     """The strongest documented agent of a game.
 
     Aegis, Gunsore and Haggis: :class:`cardrules.search.ISMCTSAgent` (information-set
-    Monte Carlo tree search with random rollouts), with ``iterations`` per decision
-    (default :data:`SEARCH_ITERATIONS`) or ``time_per_move`` seconds.  New Eleusis: its
-    ``GreedyAgent`` (a search needs the secret rule the scientists are looking for).
+    Monte Carlo tree search) with the settings of :data:`SEARCH_SETTINGS`, its budget
+    replaced by ``iterations`` per decision or ``time_per_move`` seconds when given.
+    New Eleusis: its ``GreedyAgent`` (a search would need the secret rule the
+    scientists are looking for).
     """
     if game not in GAMES:
         raise CardRulesError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
-    if game in SEARCH_ITERATIONS:
+    if game in SEARCH_SETTINGS:
         from .search import ISMCTSAgent
 
-        if iterations is None and time_per_move is None:
-            iterations = SEARCH_ITERATIONS[game]
-        return ISMCTSAgent(game, iterations=iterations, time_per_move=time_per_move, seed=seed)
+        settings = dict(SEARCH_SETTINGS[game])
+        if iterations is not None or time_per_move is not None:
+            settings.update(iterations=iterations, time_per_move=time_per_move)
+        return ISMCTSAgent(game, seed=seed, **settings)
     module = importlib.import_module(GAMES[game].module or f"cardrules.{game}")
     cls = getattr(module, "GreedyAgent", None)
     if cls is None:

@@ -94,7 +94,16 @@ class ISMCTSAgent(SeededAgent):
     ``exploration``
         the UCB constant (0.7);
     ``max_rollout``
-        the most actions of one rollout (then it is rated as the end of a hand).
+        the most actions of one rollout (then it is rated as the end of a hand);
+    ``prior``
+        ``None`` (default) or ``"greedy"``: a node's first child is then the action the
+        game's ``GreedyAgent`` would choose in that determinization;
+    ``widening``
+        ``None`` (default: every legal action is tried before UCB chooses, as in the
+        paper) or ``w``: *progressive widening*, a node visited ``v`` times has at most
+        ``1 + w * sqrt(v)`` children, for games with hundreds of legal actions (a
+        Haggis lead), where a small budget would otherwise try each once and learn
+        nothing.
 
     ``iterations_done`` is the number of iterations of the last decision.  A decision
     with a single legal action returns it without searching.
@@ -113,6 +122,8 @@ class ISMCTSAgent(SeededAgent):
         rules: Any = None,
         exploration: float = 0.7,
         max_rollout: int = 400,
+        prior: str | None = None,
+        widening: float | None = None,
     ) -> None:
         super().__init__(seed)
         self.game = GAMES[game] if isinstance(game, str) else game
@@ -126,8 +137,14 @@ class ISMCTSAgent(SeededAgent):
             raise CardRulesError(f"time_per_move must be a positive number of seconds, not {time_per_move!r}")
         if rollout not in ("random", "greedy"):
             raise CardRulesError(f"rollout must be 'random' or 'greedy', not {rollout!r}")
+        if prior not in (None, "greedy"):
+            raise CardRulesError(f"prior must be None or 'greedy', not {prior!r}")
+        if widening is not None and not (isinstance(widening, (int, float)) and widening > 0):
+            raise CardRulesError(f"widening must be None or a positive number, not {widening!r}")
         if iterations is None and time_per_move is None:
             iterations = DEFAULT_ITERATIONS
+        self.prior = prior
+        self.widening = widening
         self.iterations = iterations
         self.time_per_move = time_per_move
         self.rollout = rollout
@@ -141,7 +158,7 @@ class ISMCTSAgent(SeededAgent):
         legal = getattr(module, "legal_actions", self.game.legal_actions)
         self._legal: Callable[[Any], tuple[Any, ...]] = legal
         self._greedy: Any = getattr(module, "GreedyAgent", None)
-        if rollout == "greedy" and self._greedy is None:
+        if (rollout == "greedy" or prior == "greedy") and self._greedy is None:
             raise CardRulesError(f"{self.game.name} has no GreedyAgent for greedy rollouts")
         self._scale = REWARD_SCALE.get(self.game.name, 10.0)
 
@@ -174,6 +191,8 @@ class ISMCTSAgent(SeededAgent):
         apply, legal_of = self._apply, self._legal
         c = self.exploration
         log, sqrt = math.log, math.sqrt
+        widening = self.widening
+        prior = None if self.prior is None else self._greedy(rng.getrandbits(32))
         root = _Node()
         limit = self.iterations if self.iterations is not None else 1 << 62
         deadline = None if self.time_per_move is None else time.perf_counter() + self.time_per_move
@@ -193,16 +212,24 @@ class ISMCTSAgent(SeededAgent):
                 player = state.to_act
                 legal = legal_of(state)
                 children = node.children
-                untried = [a for a in legal if a not in children]
-                if untried:
-                    action = untried[rng.randrange(len(untried))]
+                known = [a for a in legal if a in children]
+                room = len(legal)
+                if widening is not None:
+                    room = min(room, 1 + int(widening * sqrt(node.visits)))
+                if len(known) < room:  # expand: the prior's choice first, then at random
+                    action = None
+                    if prior is not None:
+                        action = prior(self.game.view(state, player), legal)
+                    if action is None or action in children:
+                        untried = [a for a in legal if a not in children]
+                        action = untried[int(rng.random() * len(untried))]
                     child = children[action] = _Node()
                     state = apply(state, action)
                     path.append((child, player))
                     break
                 best = None
                 value = -1.0
-                for a in legal:
+                for a in known:
                     ch = children[a]
                     ch.avail += 1
                     v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
@@ -213,6 +240,7 @@ class ISMCTSAgent(SeededAgent):
                 node = best
                 path.append((node, player))
             rewards = self._rollout(state, start_scores, rng)
+            root.visits += 1
             for n, player in path:
                 n.visits += 1
                 n.reward += rewards[player]
@@ -230,6 +258,7 @@ class ISMCTSAgent(SeededAgent):
     def _rollout(self, state: Any, start_scores: tuple[int, ...], rng: random.Random) -> list[float]:
         apply, legal_of = self._apply, self._legal
         steps = 0
+        rnd = rng.random  # int(random() * n): a uniform index, cheaper than randrange
         agents = None
         if self.rollout == "greedy":
             agents = [self._greedy(rng.getrandbits(32)) for _ in range(state.players)]
@@ -242,7 +271,7 @@ class ISMCTSAgent(SeededAgent):
                 state = self._chance(state, rng)
                 continue
             legal = legal_of(state)
-            action = legal[rng.randrange(len(legal))] if agents is None else agents[p](view(state, p), legal)
+            action = legal[int(rnd() * len(legal))] if agents is None else agents[p](view(state, p), legal)
             state = apply(state, action)
             steps += 1
         return self._reward(state, start_scores)
