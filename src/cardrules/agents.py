@@ -66,7 +66,7 @@ class RandomAgent(SeededAgent):
 #: with its settings there (iterations chosen to stay near 100 ms a move on a 2-core machine).
 SEARCH_SETTINGS: dict[str, dict[str, Any]] = {
     "aegis": {"iterations": 300},
-    "gunsore": {"iterations": 300},
+    "gunsore": {"iterations": 100, "prior": "greedy", "widening": 1.0},
     "haggis": {"iterations": 30, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
 }
 
