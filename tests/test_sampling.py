@@ -195,3 +195,18 @@ def test_an_impossible_view_is_a_clear_error():
     with pytest.raises(SampleError):
         g.sample_state(attrs.evolve(v, stock_size=v.stock_size + 5))
     assert issubclass(SampleError, CardRulesError)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_sample_has_no_past_so_json_refuses_it_clearly(name):
+    from cardrules import StateFormatError, from_json, to_json
+
+    g = GAMES[name]
+    state = g.new_game(seed=3)
+    p = 1 if name == "eleusis" else state.to_act
+    sample = g.sample_state(g.view(state, p), seed=1)
+    assert sample.history == () and sample.seed is None
+    with pytest.raises(StateFormatError, match="no history"):
+        to_json(sample)
+    start = g.new_game()
+    assert from_json(to_json(start)) == start  # a new game has no history and is stored

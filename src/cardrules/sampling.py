@@ -22,7 +22,8 @@ A sample is a *position*, not a past: its ``history`` is empty (the hidden part 
 the past, such as whole deck orders, cannot be told from a view, and no rule reads
 it), and its ``seed`` is ``None``, so a chance node in the sample waits for a
 :class:`~cardrules.Shuffle`.  Play goes on from a sample exactly as from the true
-state.
+state; :func:`~cardrules.to_json`, which stores a state as its history, refuses a
+sample.
 """
 
 from __future__ import annotations
