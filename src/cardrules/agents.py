@@ -67,7 +67,7 @@ class RandomAgent(SeededAgent):
 SEARCH_SETTINGS: dict[str, dict[str, Any]] = {
     "aegis": {"iterations": 300},
     "gunsore": {"iterations": 100, "prior": "greedy", "widening": 1.0},
-    "haggis": {"iterations": 30, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
+    "haggis": {"iterations": 10, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
 }
 
 
