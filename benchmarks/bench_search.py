@@ -28,8 +28,8 @@ PAIRINGS = {
     "haggis2": ("haggis", 2),
     "haggis3": ("haggis", 3),
 }
-#: iterations per decision; the last of each list is about 100 ms per move here
-BUDGETS = {"aegis": [30, 100, 300], "gunsore": [30, 100, 300], "haggis2": [10, 30], "haggis3": [10, 30]}
+#: iterations per decision tried by default (``--iterations`` replaces them)
+BUDGETS = {"aegis": [30, 300], "gunsore": [30, 300], "haggis2": [10, 30], "haggis3": [10, 30]}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
