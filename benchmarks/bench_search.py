@@ -51,6 +51,7 @@ def play(
     rollout: str = "random",
     prior: str | None = None,
     widening: float | None = None,
+    exploration: float = 0.7,
 ) -> None:
     name, n = PAIRINGS[key]
     g = GAMES[name]
@@ -63,7 +64,13 @@ def play(
     for i in range(games):
         seat = i % n
         search = ISMCTSAgent(
-            name, iterations=iterations, seed=f"{seed}:{i}", rollout=rollout, prior=prior, widening=widening
+            name,
+            iterations=iterations,
+            seed=f"{seed}:{i}",
+            rollout=rollout,
+            prior=prior,
+            widening=widening,
+            exploration=exploration,
         )
         agents = [search if p == seat else greedy(f"{seed}:{i}:{p}") for p in range(n)]
         state = g.new_game(players=n, seed=f"{seed}:{i}")
@@ -101,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rollout", default="random", choices=["random", "greedy"])
     ap.add_argument("--prior", default=None, choices=["greedy"])
     ap.add_argument("--widening", type=float, default=None)
+    ap.add_argument("--exploration", type=float, default=0.7, help="the UCB constant")
     args = ap.parse_args(argv)
     budgets = dict(BUDGETS)
     for item in args.iterations:
@@ -109,7 +117,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {sys.version.split()[0]}; {args.games} games per line; seats swapped", flush=True)
     for key in args.only.split(","):
         for iterations in budgets[key]:
-            play(key, iterations, args.games, args.seed, args.rollout, args.prior, args.widening)
+            play(
+                key,
+                iterations,
+                args.games,
+                args.seed,
+                args.rollout,
+                args.prior,
+                args.widening,
+                args.exploration,
+            )
     return 0
 
 

@@ -12,7 +12,9 @@ game's state sampler), and, like every agent, it is given only its player's view
    actions: at each step only the actions legal in this determinization count; a node
    with an untried legal action is expanded, otherwise the child with the highest UCB
    score is taken, with the *availability count* (how often the child was legal when its
-   parent was visited) in place of the parent's visits;
+   parent was visited) in place of the parent's visits (optionally, *progressive
+   widening* bounds a node's children by its visits, and a *prior*, the greedy agent,
+   chooses the first child: for games with hundreds of legal actions);
 3. a rollout (random actions, or the game's greedy agent) plays on to the end of the
    hand: the first chance node, change of scores or end of the game;
 4. each node on the path is credited with the reward of the player who chose its action.
