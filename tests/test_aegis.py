@@ -698,9 +698,11 @@ def test_view_shows_only_what_a_player_may_see():
     assert v0.key is C("KD") and v0.hand_sizes == (5, 5)
     assert v0.drawn == v1.drawn == ((2,), (1,)) and v0.exchanges == 1
     assert v0.role == "master" and v1.role == "slave"
+    # each player sees its own discards go, never the other's
+    assert v0.discarded == CS("2S 4S") and v1.discarded == CS("AH")
     for p, v in ((0, v0), (1, v1)):
         text = json.dumps(_encode(v))
-        hidden = set(state.hands[1 - p]) | set(state.discards) | set(state.stock)
+        hidden = set(state.hands[1 - p]) | (set(state.discards) - set(v.discarded)) | set(state.stock)
         for c in hidden:
             assert f'"{c}"' not in text, (p, c)
     with pytest.raises(CardRulesError):

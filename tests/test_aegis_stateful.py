@@ -196,7 +196,8 @@ class AegisMachine(RuleBasedStateMachine):
                 continue
             # past seasons' key cards are public; everything else of the view is scanned
             text = repr(encode_value(attrs.evolve(v, seasons=())))
-            hidden = set(state.hands[1 - p]) | set(state.discards) | set(state.stock)
+            # a player sees its own discards go (``discarded``), never the other's
+            hidden = set(state.hands[1 - p]) | (set(state.discards) - set(v.discarded)) | set(state.stock)
             for c in hidden:
                 assert f"'{c}'" not in text
 

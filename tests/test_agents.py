@@ -33,10 +33,12 @@ def test_simulate_summarises_and_is_deterministic():
 def test_simulate_gives_the_same_summary_with_agents_used_before(game):
     from cardrules.agents import strong_agent
 
-    agents = [strong_agent(game, 1), *(RandomAgent(p) for p in range(2, 4 if game == "eleusis" else 3))]
+    # a small search budget keeps the games quick
+    agents = [strong_agent(game, 1, iterations=4),
+              *(RandomAgent(p) for p in range(2, 4 if game == "eleusis" else 3))]  # fmt: skip
     first = simulate(game, agents, games=2, seed="again")
     again = simulate(game, agents, games=2, seed="again")
-    fresh = simulate(game, [strong_agent(game, 1), *(RandomAgent(p) for p in range(2, len(agents) + 1))],
+    fresh = simulate(game, [strong_agent(game, 1, iterations=4), *(RandomAgent(p) for p in range(2, len(agents) + 1))],
                      games=2, seed="again")  # fmt: skip
     assert first == again == fresh
 

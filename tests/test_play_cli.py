@@ -55,7 +55,7 @@ def test_a_whole_game_typed_as_text(game, players, seat, monkeypatch, capsys):
 
     monkeypatch.setattr(play_cmd._Session, "__init__", init)
     monkeypatch.setattr(sys, "stdin", typist)
-    argv = ["play", game, "--seed", "3", "--players", str(players), "--seat", str(seat),
+    argv = ["play", game, "--seed", "3", "--budget", "4", "--players", str(players), "--seat", str(seat),
             "--opponents", "random", "--max-actions", "20000"]
     status = main(argv)
     out = capsys.readouterr().out
@@ -72,13 +72,15 @@ def test_a_whole_game_typed_as_text(game, players, seat, monkeypatch, capsys):
 
 
 def test_aegis_table_and_results_show_as_they_happen(monkeypatch, capsys):
-    # seed 5: player 1 is master and exchanges first; player 0 keeps, bids 4 by text.
-    status, out = run(["play", "aegis", "--seed", "5"], "keep\nbid 4\n1\nquit\n", monkeypatch, capsys)
+    # seed 5: player 1 is master and exchanges first; player 0 keeps as long as the
+    # master exchanges (a 'keep' too many is refused in words), then bids 4 by text.
+    script = "keep\n" * 4 + "bid 4\n1\nquit\n"
+    status, out = run(["play", "aegis", "--seed", "5", "--budget", "4"], script, monkeypatch, capsys)
     assert status == 0 and out.rstrip().endswith("stopped.")
     assert re.search(r"player 1 \(master\) exchanges \d cards? \(round 1\)", out)  # not which cards
     assert "player 0 (slave) keeps its hand" in out
     assert "player 0 (slave) bids 4" in out
-    assert re.search(r"player 0 \(attacker\) plays \w+", out)
+    assert re.search(r"player 0 \((attacker|defender)\) plays \w+", out)
     state = aegis.new_game(seed="5")
     assert f"your hand: {' '.join(map(str, state.hands[0]))}" in out
     assert "key card" in out and "to act: player 0 (slave)" in out
@@ -99,7 +101,7 @@ def test_haggis_shows_what_to_beat_and_asks_for_a_declaration(monkeypatch, capsy
 
 
 def test_end_of_input_and_ctrl_c_end_cleanly(monkeypatch, capsys):
-    status, out = run(["play", "gunsore", "--seed", "1", "--seat", "1"], "", monkeypatch, capsys)
+    status, out = run(["play", "gunsore", "--seed", "1", "--seat", "1", "--budget", "4"], "", monkeypatch, capsys)
     assert status == 0 and out.rstrip().endswith("stopped.")
 
     class Interrupt:
@@ -107,17 +109,17 @@ def test_end_of_input_and_ctrl_c_end_cleanly(monkeypatch, capsys):
             raise KeyboardInterrupt
 
     monkeypatch.setattr(sys, "stdin", Interrupt())
-    status = main(["play", "gunsore", "--seed", "1", "--seat", "1"])
+    status = main(["play", "gunsore", "--seed", "1", "--seat", "1", "--budget", "4"])
     out = capsys.readouterr().out
     assert status == 130 and out.rstrip().endswith("interrupted.")
 
 
 @pytest.mark.parametrize("game", ["aegis", "gunsore", "haggis"])
 def test_auto_plays_a_whole_game_and_the_same_seed_plays_it_again(game, monkeypatch, capsys):
-    status, out = run(["play", game, "--auto", "--seed", "4"], "", monkeypatch, capsys)
+    status, out = run(["play", game, "--auto", "--seed", "4", "--budget", "4"], "", monkeypatch, capsys)
     assert status == 0
     assert out.startswith(f"{game.capitalize()}, 2 players, seed 4;") and "winners: [" in out
-    _, again = run(["play", game, "--auto", "--seed", "4"], "", monkeypatch, capsys)
+    _, again = run(["play", game, "--auto", "--seed", "4", "--budget", "4"], "", monkeypatch, capsys)
     assert again == out
 
 
@@ -140,3 +142,15 @@ def test_options_a_game_cannot_use_are_errors(argv, message, monkeypatch, capsys
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(argv) != 0
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("budget", ["0", "x", "0ms", "ms"])
+def test_a_bad_budget_is_refused(budget, capsys):
+    status = main(["play", "aegis", "--budget", budget, "--seed", "1"])
+    assert status != 0
+    assert "--budget must be a number of iterations" in capsys.readouterr().err
+
+
+def test_a_budget_in_milliseconds_plays(monkeypatch, capsys):
+    status, out = run(["play", "aegis", "--seed", "5", "--budget", "5ms"], "keep\nquit\n", monkeypatch, capsys)
+    assert status == 0 and "stopped." in out

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import operator
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, combinations
+from random import Random
 from typing import Any, Final, Literal
 
 import attrs
@@ -753,6 +754,8 @@ class View:
     tricks: tuple[int, int]
     scores: tuple[int, int]
     seasons: tuple[Season, ...]
+    #: the cards this player discarded in the season's exchanges (it saw them go)
+    discarded: tuple[Card, ...] = ()
 
 
 def _view(state: State, player: int) -> View:
@@ -776,7 +779,31 @@ def _view(state: State, player: int) -> View:
         state.tricks,
         state.scores,
         state.seasons,
+        _own_discards(state, player) if state.discards else (),
     )
+
+
+def _discard_turns(master: int, drawn: tuple[tuple[int, ...], tuple[int, ...]]) -> list[tuple[int, int]]:
+    """``(player, cards drawn)`` for each exchange turn of the season, in order (the
+    master's, then the slave's, round by round): how ``discards`` was filled."""
+    slave = 1 - master
+    turns = []
+    for r, k in enumerate(drawn[master]):
+        turns.append((master, k))
+        if r < len(drawn[slave]):
+            turns.append((slave, drawn[slave][r]))
+    return turns
+
+
+def _own_discards(state: State, player: int) -> tuple[Card, ...]:
+    assert state.master is not None
+    out: list[Card] = []
+    i = 0
+    for p, k in _discard_turns(state.master, state.drawn):
+        if p == player:
+            out += state.discards[i : i + k]
+        i += k
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1235,3 +1262,77 @@ def describe(state: State, action: Any) -> str:
     """A line for a record: ``action`` played in ``state``, as everyone at the table
     sees it (:func:`describe_for` hides an opponent's exchanged cards)."""
     return GAME.describe(state, action)
+
+# Sampling states from a view (for search agents: cardrules.search)
+
+
+def _sampler(view: View, rules: Rules | None) -> Callable[[Random], State]:
+    """What ``view`` leaves open, worked out once: the opponent's hand is drawn from
+    the unseen cards of the suits it has not shown it lacks (it did not follow suit;
+    nobody draws during the tricks), and the rest of the unseen cards make the stock
+    and the opponent's discards."""
+    from .sampling import SampleError, check_total, unseen
+
+    rules = rules if rules is not None else Rules()
+    p = view.player
+    o = 1 - p
+    seen: list[Card] = [*view.hand, *view.discarded, *view.trick]
+    if view.key is not None:
+        seen.append(view.key)
+    for t in view.played:
+        seen += t.cards
+    pool = unseen(_DECK, seen) if view.phase not in ("draw", "deal") else []
+    h, s, d = view.hand_sizes[o], view.stock_size, sum(view.drawn[o])
+    check_total("aegis", pool, (h, s, d))
+    void = {t.cards[0].suit for t in view.played if t.leader == p and t.cards[1].suit is not t.cards[0].suit}
+    allowed = [c for c in pool if c.suit not in void]
+    if len(allowed) < h:
+        raise SampleError("aegis: the opponent cannot hold its cards in the suits it may still have")
+    turns = [] if view.master is None else _discard_turns(view.master, view.drawn)
+
+    def draw(rng: Random) -> State:
+        hand = rng.sample(allowed, h)
+        taken = set(hand)
+        rest = [c for c in pool if c not in taken]
+        rng.shuffle(rest)
+        stock, theirs = tuple(rest[:s]), rest[s:]
+        mine = view.discarded
+        discards: list[Card] = []
+        i = j = 0
+        for q, k in turns:
+            if q == p:
+                discards += mine[i : i + k]
+                i += k
+            else:
+                discards += sorted(theirs[j : j + k], key=_INDEX)
+                j += k
+        opp = tuple(sorted(hand, key=_INDEX))
+        hands = (view.hand, opp) if p == 0 else (opp, view.hand)
+        return _STATE.new(
+            rules=rules, players=2, phase=view.phase, master=view.master, key=view.key, hands=hands,
+            stock=stock, discards=tuple(discards), drawn=view.drawn, bids=view.bids, leader=view.leader,
+            trick=view.trick, played=view.played, scores=view.scores, seasons=view.seasons,
+            to_act=view.to_act, history=(), seed=None,
+        )  # fmt: skip
+
+    return draw
+
+
+def sample_state(view: View, *, seed: object = None, rules: Rules | None = None) -> State:
+    """A whole state consistent with ``view`` (``view(sample, view.player) == view``):
+    the opponent's hand, the stock and the opponent's discards are dealt at random from
+    the cards ``view.player`` has not seen, uniformly, except that the opponent holds
+    no card of a suit it has shown it lacks this season.  The sample's ``history`` is
+    empty and its ``seed`` ``None`` (:mod:`cardrules.sampling`).  ``rules``: the game's
+    rules, when not the default ones.
+
+    >>> state = new_game(seed=3)
+    >>> v = view(state, 0)
+    >>> sample = sample_state(v, seed=1)
+    >>> view(sample, 0) == v, sample.hands[0] == state.hands[0]
+    (True, True)
+    """
+    return GAME.sample_state(view, seed=seed, rules=rules)
+
+
+GAME._sampler = _sampler

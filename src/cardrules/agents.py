@@ -5,8 +5,9 @@ player's view (``view(state, player)``), never the state, so it cannot cheat.  A
 ``reset(seed)`` method: :func:`cardrules.simulate` calls it before each game with a seed
 made of the simulation's seed, the game's number and the player's seat, so that a
 simulation gives the same summary however often the same agent objects are reused.  :class:`RandomAgent` plays
-every game; each game module adds a stronger one (``cardrules.aegis.GreedyAgent`` ...),
-reachable here through :func:`strong_agent`.
+every game; each game module adds a greedy one (``cardrules.aegis.GreedyAgent`` ...), and
+:class:`cardrules.search.ISMCTSAgent` searches in every game; :func:`strong_agent` gives
+the strongest of them for a game.
 """
 
 from __future__ import annotations
@@ -61,10 +62,35 @@ class RandomAgent(SeededAgent):
         return legal_actions[self._rng.randrange(len(legal_actions))]
 
 
-def strong_agent(game: str, seed: object = None) -> Agent:
-    """The stronger documented agent of a game (``GreedyAgent`` in its module)."""
+#: The games whose strongest agent is the search agent (:class:`cardrules.search.ISMCTSAgent`),
+#: with its settings there (iterations chosen to stay near 100 ms a move on a 2-core machine).
+SEARCH_SETTINGS: dict[str, dict[str, Any]] = {
+    "aegis": {"iterations": 300},
+    "gunsore": {"iterations": 100, "prior": "greedy", "widening": 1.0},
+    "haggis": {"iterations": 10, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
+}
+
+
+def strong_agent(
+    game: str, seed: object = None, *, iterations: int | None = None, time_per_move: float | None = None
+) -> Agent:
+    """The strongest documented agent of a game.
+
+    Aegis, Gunsore and Haggis: :class:`cardrules.search.ISMCTSAgent` (information-set
+    Monte Carlo tree search) with the settings of :data:`SEARCH_SETTINGS`, its budget
+    replaced by ``iterations`` per decision or ``time_per_move`` seconds when given.
+    New Eleusis: its ``GreedyAgent`` (a search would need the secret rule the
+    scientists are looking for).
+    """
     if game not in GAMES:
         raise CardRulesError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    if game in SEARCH_SETTINGS:
+        from .search import ISMCTSAgent
+
+        settings = dict(SEARCH_SETTINGS[game])
+        if iterations is not None or time_per_move is not None:
+            settings.update(iterations=iterations, time_per_move=time_per_move)
+        return ISMCTSAgent(game, seed=seed, **settings)
     module = importlib.import_module(GAMES[game].module or f"cardrules.{game}")
     cls = getattr(module, "GreedyAgent", None)
     if cls is None:

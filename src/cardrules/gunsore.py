@@ -32,8 +32,10 @@ of nothing else.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
+from random import Random
 from typing import Any, Final, Literal
 
 import attrs
@@ -314,6 +316,9 @@ class View:
     table: tuple[Card, ...]
     last_trick: tuple[Card, ...]
     opponent_hand_size: int
+    #: every card played in the game's finished tricks, canonical (what a player who
+    #: watched the whole game knows is gone)
+    played: tuple[Card, ...] = ()
 
 
 #: How the game functions make a State: naming the fields they set (cardrules._records).
@@ -587,7 +592,21 @@ def _view(state: State, player: int) -> View:
         state.table,
         state.last_trick,
         len(state.hands[1 - player]),
+        _played(state),
     )
+
+
+def _played(state: State) -> tuple[Card, ...]:
+    """The cards of finished tricks: all but those in hands, the stock and the table
+    (nothing before the first deal)."""
+    if state.to_act is CHANCE:
+        return ()
+    left = Counter(_deck(state.rules.decks))
+    left.subtract(state.stock)
+    left.subtract(state.table)
+    for h in state.hands:
+        left.subtract(h)
+    return canonical(left.elements())
 
 
 # -- records ---------------------------------------------------------------------------
@@ -1015,3 +1034,49 @@ def render(state: State, player: int | None = None) -> str:
 
 GAME.set_text(parse_action=parse_action, render=render)
 __all__ += ["parse_action", "render"]
+
+# -- sampling states from a view (for search agents: cardrules.search) -------------------
+
+
+def _sampler(view: View, rules: Rules | None) -> Callable[[Random], State]:
+    """The unseen cards (the decks less the player's hand, the table and every card
+    played) are worked out once; each draw deals them uniformly to the opponent's hand
+    and the stock."""
+    from .sampling import check_total, deal, unseen
+
+    rules = rules if rules is not None else Rules()
+    p = view.player
+    pool = unseen(_deck(rules.decks), view.hand, view.table, view.played) if view.to_act is not CHANCE else []
+    h, s = view.opponent_hand_size, view.stock_size
+    check_total("gunsore", pool, (h, s))
+
+    def draw(rng: Random) -> State:
+        opp, stock = deal(rng, pool, (h, s))
+        theirs = canonical(opp)
+        hands = (view.hand, theirs) if p == 0 else (theirs, view.hand)
+        return _STATE.new(
+            rules=rules, players=2, to_act=view.to_act, master=view.master, season=view.season,
+            war_cause=view.war_cause, hands=hands, stock=tuple(stock), pools=view.pools, scores=view.scores,
+            table=view.table, last_trick=view.last_trick, history=(), seed=None,
+        )  # fmt: skip
+
+    return draw
+
+
+def sample_state(view: View, *, seed: object = None, rules: Rules | None = None) -> State:
+    """A whole state consistent with ``view`` (``view(sample, view.player) == view``):
+    the cards ``view.player`` has not seen (not in its hand, on the table or played)
+    are dealt uniformly to the opponent's hand and the stock.  A suit the opponent
+    showed it lacks in a war trick is not ruled out (the view does not keep the war's
+    earlier tricks).  The sample's ``history`` is empty and its ``seed`` ``None``
+    (:mod:`cardrules.sampling`); ``rules``: the game's rules, when not the default ones.
+
+    >>> state = new_game(seed=3)
+    >>> v = view(state, 1)
+    >>> view(sample_state(v, seed=1), 1) == v
+    True
+    """
+    return GAME.sample_state(view, seed=seed, rules=rules)
+
+
+GAME._sampler = _sampler

@@ -30,6 +30,7 @@ of the position).
 from __future__ import annotations
 
 import importlib
+import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, Generic, Protocol, TypeVar
@@ -163,6 +164,8 @@ class GameDef(Generic[S, R]):
         module: str | None = None,
         parse_action: Callable[[S, str], Any] | None = None,
         render: Callable[[S, int | None], str] | None = None,
+
+        sampler: Callable[[Any, R | None], Callable[[random.Random], S]] | None = None,
     ) -> None:
         self.name = name
         self.Rules = rules_type
@@ -182,6 +185,8 @@ class GameDef(Generic[S, R]):
         self.module = module
         self._parse_action = parse_action
         self._render = render
+
+        self._sampler = sampler
         if name in _BY_NAME and _BY_NAME[name].State is not state_type:
             raise CardRulesError(f"a game named {name!r} is already defined")
         _BY_STATE[state_type] = self
@@ -268,6 +273,22 @@ class GameDef(Generic[S, R]):
             except IllegalActionError as exc:
                 raise IllegalActionError(f"action {i} ({action}): {exc}") from exc
         return state
+
+    def sampler(self, view: Any, *, rules: R | None = None) -> Callable[[random.Random], S]:
+        """A function ``draw(rng) -> State`` giving states consistent with ``view``: the
+        analysis of what the view rules out is done once, here, and each call of
+        ``draw`` only deals the hidden cards anew (what a search does many times per
+        decision).  ``rules`` are the game's rules (a view does not always show them;
+        default ``Rules()``).  Raises :class:`CardRulesError` for a game without one."""
+        if self._sampler is None:
+            raise CardRulesError(f"{self.name} has no state sampler")
+        return self._sampler(view, rules)
+
+    def sample_state(self, view: Any, *, seed: object = None, rules: R | None = None) -> S:
+        """A whole state consistent with everything ``view`` shows, its hidden cards
+        dealt at random (uniformly where the view only fixes how many cards lie
+        where): ``view(sample, view.player) == view``.  ``seed`` makes it reproducible."""
+        return self.sampler(view, rules=rules)(random.Random(None if seed is None else f"sample:{seed}"))
 
     def chance_cards(self, state: S) -> tuple[Card, ...]:
         """At a chance node the cards to shuffle, in canonical order; else ``()``."""

@@ -202,6 +202,12 @@ def _encode_seed(seed: object) -> int | str | None:
 def to_json(state: Any, *, indent: int | None = None) -> str:
     """The state as JSON text (format above); :func:`from_json` reads it back exactly."""
     game = game_of(state)
+    if not state.history and state != game.new_game(state.rules, players=state.players):
+        # a state sampled from a view is a position without a past: nothing to store
+        raise StateFormatError(
+            f"{game.name}: this state has no history (a sample drawn from a view?); "
+            "JSON stores a state as the actions that led to it"
+        )
     doc = {
         "format": FORMAT,
         "version": VERSION,

@@ -30,6 +30,10 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+#: The search agent's iterations per move in a demo (it plays random agents).
+DEMO_ITERATIONS = 20
+
+
 def _strong_seat(game: str) -> int:
     """The seat of the strong agent: 0, or the game module's ``DEMO_SEAT`` (Eleusis: 1,
     since its player 0 is God and never acts)."""
@@ -42,7 +46,9 @@ def _agents(game: str, n: int, seed: str) -> list[Agent]:
     seat = _strong_seat(game)
     for p in range(n):
         try:
-            agents.append(strong_agent(game, f"{seed}:{p}") if p == seat else RandomAgent(f"{seed}:{p}"))
+            # a small search budget: a demo against random players should be quick
+            strong = strong_agent(game, f"{seed}:{p}", iterations=DEMO_ITERATIONS)
+            agents.append(strong if p == seat else RandomAgent(f"{seed}:{p}"))
         except CardRulesError:
             agents.append(RandomAgent(f"{seed}:{p}"))
     return agents

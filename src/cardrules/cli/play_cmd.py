@@ -30,7 +30,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ..agents import RandomAgent
+from ..agents import RandomAgent, strong_agent
 from ..errors import CardRulesError
 from ..protocol import GAME_NAMES, GAMES, Agent
 
@@ -93,6 +93,10 @@ def register(sub: Any) -> None:
         choices=["strong", "random"],
         default="strong",
         help="who plays the other seats: the game's stronger agent (default) or random agents",
+    )
+    p.add_argument(
+        "--budget",
+        help="the search opponent's budget per move: iterations (300) or milliseconds (100ms)",
     )
     p.add_argument("--seed", help="seed for the shuffles (default: a random one, printed)")
     p.add_argument(
@@ -161,23 +165,31 @@ def _looks_like_path(arg: str) -> bool:
     return "/" in arg or os.sep in arg or arg.endswith((".rule", ".rules", ".txt"))
 
 
-def _agent(game: str, opponents: str, seed: str) -> Agent:
-    """The computer's agent for a seat: the strong one when asked for and available."""
-    if opponents == "strong":
-        from .. import agents
+def _budget(text: str | None) -> dict[str, Any]:
+    """``--budget``: ``"300"`` is 300 iterations per move, ``"100ms"`` 100 milliseconds."""
+    if text is None:
+        return {}
+    t = text.strip().lower()
+    try:
+        if t.endswith("ms"):
+            ms = float(t[:-2])
+            if ms > 0:
+                return {"time_per_move": ms / 1000}
+        elif int(t) > 0:
+            return {"iterations": int(t)}
+    except ValueError:
+        pass
+    raise CardRulesError(
+        f"--budget must be a number of iterations (300) or of milliseconds (100ms), not {text!r}"
+    )
 
-        strong = getattr(agents, "strong_agent", None)
-        if strong is not None:
-            try:
-                agent: Agent = strong(game, seed)
-                return agent
-            except CardRulesError:
-                pass
-        module = importlib.import_module(GAMES[game].module or f"cardrules.{game}")
-        greedy = getattr(module, "GreedyAgent", None)
-        if greedy is not None:
-            made: Agent = greedy(seed)
-            return made
+
+def _agent(game: str, opponents: str, seed: str, budget: dict[str, Any]) -> Agent:
+    """The computer's agent for a seat: the game's strongest (with ``budget``) or a
+    random one."""
+    if opponents == "strong":
+        agent: Agent = strong_agent(game, seed, **budget)
+        return agent
     return RandomAgent(seed)
 
 
@@ -210,14 +222,24 @@ def run(args: argparse.Namespace) -> int:
         people = set(range(n))
     else:
         people = {seat}
-    session = _Session(game, state, people, sys.stdout, args.opponents, seed)
+    budget = _budget(args.budget)
+    session = _Session(game, state, people, sys.stdout, args.opponents, seed, budget)
     return session.play(args.max_actions)
 
 
 class _Session:
     """One game at the terminal: the state, who types, the computer's agents."""
 
-    def __init__(self, game: str, state: Any, people: set[int], out: TextIO, opponents: str, seed: str):
+    def __init__(
+        self,
+        game: str,
+        state: Any,
+        people: set[int],
+        out: TextIO,
+        opponents: str,
+        seed: str,
+        budget: dict[str, Any] | None = None,
+    ):
         self.game = game
         self.g = GAMES[game]
         self.state = state
@@ -226,7 +248,7 @@ class _Session:
         self.seed = seed
         self.module = importlib.import_module(self.g.module or f"cardrules.{game}")
         n = state.players
-        self.agents = [_agent(game, opponents, f"{seed}:{p}") for p in range(n)]
+        self.agents = [_agent(game, opponents, f"{seed}:{p}", budget or {}) for p in range(n)]
         self.listed: tuple[Any, ...] = ()
 
     def write(self, text: str) -> None:

@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Literal
 
 import attrs
@@ -290,6 +290,10 @@ class View:
     last_hand: tuple[int, ...]
     hand_number: int
     rules: Rules
+    #: going-out points each player has earned this hand (public: scored on going out)
+    going_out: tuple[int, ...] = ()
+    #: who led this hand (or leads the next one, between hands)
+    leader: int = 0
 
     @property
     def table(self) -> Combo | None:
@@ -730,6 +734,8 @@ def _view(state: State, player: int) -> View:
         state.last_hand,
         state.hand_number,
         state.rules,
+        state.going_out,
+        state.leader,
     )
 
 
@@ -987,3 +993,66 @@ def render(state: State, player: int | None = None) -> str:
 
 
 GAME.set_text(parse_action=parse_action, render=render)
+
+
+# ---------------------------------------------------------------------------------------
+# Sampling states from a view (for search agents: cardrules.search)
+
+
+def _sampler(view: View, rules: Rules | None) -> Callable[[Any], State]:
+    """The unseen number cards (the deck less the player's hand, the table and every
+    captured pile) are worked out once; each draw deals them uniformly to the other
+    players' hands (beside their public face cards) and the haggis.  Passing tells
+    nothing (a player may pass when able), so counts are all a view fixes."""
+    from ..sampling import check_total, deal, unseen
+
+    rules = view.rules if rules is None else rules
+    n, p = view.players, view.player
+    seen = [*view.hand, *(c for _, combo in view.trick for c in combo.cards)]
+    for pile in view.captured:
+        seen += pile
+    numbers = [c for c in unseen(_DECKS[n], (c for c in seen if c.suit is not None))]
+    others = [q for q in range(n) if q != p]
+    sizes = [view.hand_sizes[q] - len(view.wilds[q]) for q in others]
+    check_total("haggis", numbers, (*sizes, view.haggis_size))
+    in_hand = view.to_act is not CHANCE and view.to_act is not None
+    started = tuple(
+        (in_hand and view.hand_sizes[q] < 17) or q in view.out or (not in_hand and view.hand_number > 0)
+        for q in range(n)
+    )
+    going_out = view.going_out or (0,) * n
+    memo = _Memo(n)  # a cache of what hands can lead, shared by the samples (the own hand's is reused)
+
+    def draw(rng: Any) -> State:
+        parts = deal(rng, numbers, (*sizes, view.haggis_size))
+        hands: list[tuple[Card, ...]] = [()] * n
+        hands[p] = view.hand
+        for q, part in zip(others, parts, strict=False):
+            hands[q] = canonical((*part, *view.wilds[q]))
+        return _STATE.new(
+            rules=rules, players=n, scores=view.scores, leader=view.leader, hands=tuple(hands),
+            haggis=canonical(parts[-1]), trick=view.trick, passes=view.passes, captured=view.captured,
+            bets=view.bets, started=started, out=view.out, going_out=going_out, giving=view.giving,
+            to_act=view.to_act, last_hand=view.last_hand, hand_number=view.hand_number, history=(),
+            seed=None, memo=memo,
+        )  # fmt: skip
+
+    return draw
+
+
+def sample_state(view: View, *, seed: object = None, rules: Rules | None = None) -> State:
+    """A whole state consistent with ``view`` (``view(sample, view.player) == view``):
+    the number cards ``view.player`` has not seen are dealt uniformly to the other
+    players' hands (which keep their public face cards) and the haggis.  The sample's
+    ``history`` is empty and its ``seed`` ``None`` (:mod:`cardrules.sampling`); the
+    rules are the view's own.
+
+    >>> state = new_game(players=3, seed=2)
+    >>> v = view(state, 1)
+    >>> view(sample_state(v, seed=1), 1) == v
+    True
+    """
+    return GAME.sample_state(view, seed=seed, rules=rules)
+
+
+GAME._sampler = _sampler

@@ -1,0 +1,296 @@
+"""Search agents: information-set Monte Carlo tree search over the game protocol.
+
+:class:`ISMCTSAgent` is the *single-observer* ISMCTS of Cowling, Powley and Whitehouse
+(2012, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2)).  It plays every game
+and every player count through the protocol alone (``legal_actions``, ``apply`` and the
+game's state sampler), and, like every agent, it is given only its player's view:
+
+1. each iteration *determinizes*: it draws one whole state consistent with the view
+   (``GAMES[name].sampler(view)``: the analysis of what the view rules out is done once
+   per decision, each draw only deals the hidden cards anew);
+2. it descends one tree of the searching player's information sets, whose edges are
+   actions: at each step only the actions legal in this determinization count; a node
+   with an untried legal action is expanded, otherwise the child with the highest UCB
+   score is taken, with the *availability count* (how often the child was legal when its
+   parent was visited) in place of the parent's visits (optionally, *progressive
+   widening* bounds a node's children by its visits, and a *prior*, the greedy agent,
+   chooses the first child: for games with hundreds of legal actions);
+3. a rollout (random actions, or the game's greedy agent) plays on to the end of the
+   hand: the first chance node, change of scores or end of the game;
+4. each node on the path is credited with the reward of the player who chose its action.
+
+Rewards lie in ``[0, 1]``: at the end of the game 1 for a winner (shared on a tie) and 0
+otherwise; at the end of a hand ``0.5 + 0.5 * tanh(m / scale)``, ``m`` being what the
+player scored in the rollout less the mean of what the others scored, and ``scale`` a
+typical hand's points in that game (:data:`REWARD_SCALE`).  New Eleusis scores only at
+the end of a round: a rollout cut off after ``max_rollout`` actions is rated by hand
+sizes instead (fewer cards are better), at the same scale.
+
+The agent is reproducible: with a ``seed`` and an ``iterations`` budget, the same view
+gives the same action, whatever the hidden cards really are.  With ``time_per_move``
+(seconds) the number of iterations depends on the machine, so the choice may differ
+from run to run.
+
+>>> from cardrules import GAMES
+>>> from cardrules.search import ISMCTSAgent
+>>> g = GAMES["aegis"]
+>>> state = g.new_game(seed=4)
+>>> agent = ISMCTSAgent("aegis", iterations=50, seed=1)
+>>> action = agent(g.view(state, state.to_act), g.legal_actions(state))
+>>> action in g.legal_actions(state)
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from .agents import SeededAgent
+from .errors import CardRulesError
+from .protocol import CHANCE, GAMES, GameDef, Shuffle
+
+__all__ = ["REWARD_SCALE", "ISMCTSAgent"]
+
+#: Points that count as a clearly won hand in each game (the ``scale`` of the reward).
+REWARD_SCALE: Final[dict[str, float]] = {"aegis": 3.0, "gunsore": 60.0, "haggis": 40.0, "eleusis": 4.0}
+
+#: The iterations per decision when neither ``iterations`` nor ``time_per_move`` is given.
+DEFAULT_ITERATIONS: Final = 200
+
+
+class _Node:
+    """A node of the information-set tree: its children by action, visits, total reward
+    (of the player who chose the action leading here) and availability count."""
+
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 1
+
+
+class ISMCTSAgent(SeededAgent):
+    """Single-observer information-set Monte Carlo tree search (module docs above).
+
+    ``game``
+        a game name (``"haggis"``) or a :class:`~cardrules.GameDef`;
+    ``iterations``
+        determinizations (and rollouts) per decision (default 200 when no time is given);
+    ``time_per_move``
+        seconds per decision (with ``iterations`` too, whichever ends first);
+    ``seed``
+        the agent's own randomness (determinizations, rollouts, ties);
+    ``rollout``
+        ``"random"`` (default) or ``"greedy"`` (the game's ``GreedyAgent`` plays every
+        seat of the rollouts: slower, better informed);
+    ``rules``
+        the game's rules when they are not the default ones (a view does not always
+        show them); in New Eleusis, the rule the samples play for a scientist;
+    ``exploration``
+        the UCB constant (0.7);
+    ``max_rollout``
+        the most actions of one rollout (then it is rated as the end of a hand);
+    ``prior``
+        ``None`` (default) or ``"greedy"``: a node's first child is then the action the
+        game's ``GreedyAgent`` would choose in that determinization;
+    ``widening``
+        ``None`` (default: every legal action is tried before UCB chooses, as in the
+        paper) or ``w``: *progressive widening*, a node visited ``v`` times has at most
+        ``1 + w * sqrt(v)`` children, for games with hundreds of legal actions (a
+        Haggis lead), where a small budget would otherwise try each once and learn
+        nothing.
+
+    ``iterations_done`` is the number of iterations of the last decision.  A decision
+    with a single legal action returns it without searching.
+    """
+
+    SEED_PREFIX = "ismcts"
+
+    def __init__(
+        self,
+        game: str | GameDef[Any, Any],
+        *,
+        iterations: int | None = None,
+        time_per_move: float | None = None,
+        seed: object = None,
+        rollout: str = "random",
+        rules: Any = None,
+        exploration: float = 0.7,
+        max_rollout: int = 400,
+        prior: str | None = None,
+        widening: float | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.game = GAMES[game] if isinstance(game, str) else game
+        if not isinstance(self.game, GameDef):
+            raise CardRulesError(f"ISMCTSAgent needs a game name or a GameDef, not {game!r}")
+        if iterations is not None and (type(iterations) is not int or iterations < 1):
+            raise CardRulesError(f"iterations must be a whole number of at least 1, not {iterations!r}")
+        if time_per_move is not None and not (
+            isinstance(time_per_move, (int, float)) and time_per_move > 0
+        ):
+            raise CardRulesError(f"time_per_move must be a positive number of seconds, not {time_per_move!r}")
+        if rollout not in ("random", "greedy"):
+            raise CardRulesError(f"rollout must be 'random' or 'greedy', not {rollout!r}")
+        if prior not in (None, "greedy"):
+            raise CardRulesError(f"prior must be None or 'greedy', not {prior!r}")
+        if widening is not None and not (isinstance(widening, (int, float)) and widening > 0):
+            raise CardRulesError(f"widening must be None or a positive number, not {widening!r}")
+        if iterations is None and time_per_move is None:
+            iterations = DEFAULT_ITERATIONS
+        self.prior = prior
+        self.widening = widening
+        self.iterations = iterations
+        self.time_per_move = time_per_move
+        self.rollout = rollout
+        self.rules = rules
+        self.exploration = exploration
+        self.max_rollout = max_rollout
+        self.iterations_done = 0
+        module = importlib.import_module(self.game.module or f"cardrules.{self.game.name}")
+        # the module's own functions: the fast paths (GameDef's are the same, one call deeper)
+        self._apply: Callable[[Any, Any], Any] = getattr(module, "apply", self.game.apply)
+        legal = getattr(module, "legal_actions", self.game.legal_actions)
+        self._legal: Callable[[Any], tuple[Any, ...]] = legal
+        self._greedy: Any = getattr(module, "GreedyAgent", None)
+        if (rollout == "greedy" or prior == "greedy") and self._greedy is None:
+            raise CardRulesError(f"{self.game.name} has no GreedyAgent for greedy rollouts")
+        self._scale = REWARD_SCALE.get(self.game.name, 10.0)
+
+    def __repr__(self) -> str:
+        budget = f"iterations={self.iterations!r}, time_per_move={self.time_per_move!r}"
+        return f"ISMCTSAgent({self.game.name!r}, {budget}, seed={self.seed!r}, rollout={self.rollout!r})"
+
+    # -- the decision ------------------------------------------------------------------
+
+    def __call__(self, view: Any, legal_actions: Sequence[Any]) -> Any:
+        if not legal_actions:
+            raise CardRulesError("ISMCTSAgent was asked to act with no legal action")
+        if len(legal_actions) == 1:
+            self.iterations_done = 0
+            return legal_actions[0]
+        draw = self.game.sampler(view, rules=self.rules)
+        rng = random.Random(self._rng.getrandbits(64))  # one stream per decision
+        root = self.search(draw, rng)
+        best = None
+        most = -1
+        for a in legal_actions:  # the most visited; ties to the first in the legal order
+            child = root.children.get(a)
+            n = child.visits if child is not None else 0
+            if n > most:
+                best, most = a, n
+        return best
+
+    def search(self, draw: Callable[[random.Random], Any], rng: random.Random) -> _Node:
+        """Run the iterations from states given by ``draw(rng)``; returns the root."""
+        apply, legal_of = self._apply, self._legal
+        c = self.exploration
+        log, sqrt = math.log, math.sqrt
+        widening = self.widening
+        prior = None if self.prior is None else self._greedy(rng.getrandbits(32))
+        root = _Node()
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        deadline = None if self.time_per_move is None else time.perf_counter() + self.time_per_move
+        done = 0
+        while done < limit:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            state = draw(rng)
+            start_scores = state.scores
+            node = root
+            path: list[tuple[_Node, int]] = []
+            while True:
+                if state.to_act is CHANCE:
+                    state = self._chance(state, rng)
+                if state.is_over or state.scores != start_scores or state.to_act is CHANCE:
+                    break
+                player = state.to_act
+                legal = legal_of(state)
+                children = node.children
+                known = [a for a in legal if a in children]
+                room = len(legal)
+                if widening is not None:
+                    room = min(room, 1 + int(widening * sqrt(node.visits)))
+                if len(known) < room:  # expand: the prior's choice first, then at random
+                    action = None
+                    if prior is not None:
+                        action = prior(self.game.view(state, player), legal)
+                    if action is None or action in children:
+                        untried = [a for a in legal if a not in children]
+                        action = untried[int(rng.random() * len(untried))]
+                    child = children[action] = _Node()
+                    state = apply(state, action)
+                    path.append((child, player))
+                    break
+                best = None
+                value = -1.0
+                for a in known:
+                    ch = children[a]
+                    ch.avail += 1
+                    v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if v > value:
+                        best, value, action = ch, v, a
+                assert best is not None
+                state = apply(state, action)
+                node = best
+                path.append((node, player))
+            rewards = self._rollout(state, start_scores, rng)
+            root.visits += 1
+            for n, player in path:
+                n.visits += 1
+                n.reward += rewards[player]
+            done += 1
+        self.iterations_done = done
+        return root
+
+    # -- rollouts ----------------------------------------------------------------------
+
+    def _chance(self, state: Any, rng: random.Random) -> Any:
+        order = list(self.game.chance_cards(state))
+        rng.shuffle(order)
+        return self.game.apply(state, Shuffle(tuple(order)))
+
+    def _rollout(self, state: Any, start_scores: tuple[int, ...], rng: random.Random) -> list[float]:
+        apply, legal_of = self._apply, self._legal
+        steps = 0
+        rnd = rng.random  # int(random() * n): a uniform index, cheaper than randrange
+        agents = None
+        if self.rollout == "greedy":
+            agents = [self._greedy(rng.getrandbits(32)) for _ in range(state.players)]
+            view = self.game.view
+        while not state.is_over and state.scores == start_scores and steps < self.max_rollout:
+            p = state.to_act
+            if p is CHANCE:
+                if steps:  # a new hand: the rollout has played the one it was in
+                    break
+                state = self._chance(state, rng)
+                continue
+            legal = legal_of(state)
+            action = legal[int(rnd() * len(legal))] if agents is None else agents[p](view(state, p), legal)
+            state = apply(state, action)
+            steps += 1
+        return self._reward(state, start_scores)
+
+    def _reward(self, state: Any, start_scores: tuple[int, ...]) -> list[float]:
+        n = state.players
+        if state.is_over:
+            winners = state.winners
+            share = 1.0 / len(winners) if winners else 0.0
+            return [share if p in winners else 0.0 for p in range(n)]
+        gains = [s - t for s, t in zip(state.scores, start_scores, strict=True)]
+        if not any(gains):
+            hands = getattr(state, "hands", None)
+            if self.game.name == "eleusis" and hands is not None:
+                gains = [-len(h) for h in hands]  # fewer cards is better (God holds none)
+                gains[0] = sum(gains[1:]) // max(n - 1, 1)
+        total = sum(gains)
+        scale = self._scale
+        tanh = math.tanh
+        return [0.5 + 0.5 * tanh((g - (total - g) / (n - 1)) / scale) for g in gains]
