@@ -228,10 +228,10 @@ def test_mutated_text_compiles_or_fails_cleanly(path: Path, edits: list[tuple[in
     ids=lambda t: f"{len(t)} chars: {t[:16]!r}",
 )
 def test_pathological_text_is_refused_quickly(text: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a loaded machine does not make it fail
     with contextlib.suppress(CardRulesError):
         compile_any(text)
-    assert time.perf_counter() - start < 3.0
+    assert time.process_time() - start < 3.0
 
 
 def test_deepest_allowed_nesting_still_compiles() -> None:
