@@ -7,19 +7,32 @@ made of the simulation's seed, the game's number and the player's seat, so that 
 simulation gives the same summary however often the same agent objects are reused.  :class:`RandomAgent` plays
 every game; each game module adds a stronger one (``cardrules.aegis.GreedyAgent`` ...),
 reachable here through :func:`strong_agent`.
+
+:data:`AGENTS` names the kinds of agent the command line offers (``cardrules simulate
+--agents greedy,random``): each name maps to a function ``make(game, seed) -> agent``,
+and :func:`make_agent` makes one by name.
 """
 
 from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .errors import CardRulesError
 from .protocol import GAMES, Agent
 
-__all__ = ["Agent", "RandomAgent", "SeededAgent", "strong_agent"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "RandomAgent",
+    "SeededAgent",
+    "greedy_agent",
+    "make_agent",
+    "random_agent",
+    "strong_agent",
+]
 
 
 class SeededAgent:
@@ -61,8 +74,8 @@ class RandomAgent(SeededAgent):
         return legal_actions[self._rng.randrange(len(legal_actions))]
 
 
-def strong_agent(game: str, seed: object = None) -> Agent:
-    """The stronger documented agent of a game (``GreedyAgent`` in its module)."""
+def greedy_agent(game: str, seed: object = None) -> Agent:
+    """The game's ``GreedyAgent`` (each game module documents how it plays)."""
     if game not in GAMES:
         raise CardRulesError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
     module = importlib.import_module(GAMES[game].module or f"cardrules.{game}")
@@ -71,3 +84,40 @@ def strong_agent(game: str, seed: object = None) -> Agent:
         raise CardRulesError(f"{game} has no stronger agent yet")
     agent: Agent = cls(seed)
     return agent
+
+
+def strong_agent(game: str, seed: object = None) -> Agent:
+    """The strongest documented agent of a game (today its ``GreedyAgent``)."""
+    return greedy_agent(game, seed)
+
+
+def random_agent(game: str, seed: object = None) -> Agent:
+    """A :class:`RandomAgent` (the same for every game)."""
+    if game not in GAMES:
+        raise CardRulesError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    return RandomAgent(seed)
+
+
+#: The agents by name, as the command line offers them: ``AGENTS[name](game, seed)``.
+#: A module that adds a kind of agent adds its maker here (a module-level function, so
+#: that it can be sent to other processes).
+AGENTS: dict[str, Callable[[str, object], Agent]] = {
+    "random": random_agent,
+    "greedy": greedy_agent,
+    "strong": strong_agent,
+}
+
+
+def make_agent(name: str, game: str, seed: object = None) -> Agent:
+    """The agent named ``name`` in :data:`AGENTS` for ``game``.
+
+    >>> make_agent("random", "haggis", 3)
+    RandomAgent(seed=3)
+    >>> make_agent("clever", "haggis")
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.CardRulesError: unknown agent 'clever' (known: random, greedy, strong)
+    """
+    if name not in AGENTS:
+        raise CardRulesError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})")
+    return AGENTS[name](game, seed)

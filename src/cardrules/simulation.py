@@ -71,7 +71,6 @@ class Executor(Protocol):
     def map(self, fn: Callable[[Any], Any], iterable: Iterable[Any], /) -> Iterable[Any]: ...
 
 
-@attrs.frozen
 class Factory:
     """A picklable recipe for agents: ``Factory(fn, *args, **kwargs)(seed)`` is
     ``fn(*args, seed, **kwargs)``.
@@ -86,15 +85,21 @@ class Factory:
     to be sent to another process.
     """
 
-    fn: Callable[..., Agent]
-    args: tuple[Any, ...] = ()
-    kwargs: Mapping[str, Any] = attrs.field(factory=dict)
-
     def __init__(self, fn: Callable[..., Agent], /, *args: Any, **kwargs: Any) -> None:
-        self.__attrs_init__(fn, args, kwargs)  # type: ignore[attr-defined]
+        self.fn = fn
+        self.args = args
+        self.kwargs = kwargs
 
     def __call__(self, seed: object) -> Agent:
         return self.fn(*self.args, seed, **self.kwargs)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Factory):
+            return NotImplemented
+        return (self.fn, self.args, self.kwargs) == (other.fn, other.args, other.kwargs)
+
+    def __hash__(self) -> int:
+        return hash((self.fn, self.args))
 
     def __repr__(self) -> str:
         parts = [getattr(self.fn, "__qualname__", repr(self.fn)), *map(repr, self.args)]
