@@ -228,3 +228,27 @@ def test_a_tournament_needs_enough_agents():
         tournament("eleusis", {"a": RandomAgent, "b": RandomAgent}, games=1, seed=0)
     with pytest.raises(CardRulesError, match="at least 2 agents"):
         tournament("aegis", {"a": RandomAgent}, games=1, seed=0)
+
+
+class Exiting(RandomAgent):
+    """Kills its worker process in one game (as a crash of the worker would)."""
+
+    def reset(self, seed):
+        super().reset(seed)
+        if seed == "x:3:1":
+            import os
+
+            os._exit(1)
+
+
+def test_a_lost_worker_fails_its_games_and_keeps_the_finished_ones():
+    with ProcessPoolExecutor(max_workers=1) as executor, pytest.raises(SimulationError) as info:
+        simulate(GAME, [RandomAgent(1), Exiting(2)], games=6, seed="x", executor=executor, batch_size=2)
+    err = info.value
+    done = [r.game for r in err.summary.results] if err.summary else []
+    failed = [f.game for f in err.failures]
+    # games 0 and 1 finished before the crash (unless the pool saw the crash before their
+    # result): each game is either a result or a failure, and the crashing one failed
+    assert sorted(done + failed) == list(range(6)) and set(done) <= {0, 1} and {2, 3, 4, 5} <= set(failed)
+    lost = next(f for f in err.failures if f.game == 3)
+    assert "BrokenProcessPool" in lost.error and lost.seed == "x:3"

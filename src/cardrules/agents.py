@@ -2,7 +2,7 @@
 
 An agent is any callable ``agent(view, legal_actions) -> action``.  It is given the
 player's :func:`view`, never the state, so it cannot cheat.  An agent may also have a
-``reset(seed)`` method: :func:`cardrules.simulate` calls it before each game with a seed
+``reset(seed)`` method: :func:`cardrules.simulation.simulate` calls it before each game with a seed
 made of the simulation's seed, the game's number and the player's seat, so that a
 simulation gives the same summary however often the same agent objects are reused.  :class:`RandomAgent` plays
 every game; each game module adds a stronger one (``cardrules.aegis.GreedyAgent`` ...),
@@ -50,7 +50,7 @@ class SeededAgent:
         self._rng = random.Random(None if seed is None else f"{self.SEED_PREFIX}:{seed}")
 
     def reset(self, seed: object) -> None:
-        """Start a game (called by :func:`cardrules.simulate`): the generator is seeded
+        """Start a game (called by :func:`cardrules.simulation.simulate`): the generator is seeded
         anew from the agent's own seed and ``seed`` (an unseeded agent stays unseeded)."""
         if self.seed is not None:
             self._rng = random.Random(f"{self.SEED_PREFIX}:{self.seed}:{seed}")
@@ -98,7 +98,7 @@ def random_agent(game: str, seed: object = None) -> Agent:
     return RandomAgent(seed)
 
 
-#: The agents by name, as the command line offers them: ``AGENTS[name](game, seed)``.
+#: The agents by name as the command line offers them; ``AGENTS[name](game, seed)`` makes one.
 #: A module that adds a kind of agent adds its maker here (a module-level function, so
 #: that it can be sent to other processes).
 AGENTS: dict[str, Callable[[str, object], Agent]] = {

@@ -2,7 +2,7 @@
 
 :func:`simulate` plays seeded games between agents and returns a :class:`Summary`;
 :func:`tournament` plays every seating of several agents and returns a :class:`Table`;
-:func:`play` plays one game.  All three are also reachable from :mod:`cardrules`.
+:func:`play` plays one game.  All three are also reachable from ``cardrules``.
 
 Seeds
    Game ``i`` of a simulation with seed ``s`` is dealt with seed ``f"{s}:{i}"``, and the
@@ -13,8 +13,8 @@ Seeds
 
 Executors
    ``executor`` is anything with a ``map(fn, iterable)`` method that returns the results
-   in order: a :class:`concurrent.futures.ProcessPoolExecutor`, a Dask
-   ``Client.get_executor()``, a :class:`multiprocessing.pool.Pool`, a Ray ``Pool``.
+   in order: a ``concurrent.futures.ProcessPoolExecutor``, a Dask
+   ``Client.get_executor()``, a ``multiprocessing.pool.Pool``, a Ray ``Pool``.
    Games go to it in batches of ``batch_size`` games (one task each), since a task has a
    cost of its own (a few milliseconds on Dask).
 
@@ -25,7 +25,7 @@ Agents and factories
    must be picklable, and a copy that changes as it plays (one that learns) changes only
    for the games of its batch; a factory gives every game a new agent, the same for any
    executor.  An agent or factory that cannot be pickled is refused with a
-   :class:`~cardrules.CardRulesError` naming it before any game is played.
+   :class:`~cardrules.errors.CardRulesError` naming it before any game is played.
 
 Failures
    A game whose agent raises (or returns an illegal action) does not stop the others:
@@ -58,6 +58,8 @@ __all__ = [
     "Summary",
     "Table",
     "TableRow",
+    "default_batch_size",
+    "fit_elo",
     "play",
     "simulate",
     "tournament",

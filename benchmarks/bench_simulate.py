@@ -1,0 +1,101 @@
+"""simulate on executors, side by side in one run: speed-up of 2 local workers over 1,
+a Dask LocalCluster against the process pool, and what each executor costs a task.
+
+Needs the extra ``cardrules[dask]`` (``pip install -e '.[dask]'``)::
+
+    python benchmarks/bench_simulate.py [--games 2000] [--rounds 1]
+
+1. ``--games`` 2-player Haggis games between two ``RandomAgent`` factories, default
+   batching, on: this process (no executor), a ``ProcessPoolExecutor`` with 1 worker,
+   one with 2 workers, and a Dask ``LocalCluster(n_workers=2, threads_per_worker=1,
+   processes=True)`` through ``Client.get_executor()``.  Each summary is checked equal to
+   the others.  Pools and the cluster are started before the clock starts and warmed
+   with one small run.  With ``--rounds`` above 1 the four runs alternate round after
+   round and the best time of each is kept.
+2. Per-task overhead: 400 tasks that play no game (empty batches: the task is sent, the
+   agents unpickled, an empty list returned) on each executor with 1 worker... the pool
+   with 2 workers and the cluster as in 1; time a task = wall time / tasks.  Per game
+   that is the whole cost with ``batch_size=1``, and a task's cost divided by the batch
+   size with batching.
+
+Wall-clock times (``time.perf_counter``): what a user waits for.  The load average of the
+machine is printed before and after, since the speed-up needs two idle cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from cardrules import RandomAgent, simulate
+from cardrules.simulation import _Batch, _payload, _play_batch, default_batch_size
+
+
+def timed(fn):
+    t = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - t, result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--tasks", type=int, default=400)
+    args = ap.parse_args()
+    from distributed import Client, LocalCluster
+
+    print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores")
+    print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    agents = [RandomAgent, RandomAgent]
+    batch = default_batch_size(args.games)
+    pool1 = ProcessPoolExecutor(1)
+    pool2 = ProcessPoolExecutor(2)
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    client = Client(cluster)
+    dask = client.get_executor()
+    executors = {"this process": None, "process pool, 1 worker": pool1, "process pool, 2 workers": pool2,
+                 "Dask LocalCluster, 2 workers": dask}  # fmt: skip
+    for ex in executors.values():  # warm: workers started, cardrules imported
+        if ex is not None:
+            simulate("haggis", agents, games=8, seed="warm", executor=ex, batch_size=1)
+
+    best: dict[str, float] = {}
+    summaries = {}
+    for _ in range(args.rounds):
+        for name, ex in executors.items():
+            t, s = timed(lambda ex=ex: simulate("haggis", agents, games=args.games, seed="bench", executor=ex))
+            best[name] = min(best.get(name, t), t)
+            summaries[name] = s
+    assert len({s for s in summaries.values()}) == 1, "summaries differ"
+    print(f"\n{args.games} 2-player Haggis games, random agents, batches of {batch} "
+          f"(best of {args.rounds}):")  # fmt: skip
+    for name, t in best.items():
+        print(f"  {name:<30} {t:7.2f} s  {args.games / t:7.1f} games/s")
+    print(f"  speed-up of 2 workers over 1:       {best['process pool, 1 worker'] / best['process pool, 2 workers']:.2f}x")
+    print(f"  Dask / process pool (2 workers):    {best['Dask LocalCluster, 2 workers'] / best['process pool, 2 workers']:.2f}")
+
+    payload = _payload(agents, None, ["0", "1"])
+    empty = [_Batch("haggis", "cardrules.haggis", payload, "o", 0, 0, 1000) for _ in range(args.tasks)]
+    print(f"\nper-task overhead ({args.tasks} tasks that play no game):")
+    per_game = summaries["this process"].games / best["this process"]
+    for name, ex in executors.items():
+        if ex is None:
+            continue
+        t, _ = timed(lambda ex=ex: list(ex.map(_play_batch, empty)))
+        task_ms = 1000 * t / args.tasks
+        print(f"  {name:<30} {task_ms:6.2f} ms a task: {task_ms:6.2f} ms a game with batch_size=1 "
+              f"({task_ms * per_game / 10:.0f}% of a game's own time), {task_ms / batch:.3f} ms a game in batches of {batch}")  # fmt: skip
+    print("load average after:  {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    client.close()
+    cluster.close()
+    pool1.shutdown()
+    pool2.shutdown()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
