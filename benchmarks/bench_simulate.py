@@ -13,10 +13,14 @@ Needs the extra ``cardrules[dask]`` (``pip install -e '.[dask]'``)::
    with one small run.  With ``--rounds`` above 1 the four runs alternate round after
    round and the best time of each is kept.
 2. Per-task overhead: 400 tasks that play no game (empty batches: the task is sent, the
-   agents unpickled, an empty list returned) on each executor with 1 worker... the pool
-   with 2 workers and the cluster as in 1; time a task = wall time / tasks.  Per game
+   agents unpickled, an empty list returned) on each executor of 1; a task's time is the
+   wall time over the tasks.  Per game
    that is the whole cost with ``batch_size=1``, and a task's cost divided by the batch
    size with batching.
+
+3. A control for a shared machine: the same pure-Python loop (no cardrules, no data sent)
+   in 64 tasks on the pools of 1 and 2 workers.  Its speed-up is what the machine gives two
+   processes at that moment; the simulation's cannot be higher.
 
 Wall-clock times (``time.perf_counter``): what a user waits for.  The load average of the
 machine is printed before and after, since the speed-up needs two idle cores.
@@ -33,6 +37,14 @@ from concurrent.futures import ProcessPoolExecutor
 
 from cardrules import RandomAgent, simulate
 from cardrules.simulation import _Batch, _payload, _play_batch, default_batch_size
+
+
+def spin(n: int) -> int:
+    """The control's task: pure-Python work (about 30 ms on an idle core)."""
+    total = 0
+    for i in range(n):
+        total += i * i % 7
+    return total
 
 
 def timed(fn):
@@ -55,7 +67,8 @@ def main() -> None:
     batch = default_batch_size(args.games)
     pool1 = ProcessPoolExecutor(1)
     pool2 = ProcessPoolExecutor(2)
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                           worker_dashboard_address=None)
     client = Client(cluster)
     dask = client.get_executor()
     executors = {"this process": None, "process pool, 1 worker": pool1, "process pool, 2 workers": pool2,
@@ -90,6 +103,13 @@ def main() -> None:
         task_ms = 1000 * t / args.tasks
         print(f"  {name:<30} {task_ms:6.2f} ms a task: {task_ms:6.2f} ms a game with batch_size=1 "
               f"({task_ms * per_game / 10:.0f}% of a game's own time), {task_ms / batch:.3f} ms a game in batches of {batch}")  # fmt: skip
+    control = {}
+    for _ in range(args.rounds):
+        for name, ex in (("1 worker", pool1), ("2 workers", pool2)):
+            t, _ = timed(lambda ex=ex: list(ex.map(spin, [200_000] * 64)))
+            control[name] = min(control.get(name, t), t)
+    print(f"\ncontrol, a pure-Python loop in 64 tasks: 1 worker {control['1 worker']:.2f} s, "
+          f"2 workers {control['2 workers']:.2f} s, speed-up {control['1 worker'] / control['2 workers']:.2f}x")  # fmt: skip
     print("load average after:  {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     client.close()
     cluster.close()

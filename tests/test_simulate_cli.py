@@ -139,6 +139,9 @@ def interrupt(*args, **kwargs):
         ("cardrules.cli.tournament_cmd.tournament", ["tournament", "aegis", "--agents", "greedy,random"]),
         ("cardrules.cli.demo_cmd.play", ["demo", "--game", "aegis"]),
         ("cardrules.cli.build_parser", ["demo"]),
+        # after the first batch, with the other games queued or being played on 2 workers
+        ("cardrules.cli._running.Progress.__call__",
+         ["simulate", "haggis", "--games", "400", "--workers", "2", "--batch-size", "1"]),
     ],
 )
 def test_ctrl_c_anywhere_ends_with_one_line_and_status_130(monkeypatch, capsys, target, argv):

@@ -9,6 +9,7 @@ import pytest
 import cardrules
 from cardrules import CardRulesError, Factory, RandomAgent, SimulationError, simulate, tournament
 from cardrules.agents import strong_agent
+from cardrules.cli import main
 from cardrules.simulation import fit_elo, wilson_interval
 
 GAME = "aegis"  # the quickest of the four games
@@ -63,19 +64,24 @@ def test_progress_reports_games_done(pool):
     assert seen == [(1, 3), (2, 3), (3, 3)]
 
 
-def test_a_dask_cluster_gives_the_same_summary(reference):
+def test_a_dask_cluster_gives_the_same_summary(reference, capsys):
     pytest.importorskip("distributed", reason="the Dask test needs the extra cardrules[dask]")
     from distributed import Client, LocalCluster
 
     with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      worker_dashboard_address=None) as cluster,
         Client(cluster) as client,
     ):
         executor = client.get_executor()
         assert simulate(GAME, agents(), games=9, seed="same", executor=executor, batch_size=4) == reference
         table = tournament(GAME, {"greedy": Factory(strong_agent, GAME), "random": RandomAgent}, games=2,
                            seed="t", executor=executor)  # fmt: skip
+        assert main(["simulate", GAME, "--games", "4", "--agents", "greedy,random", "--dask", cluster.scheduler_address]) == 0
+        on_dask = capsys.readouterr().out
     assert table == tournament(GAME, {"greedy": Factory(strong_agent, GAME), "random": RandomAgent}, games=2, seed="t")
+    assert main(["simulate", GAME, "--games", "4", "--agents", "greedy,random"]) == 0
+    assert capsys.readouterr().out == on_dask
 
 
 class Flaky(RandomAgent):

@@ -382,6 +382,9 @@ def _execute(
     progress: Callable[[int, int], None] | None,
 ) -> tuple[dict[tuple[str, ...], list[GameResult]], list[GameFailure]]:
     """Play every game of ``runs``; the results of each run in game order, and the failures."""
+    if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int)
+                                   or batch_size < 1):  # fmt: skip
+        raise CardRulesError(f"batch_size must be a whole number >= 1, not {batch_size!r}")
     results: dict[tuple[str, ...], list[GameResult]] = {r.key: [] for r in runs}
     failures: list[GameFailure] = []
     total = sum(r.games for r in runs)
@@ -404,9 +407,6 @@ def _execute(
                     progress(done, total)
         return results, failures
 
-    if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int)
-                                   or batch_size < 1):  # fmt: skip
-        raise CardRulesError(f"batch_size must be a whole number >= 1, not {batch_size!r}")
     size = batch_size or default_batch_size(total)
     batches: list[tuple[_Run, _Batch]] = []
     for run in runs:
@@ -653,6 +653,8 @@ def tournament(
     if game not in GAMES:
         raise CardRulesError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
     names = list(agents)
+    if not all(isinstance(a, str) and a for a in names):
+        raise CardRulesError(f"a tournament's agents are named by non-empty strings, not {names!r}")
     n = GAMES[game].default_players if players is None else players
     if len(names) < max(2, n):
         raise CardRulesError(

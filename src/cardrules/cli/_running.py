@@ -99,7 +99,12 @@ def executor(args: argparse.Namespace) -> Iterator[Any]:
     try:
         yield pool
     except BaseException:
+        # Ctrl-C or an error: the queued games are cancelled and the games being played
+        # stopped (their workers ignore Ctrl-C), so that the command ends at once.
+        workers = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
         raise
     pool.shutdown(wait=True)
 

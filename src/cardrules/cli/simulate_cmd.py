@@ -27,18 +27,21 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "simulate",
         help="play many seeded games between agents",
-        description="Play many seeded games between agents and print win rates, average "
-        "scores and game lengths.  Game i is dealt with seed SEED:i, so a run gives the "
+        description="Play many seeded games between agents and print win rates, average\n"
+        "scores and game lengths.  Game i is dealt with seed SEED:i, so a run gives the\n"
         "same results on any number of workers.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", choices=GAME_NAMES, help="the game to play")
-    p.add_argument("--games", type=_running.positive, default=100, help="how many games (default 100)")
+    p.add_argument(
+        "--games", type=_running.positive, default=100, metavar="N", help="how many games (default 100)"
+    )
     p.add_argument("--seed", default="0", help="the master seed (default 0)")
     p.add_argument(
         "--agents",
         default="random",
+        metavar="LIST",
         help=f"comma-separated agents, one per player, from: {', '.join(AGENTS)}; their number is "
         "the number of players; one name alone plays every seat (default random)",
     )
@@ -46,6 +49,7 @@ def register(sub: Any) -> None:
         "--players",
         type=_running.positive,
         default=None,
+        metavar="N",
         help="the number of players (default: one per agent, or the game's usual number)",
     )
     _running.add_run_options(p)

@@ -24,9 +24,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "tournament",
         help="play every seating of several agents and rank them",
-        description="Play every seating of the agents (every pairing with seats swapped; "
-        "every order of every group for 3 or more players) GAMES times each, and print "
-        "each agent's wins with a 95%% interval, average score and fitted Elo rating.",
+        description="Play every seating of the agents (every pairing with seats swapped;\n"
+        "every order of every group for 3 or more players) N times each, and print each\n"
+        "agent's wins with a 95% interval, average score and fitted Elo rating.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -34,14 +34,19 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--agents",
         required=True,
+        metavar="LIST",
         help=f"comma-separated agents, at least as many as players, from: {', '.join(AGENTS)}",
     )
     p.add_argument(
-        "--games", type=_running.positive, default=50, help="games for each seating (default 50)"
+        "--games", type=_running.positive, default=50, metavar="N", help="games for each seating (default 50)"
     )
     p.add_argument("--seed", default="0", help="the master seed (default 0)")
     p.add_argument(
-        "--players", type=_running.positive, default=None, help="players a game (default: the game's usual)"
+        "--players",
+        type=_running.positive,
+        default=None,
+        metavar="N",
+        help="players a game (default: the game's usual)",
     )
     _running.add_run_options(p)
     p.add_argument("--json", metavar="FILE", help="write the table and every seating's games to FILE as JSON")
