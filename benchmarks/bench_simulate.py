@@ -3,15 +3,17 @@ a Dask LocalCluster against the process pool, and what each executor costs a tas
 
 Needs the extra ``cardrules[dask]`` (``pip install -e '.[dask]'``)::
 
-    python benchmarks/bench_simulate.py [--games 2000] [--rounds 1]
+    python benchmarks/bench_simulate.py [--games 2000] [--chunks 4]
 
 1. ``--games`` 2-player Haggis games between two ``RandomAgent`` factories, default
    batching, on: this process (no executor), a ``ProcessPoolExecutor`` with 1 worker,
    one with 2 workers, and a Dask ``LocalCluster(n_workers=2, threads_per_worker=1,
    processes=True)`` through ``Client.get_executor()``.  Each summary is checked equal to
    the others.  Pools and the cluster are started before the clock starts and warmed
-   with one small run.  With ``--rounds`` above 1 the four runs alternate round after
-   round and the best time of each is kept.
+   with one small run.  Since the machine is shared, the games are played in
+   ``--chunks`` parts (500 games each by default, seeds ``bench:0``, ``bench:1``...)
+   and the four executors take turns part after part, so that a change of load
+   falls on all of them alike; each executor's time is the sum over its parts.
 2. Per-task overhead: 400 tasks that play no game (empty batches: the task is sent, the
    agents unpickled, an empty list returned) on each executor of 1; a task's time is the
    wall time over the tasks.  Per game
@@ -56,7 +58,8 @@ def timed(fn):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--chunks", type=int, default=4)
+    ap.add_argument("--rounds", type=int, default=1, help="rounds of the control")
     ap.add_argument("--tasks", type=int, default=400)
     args = ap.parse_args()
     from distributed import Client, LocalCluster
@@ -64,7 +67,6 @@ def main() -> None:
     print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores")
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     agents = [RandomAgent, RandomAgent]
-    batch = default_batch_size(args.games)
     pool1 = ProcessPoolExecutor(1)
     pool2 = ProcessPoolExecutor(2)
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
@@ -77,25 +79,29 @@ def main() -> None:
         if ex is not None:
             simulate("haggis", agents, games=8, seed="warm", executor=ex, batch_size=1)
 
-    best: dict[str, float] = {}
-    summaries = {}
-    for _ in range(args.rounds):
+    best: dict[str, float] = dict.fromkeys(executors, 0.0)
+    part = args.games // args.chunks
+    batch = default_batch_size(part)
+    games = 0
+    for c in range(args.chunks):
+        summaries = {}
         for name, ex in executors.items():
-            t, s = timed(lambda ex=ex: simulate("haggis", agents, games=args.games, seed="bench", executor=ex))
-            best[name] = min(best.get(name, t), t)
+            t, s = timed(lambda ex=ex, c=c: simulate("haggis", agents, games=part, seed=f"bench:{c}", executor=ex))
+            best[name] += t
             summaries[name] = s
-    assert len({s for s in summaries.values()}) == 1, "summaries differ"
-    print(f"\n{args.games} 2-player Haggis games, random agents, batches of {batch} "
-          f"(best of {args.rounds}):")  # fmt: skip
+        assert len(set(summaries.values())) == 1, "summaries differ"
+        games += s.games
+    print(f"\n{games} 2-player Haggis games, random agents, batches of {batch}, "
+          f"in {args.chunks} parts taken in turns:")  # fmt: skip
     for name, t in best.items():
-        print(f"  {name:<30} {t:7.2f} s  {args.games / t:7.1f} games/s")
+        print(f"  {name:<30} {t:7.2f} s  {games / t:7.1f} games/s")
     print(f"  speed-up of 2 workers over 1:       {best['process pool, 1 worker'] / best['process pool, 2 workers']:.2f}x")
     print(f"  Dask / process pool (2 workers):    {best['Dask LocalCluster, 2 workers'] / best['process pool, 2 workers']:.2f}")
 
     payload = _payload(agents, None, ["0", "1"])
     empty = [_Batch("haggis", "cardrules.haggis", payload, "o", 0, 0, 1000) for _ in range(args.tasks)]
     print(f"\nper-task overhead ({args.tasks} tasks that play no game):")
-    per_game = summaries["this process"].games / best["this process"]
+    per_game = games / best["this process"]
     for name, ex in executors.items():
         if ex is None:
             continue

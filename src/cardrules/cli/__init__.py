@@ -53,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `cardrules demo | head`
         return 0
     except KeyboardInterrupt:  # Ctrl-C, anywhere: one line, and the shell's usual 128 + SIGINT
-        print("\ncardrules: interrupted", file=sys.stderr)
+        print("cardrules: interrupted", file=sys.stderr)
         return 130
     return status
 

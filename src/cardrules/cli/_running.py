@@ -8,6 +8,7 @@ import contextlib
 import importlib
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any, TextIO
@@ -99,14 +100,39 @@ def executor(args: argparse.Namespace) -> Iterator[Any]:
     try:
         yield pool
     except BaseException:
-        # Ctrl-C or an error: the queued games are cancelled and the games being played
-        # stopped (their workers ignore Ctrl-C), so that the command ends at once.
-        workers = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in workers:
-            process.terminate()
+        # Ctrl-C or an error: the games being played are stopped (their workers ignore
+        # Ctrl-C) and the queued ones dropped, so that the command ends at once.
+        _stop(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def _stop(pool: Any) -> None:
+    """Stop ``pool`` now: its queued tasks cancelled, its workers ended mid-task."""
+    from concurrent.futures import InvalidStateError
+
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    thread = getattr(pool, "_executor_manager_thread", None)
+    if not workers or thread is None:
+        pool.shutdown(wait=False, cancel_futures=True)
+        return
+    # The pool's own thread then fails the tasks it still holds, some already cancelled
+    # (by the interrupted map), which Python 3.11 reports as an InvalidStateError
+    # traceback from that thread: harmless, and not for the user's terminal.
+    previous = threading.excepthook
+
+    def hook(args: Any) -> None:
+        if args.exc_type is not InvalidStateError:
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        for process in workers:
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        thread.join(timeout=10)
+    finally:
+        threading.excepthook = previous
 
 
 class Progress:
