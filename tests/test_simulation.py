@@ -5,6 +5,8 @@ import pickle
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cardrules
 from cardrules import CardRulesError, Factory, RandomAgent, SimulationError, simulate, tournament
@@ -258,3 +260,25 @@ def test_a_lost_worker_fails_its_games_and_keeps_the_finished_ones():
     assert sorted(done + failed) == list(range(6)) and set(done) <= {0, 1} and {2, 3, 4, 5} <= set(failed)
     lost = next(f for f in err.failures if f.game == 3)
     assert "BrokenProcessPool" in lost.error and lost.seed == "x:3"
+
+
+class ShuffledExecutor:
+    """An executor in this process that runs the tasks in reverse order and sends every
+    task and result through pickle, as a remote one would."""
+
+    def map(self, fn, iterable):
+        tasks = [pickle.loads(pickle.dumps(t)) for t in iterable]
+        done = {i: pickle.loads(pickle.dumps(fn(t))) for i, t in reversed(list(enumerate(tasks)))}
+        return [done[i] for i in range(len(tasks))]
+
+
+@settings(max_examples=25, deadline=None)
+@given(games=st.integers(1, 30), batch_size=st.one_of(st.none(), st.integers(1, 40)), seed=st.integers(0, 10**6))
+def test_any_batching_gives_the_summary_played_here(games, batch_size, seed):
+    import toygame
+
+    agents = [RandomAgent(1), Factory(RandomAgent)]
+    here = simulate(toygame.GAME.name, agents, games=games, seed=seed)
+    there = simulate(toygame.GAME.name, agents, games=games, seed=seed, executor=ShuffledExecutor(),
+                     batch_size=batch_size)  # fmt: skip
+    assert there == here and [r.game for r in there.results] == list(range(games))
