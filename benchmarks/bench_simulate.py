@@ -20,7 +20,10 @@ Needs the extra ``cardrules[dask]`` (``pip install -e '.[dask]'``)::
    that is the whole cost with ``batch_size=1``, and a task's cost divided by the batch
    size with batching.
 
-3. A control for a shared machine: the same pure-Python loop (no cardrules, no data sent)
+3. The CPU time the workers used (read from ``/proc``, so Linux only): CPU seconds over
+   wall seconds is how many cores an executor actually got, and the CPU time a game
+   shows what two workers cost beside one when each has a core.
+4. A control for a shared machine: the same pure-Python loop (no cardrules, no data sent)
    in 64 tasks on the pools of 1 and 2 workers.  Its speed-up is what the machine gives two
    processes at that moment; the simulation's cannot be higher.
 
@@ -47,6 +50,16 @@ def spin(n: int) -> int:
     for i in range(n):
         total += i * i % 7
     return total
+
+
+def cpu_seconds(pids) -> float:
+    """User + system CPU time of the processes ``pids`` so far (Linux /proc)."""
+    ticks = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def timed(fn):
@@ -79,6 +92,13 @@ def main() -> None:
         if ex is not None:
             simulate("haggis", agents, games=8, seed="warm", executor=ex, batch_size=1)
 
+    pids = {
+        "this process": None,
+        "process pool, 1 worker": list(pool1._processes),
+        "process pool, 2 workers": list(pool2._processes),
+        "Dask LocalCluster, 2 workers": list(client.run(os.getpid).values()),
+    }
+    cpu: dict[str, float] = dict.fromkeys(executors, 0.0)
     best: dict[str, float] = dict.fromkeys(executors, 0.0)
     part = args.games // args.chunks
     batch = default_batch_size(part)
@@ -86,7 +106,10 @@ def main() -> None:
     for c in range(args.chunks):
         summaries = {}
         for name, ex in executors.items():
+            before = time.process_time() if pids[name] is None else cpu_seconds(pids[name])
             t, s = timed(lambda ex=ex, c=c: simulate("haggis", agents, games=part, seed=f"bench:{c}", executor=ex))
+            after = time.process_time() if pids[name] is None else cpu_seconds(pids[name])
+            cpu[name] += after - before
             best[name] += t
             summaries[name] = s
         assert len(set(summaries.values())) == 1, "summaries differ"
@@ -94,8 +117,11 @@ def main() -> None:
     print(f"\n{games} 2-player Haggis games, random agents, batches of {batch}, "
           f"in {args.chunks} parts taken in turns:")  # fmt: skip
     for name, t in best.items():
-        print(f"  {name:<30} {t:7.2f} s  {games / t:7.1f} games/s")
+        print(f"  {name:<30} {t:7.2f} s  {games / t:7.1f} games/s   CPU {cpu[name]:6.2f} s: "
+              f"{cpu[name] / t:4.2f} cores, {1000 * cpu[name] / games:5.1f} ms a game")  # fmt: skip
     print(f"  speed-up of 2 workers over 1:       {best['process pool, 1 worker'] / best['process pool, 2 workers']:.2f}x")
+    one, two = cpu["process pool, 1 worker"] / games, cpu["process pool, 2 workers"] / games
+    print(f"  2 workers over 1 with two free cores (2 x CPU a game, 1 worker / 2 workers): {2 * one / two:.2f}x")
     print(f"  Dask / process pool (2 workers):    {best['Dask LocalCluster, 2 workers'] / best['process pool, 2 workers']:.2f}")
 
     payload = _payload(agents, None, ["0", "1"])
