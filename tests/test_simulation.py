@@ -282,3 +282,12 @@ def test_any_batching_gives_the_summary_played_here(games, batch_size, seed):
     there = simulate(toygame.GAME.name, agents, games=games, seed=seed, executor=ShuffledExecutor(),
                      batch_size=batch_size)  # fmt: skip
     assert there == here and [r.game for r in there.results] == list(range(games))
+
+
+def test_a_worker_that_cannot_load_the_agents_reports_every_game():
+    from cardrules.simulation import _Batch, _play_batch
+
+    batch = _Batch(GAME, None, b"not a pickle", "w", 3, 5, 1000)
+    failures = _play_batch(batch)
+    assert [(f.game, f.seed) for f in failures] == [(3, "w:3"), (4, "w:4")]
+    assert all(f.error.startswith("the worker cannot load the agents") for f in failures)

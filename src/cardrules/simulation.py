@@ -311,9 +311,14 @@ class _Batch:
 
 def _play_batch(batch: _Batch) -> list[GameResult | GameFailure]:
     """The task an executor runs: every game of ``batch``, failures included."""
-    if batch.module is not None and batch.game not in GAMES:
-        importlib.import_module(batch.module)  # a game of the user's, registered on import
-    entries, rules = pickle.loads(batch.payload)
+    try:
+        if batch.module is not None and batch.game not in GAMES:
+            importlib.import_module(batch.module)  # a game of the user's, registered on import
+        entries, rules = pickle.loads(batch.payload)
+    except Exception as exc:  # say so for every game of the batch rather than lose it
+        error = f"the worker cannot load the agents or the game: {type(exc).__name__}: {exc}"
+        trace = traceback.format_exc()
+        return [GameFailure(i, f"{batch.seed}:{i}", error, trace) for i in range(batch.start, batch.stop)]
     outcomes = [
         _play_numbered(batch.game, entries, batch.seed, i, rules, batch.max_actions)
         for i in range(batch.start, batch.stop)
