@@ -41,14 +41,29 @@ import attrs
 from .cards import Card, canonical, standard_deck
 from .errors import CardRulesError
 from .lang.analysis import EquivalenceNotProven, equivalent
-from .lang.induce import Hypothesis, Observation, prior, ranked, searcher
+from .lang.induce import Hypothesis, Observation, ranked, searcher
 from .lang.rules import Rule
 
 __all__ = ["ScienceRound", "Scientist", "observations_from_view", "play_science"]
 
-#: The weight of "a rule the search does not know", kept beside the hypotheses so that
-#: probabilities are not overstated: that of one pair of atoms of size 12.
-UNKNOWN_WEIGHT: Final = prior(12, "and")
+#: The prior probability of "a rule the search does not know", kept beside the
+#: hypotheses so that probabilities are not overstated.  Such a rule is taken to judge
+#: like a coin of the observed acceptance rate: its weight falls with every observation
+#: (see :func:`unknown_weight`), while a rule of the search that fits keeps its prior.
+UNKNOWN_WEIGHT: Final = float(__import__("os").environ.get("UW", "0.05"))
+
+
+def unknown_weight(observations: Sequence[Observation]) -> float:
+    """The weight of "a rule the search does not know" after ``observations``: its prior
+    times the chance that a coin of the observed acceptance rate (Laplace-smoothed) gives
+    the observed verdicts."""
+    played = [o.accepted for o in observations if o.line]
+    yes = sum(played)
+    n = len(played)
+    if n == 0:
+        return UNKNOWN_WEIGHT
+    q = (yes + 1) / (n + 2)
+    return UNKNOWN_WEIGHT * math.exp(yes * math.log(q) + (n - yes) * math.log(1 - q))
 
 _DECK: Final = canonical(standard_deck())
 
@@ -123,7 +138,7 @@ class Scientist:
         if cached is None:
             deadline = time.perf_counter() + 0.8 * self.time_per_move
             found = ranked(key, deadline=deadline)
-            total = sum(found.weights) + UNKNOWN_WEIGHT
+            total = sum(found.weights) + unknown_weight(key)
             cached = Belief(found.hypotheses, tuple(w / total for w in found.weights), _main_line(key))
             self._cache[key] = cached
             if len(self._cache) > 64:
