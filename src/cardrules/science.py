@@ -67,6 +67,9 @@ def unknown_weight(observations: Sequence[Observation]) -> float:
 
 _DECK: Final = canonical(standard_deck())
 
+#: How many of the most probable hypotheses the choice of a card looks at.
+LOOKAHEAD_HYPOTHESES: Final = 600
+
 
 @attrs.frozen
 class Belief:
@@ -182,20 +185,51 @@ class Scientist:
     # -- the science round -------------------------------------------------------------
 
     def choose(self, hand: Sequence[Card], observations: Sequence[Observation]) -> Card:
-        """The card of ``hand`` to play next: the one whose verdict tells the most."""
+        """The card of ``hand`` to play next: the one after whose verdict (and the best
+        card after it) the most probable rule is expected to be most probable, that
+        is the chance of a right guess one and two cards from now; the expected
+        information of the verdict breaks ties."""
         cards = canonical(set(hand))
         if not cards:
             raise CardRulesError("choose needs a hand with at least one card")
         b = self.belief(observations)
-        chances = self._acceptance(b, cards)
-        scores = []
-        for p in chances:
-            q = min(max(p, 0.0), 1.0)
+        if not b.hypotheses:
+            return cards[self._rng.randrange(len(cards))]
+        deadline = time.perf_counter() + 0.5 * self.time_per_move
+        hyps = b.hypotheses[:LOOKAHEAD_HYPOTHESES]
+        probs = b.probabilities[:LOOKAHEAD_HYPOTHESES]
+        values = _values(hyps, b.line, cards)
+        scores: list[float] = []
+        for j, card in enumerate(cards):
+            acc = [i for i, v in enumerate(values) if v >> j & 1]
+            rej = [i for i, v in enumerate(values) if not v >> j & 1]
+            pacc = sum(probs[i] for i in acc)
+            q = min(max(pacc, 0.0), 1.0)
             h = 0.0 if q in (0.0, 1.0) else -(q * math.log2(q) + (1 - q) * math.log2(1 - q))
-            scores.append(h + 0.05 * q)
+            one = _top(probs, acc) + _top(probs, rej)
+            two = 0.0
+            if time.perf_counter() < deadline:
+                rest = list(hand)
+                rest.remove(card)
+                rest_cards = canonical(set(rest))
+                for group, line in ((acc, (*b.line, card)), (rej, b.line)):
+                    if not group or not rest_cards:
+                        two += _top(probs, group)
+                        continue
+                    sub = [hyps[i] for i in group]
+                    sub_values = _values(sub, line, rest_cards)
+                    best = 0.0
+                    for k in range(len(rest_cards)):
+                        a2 = [group[i] for i, v in enumerate(sub_values) if v >> k & 1]
+                        r2 = [group[i] for i, v in enumerate(sub_values) if not v >> k & 1]
+                        best = max(best, _top(probs, a2) + _top(probs, r2))
+                    two += best
+            else:
+                two = one
+            scores.append(one + two + 0.05 * h + 0.01 * q)
         top = max(scores)
-        best = [c for c, s in zip(cards, scores, strict=True) if s >= top - 1e-9]
-        return best[self._rng.randrange(len(best))]
+        best_cards = [c for c, sc in zip(cards, scores, strict=True) if sc >= top - 1e-9]
+        return best_cards[self._rng.randrange(len(best_cards))]
 
     def _acceptance(self, b: Belief, cards: Sequence[Card]) -> list[float]:
         """For each card, the probability that it is accepted after the main line."""
@@ -284,6 +318,17 @@ class Scientist:
         if b.hypotheses and max(self._acceptance(b, cards)) < 0.02 and E.NoPlay() in legal_actions:
             return E.NoPlay()
         return E.Play((self.choose(hand, observations),))
+
+
+def _top(probs: Sequence[float], group: Sequence[int]) -> float:
+    return max((probs[i] for i in group), default=0.0)
+
+
+def _values(hyps: Sequence[Hypothesis], line: tuple[Card, ...], cards: Sequence[Card]) -> list[int]:
+    """For each hypothesis, the bit mask of the cards it accepts after ``line``."""
+    s = searcher()
+    masks, longs, full = s.evaluate([(line, c) for c in cards])
+    return [h.value(masks, longs, full) for h in hyps]
 
 
 def _chain(rule: Rule, main: Sequence[Card], hand: Sequence[Card], longest: int) -> list[Card]:

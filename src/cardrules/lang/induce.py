@@ -592,8 +592,8 @@ class Searcher:
                 else:
                     lists = [groups[k][:GROUP_CAP] for k in key]
                 for parts in itertools.product(*lists):
-                    if kind != ITE and parts[0] >= parts[-1]:
-                        continue  # each unordered pair once
+                    if kind != ITE and key[0] == key[-1] and parts[0] >= parts[-1]:
+                        continue  # each unordered pair of one group once
                     if max(found[i].depth for i in parts) != d:
                         continue
                     out.append(_make(kind, parts, found))
