@@ -67,6 +67,14 @@ def unknown_weight(observations: Sequence[Observation]) -> float:
 
 _DECK: Final = canonical(standard_deck())
 
+#: The turns an experiment or two take to tell the best rule from the rules that cards
+#: can still tell from it (see :meth:`Scientist.guess`).
+WAIT_TURNS: Final = float(__import__("os").environ.get("WT", "2"))
+#: The cost of a wrong guess in the science round.
+PENALTY: Final = 2
+#: Never guess below this probability unless stuck.
+MIN_GUESS: Final = 0.04
+
 #: How many of the most probable hypotheses the choice of a card looks at.
 LOOKAHEAD_HYPOTHESES: Final = 600
 
@@ -114,7 +122,7 @@ class Scientist:
         *,
         seed: int | None = None,
         time_per_move: float = 1.0,
-        confidence: float = 0.5,
+        confidence: float = 0.6,
         prophet_confidence: float = 0.8,
     ) -> None:
         self.seed = seed
@@ -248,23 +256,38 @@ class Scientist:
         return [x + 0.5 * unknown for x in out]
 
     def guess(self, observations: Sequence[Observation]) -> Rule | None:
-        """The rule it would state now, or ``None`` while no rule is probable enough."""
+        """The rule it would state now, or ``None`` while waiting is worth more.
+
+        With ``p`` the probability of the most probable rule and ``s >= p`` that of the
+        rules no experiment can tell from it any more (:meth:`settled`), it guesses when
+        ``p >= confidence`` or ``s * WAIT_TURNS > PENALTY * (1 - s)``.  Waiting
+        :data:`WAIT_TURNS` turns tells the best rule from the rules outside ``s``, but
+        not from those inside: if the secret rule is inside ``s`` (probability ``s``),
+        those turns are lost, for the rules of ``s`` will have to be guessed in order
+        anyway; if it is outside, a guess now loses :data:`PENALTY`.  Lookalikes that no
+        card can tell apart are thus guessed at once, most probable first (a wrong
+        guess is not repeated)."""
         b = self.belief(observations)
         if b.best is None:
             return None
-        unsure = b.confidence < self.confidence and not self._stuck(b)
-        if unsure and (b.confidence < 0.5 * self.confidence or self._settled(b) < self.confidence):
+        p = b.confidence
+        if p >= self.confidence or self._stuck(b):
+            return b.best.rule()
+        if p < MIN_GUESS:
             return None
-        return b.best.rule()
+        s = max(self.settled(b), p)
+        if s * WAIT_TURNS > PENALTY * (1 - s):
+            return b.best.rule()
+        return None
 
-    def _settled(self, b: Belief, *, walks: int = 8, length: int = 5) -> float:
+    def settled(self, b: Belief, *, walks: int = 3, length: int = 4) -> float:
         """The probability of the best rule and of the rules no experiment can tell from
         it any more: those that judge every card alike on random lines the best rule
         builds from the main line as it stands (the past cannot be played again)."""
         assert b.best is not None
         best = b.best.rule()
         rng = random.Random(len(b.line))
-        lines: list[list[Card]] = []
+        lines: set[tuple[Card, ...]] = {b.line}
         for _ in range(walks):
             line = list(b.line)
             for _ in range(length):
@@ -272,17 +295,15 @@ class Scientist:
                 if not ok:
                     break
                 line.append(ok[rng.randrange(len(ok))])
-            lines.append(line)
-        plays = [(line[:k], c) for line in lines for k in range(len(b.line), len(line) + 1) for c in _DECK]
-        verdicts = [best.accepts(line, c) for line, c in plays]
-        mass = b.probabilities[0]
-        for h, p in zip(b.hypotheses[1:24], b.probabilities[1:24], strict=False):
-            if p < 0.01 * b.probabilities[0]:
-                break
-            other = h.rule().accepts
-            if all(other(line, c) == v for (line, c), v in zip(plays, verdicts, strict=True)):
-                mass += p
-        return mass
+                lines.add(tuple(line))
+        plays = [(line, c) for line in sorted(lines, key=len) for c in _DECK]
+        hyps = b.hypotheses[:LOOKAHEAD_HYPOTHESES]
+        used = {i for h in hyps for i in h.parts}
+        masks, longs, full = searcher().evaluate(plays, only=used)
+        mine = hyps[0].value(masks, longs, full)
+        return sum(
+            p for h, p in zip(hyps, b.probabilities, strict=False) if h.value(masks, longs, full) == mine
+        )
 
     def _stuck(self, b: Belief) -> bool:
         """Whether no card at all is likely to be accepted after the main line: then

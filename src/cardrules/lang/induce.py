@@ -501,11 +501,19 @@ class Searcher:
         self.conds = [i for i, a in enumerate(self.atoms) if a.cond]
         self._obs_cache: dict[tuple[tuple[Card, ...], Card], int] = {}
 
-    def evaluate(self, plays: Sequence[tuple[Sequence[Card], Card]]) -> tuple[list[int], list[int], int]:
-        """Atom masks over ``plays``, the masks of ``len(line) >= d`` (d 0..3), and
-        the full mask."""
+    def evaluate(
+        self, plays: Sequence[tuple[Sequence[Card], Card]], only: Iterable[int] | None = None
+    ) -> tuple[list[int], list[int], int]:
+        """Atom masks over ``plays`` (only of the atoms ``only`` if given, the others 0),
+        the masks of ``len(line) >= d`` (d 0..3), and the full mask."""
         found = self.atoms
-        masks = _masks([a.fn for a in found], [a.depth for a in found], plays)
+        if only is None:
+            masks = _masks([a.fn for a in found], [a.depth for a in found], plays)
+        else:
+            masks = [0] * len(found)
+            wanted = sorted(set(only))
+            for i, m in zip(wanted, _masks([found[i].fn for i in wanted], [found[i].depth for i in wanted], plays), strict=True):
+                masks[i] = m
         full = (1 << len(plays)) - 1
         longs = [_long_mask(plays, d, full) for d in range(4)]
         return masks, longs, full
