@@ -6,15 +6,17 @@ the rule finder (:func:`~cardrules.lang.induce.induce`'s search) lists the rules
 rule language that fit every observation, one per behaviour, each weighted by a prior
 that prefers short, simple rules.  The scientist
 
-* plays the card whose verdict best splits those hypotheses: the card of its hand with
-  the most expected information (the entropy of "accepted", the hypotheses weighted by
-  their probabilities), a likely-accepted card first among equals (an accepted card
-  lengthens the line, which opens new questions);
-* states its most probable rule when that rule's probability reaches ``confidence``
-  (0.5: a wrong guess costs 2 cards' worth, waiting costs 1 a turn and usually settles
-  the question in a turn or two).  A share of the probability is kept for "a rule the
-  search does not know", so a rule that fits only because nothing simpler does is not
-  believed at once.
+* plays the card after whose verdict its most probable rule is expected to be most
+  probable: the chance of a right guess after this card, plus that after the best card
+  to follow it (a two-card look-ahead over the verdicts); the expected information of
+  the verdict breaks ties;
+* states its most probable rule when waiting is worth less (in expected score) than a
+  guess: at once when that rule's probability reaches ``confidence`` (0.6), or when the
+  rules that no card can tell from it any more hold half the probability (then waiting
+  cannot help; a wrong guess costs 2 turns' worth, waiting costs 1 a turn).  A share of
+  the probability is kept for "a rule the search does not know", falling with every
+  observation as a coin's would, so a rule that fits only because nothing simpler does
+  is not believed at once.
 
 :func:`play_science` is the single-player round that measures it: a hand of 12 from two
 shuffled decks, one card a turn, a guess after each verdict; the score is ``turns -
@@ -50,7 +52,7 @@ __all__ = ["ScienceRound", "Scientist", "observations_from_view", "play_science"
 #: hypotheses so that probabilities are not overstated.  Such a rule is taken to judge
 #: like a coin of the observed acceptance rate: its weight falls with every observation
 #: (see :func:`unknown_weight`), while a rule of the search that fits keeps its prior.
-UNKNOWN_WEIGHT: Final = float(__import__("os").environ.get("UW", "0.05"))
+UNKNOWN_WEIGHT: Final = 0.01
 
 
 def unknown_weight(observations: Sequence[Observation]) -> float:
@@ -69,7 +71,7 @@ _DECK: Final = canonical(standard_deck())
 
 #: The turns an experiment or two take to tell the best rule from the rules that cards
 #: can still tell from it (see :meth:`Scientist.guess`).
-WAIT_TURNS: Final = float(__import__("os").environ.get("WT", "2"))
+WAIT_TURNS: Final = 2.0
 #: The cost of a wrong guess in the science round.
 PENALTY: Final = 2
 #: Never guess below this probability unless stuck.

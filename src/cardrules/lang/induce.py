@@ -54,7 +54,7 @@ __all__ = ["SIZE_COST", "Hypothesis", "Observation", "Searcher", "induce", "sear
 Pred = Callable[[Sequence[Card], Card], bool]
 
 #: How fast the prior share of a size falls: ``exp(-SIZE_COST * size)`` (see :func:`prior`).
-SIZE_COST: Final = float(__import__("os").environ.get("SC", "0.3"))
+SIZE_COST: Final = 0.3
 
 _DECK: Final = canonical(standard_deck())
 
@@ -488,6 +488,10 @@ def _make(kind: str, parts: tuple[int, ...], found: Sequence[Atom]) -> Hypothesi
 GROUP_CAP: Final = 8
 #: How many rules a search keeps at most before grouping them by fingerprint.
 KEEP: Final = 4000
+#: Conditionals are searched while fewer than ``KEEP * ITE_ROOM`` rules were found; for
+#: each condition, the first ``ITE_BRANCHES`` fitting behaviours of each branch.
+ITE_ROOM: Final = 0.5
+ITE_BRANCHES: Final = 12
 
 
 class Searcher:
@@ -512,7 +516,8 @@ class Searcher:
         else:
             masks = [0] * len(found)
             wanted = sorted(set(only))
-            for i, m in zip(wanted, _masks([found[i].fn for i in wanted], [found[i].depth for i in wanted], plays), strict=True):
+            made = _masks([found[i].fn for i in wanted], [found[i].depth for i in wanted], plays)
+            for i, m in zip(wanted, made, strict=True):
                 masks[i] = m
         full = (1 << len(plays)) - 1
         longs = [_long_mask(plays, d, full) for d in range(4)]
@@ -576,7 +581,7 @@ class Searcher:
                 break
             # Conditionals: short conditions, short branches, and only while the
             # shorter rules leave room.
-            if len(out) + len(combos) < keep // 2:
+            if len(out) + len(combos) < keep * ITE_ROOM:
                 cond_masks = {
                     masks[i] & long for i in self.conds if found[i].depth <= d and found[i].size <= 4
                 }
@@ -587,8 +592,8 @@ class Searcher:
                     outside = ~c & long
                     thens = [m for m in branch_keys if (m ^ goal) & c == 0]
                     elses = [m for m in branch_keys if (m ^ goal) & outside == 0]
-                    for t in thens[:12]:
-                        for e in elses[:12]:
+                    for t in thens[:ITE_BRANCHES]:
+                        for e in elses[:ITE_BRANCHES]:
                             if t != e:
                                 combos.append((ITE, (c, t, e)))
                     if timed_out():
