@@ -114,7 +114,8 @@ class Scientist:
 
     ``seed`` breaks ties between equally good cards; ``time_per_move`` bounds the search
     of one decision (seconds); ``confidence`` is the probability from which it states a
-    guess, ``prophet_confidence`` the one from which it becomes a prophet and plays the
+    guess at once (below it, :meth:`guess` weighs the expected score of guessing now
+    against waiting), ``prophet_confidence`` the one from which it becomes a prophet and plays the
     cards its rule accepts.  It sees only observations (or an agent's view): never the
     secret rule.
     """

@@ -13,9 +13,11 @@ The search runs over rules of the rule language itself, built from its own piece
   with their text and a plain Python predicate (checked against the rule compiler by the
   test suite).
 * **Rules** are an atom, or two atoms joined by ``and``, ``or`` or ``==`` (so ``if P
-  then Q else not Q``), or ``if C then T else E`` with three atoms.  A rule's **size** is
-  the number of words and operators of its text, and its prior weight is
-  ``exp(-SIZE_COST * size)``: short, simple rules first.
+  then Q else not Q``), or ``if C then T else E`` with three atoms.  The **prior** is a
+  small generative grammar (:func:`prior`): a family, then atoms independently, each by
+  ``exp(-SIZE_COST * size)`` (its words and operators) shared among the texts of its
+  :func:`template` (so a constant costs the choice among its alternatives): short,
+  simple rules first.
 * **Fingerprints.**  Every atom is evaluated once per process on a fixed set of probe
   plays (main lines of 0 to 8 cards, many drawn from small pools of cards so that ranks,
   suits and colours repeat).  Atoms with the same fingerprint are one atom (the shortest
@@ -53,7 +55,8 @@ __all__ = ["SIZE_COST", "Hypothesis", "Observation", "Searcher", "induce", "sear
 
 Pred = Callable[[Sequence[Card], Card], bool]
 
-#: How fast the prior share of a size falls: ``exp(-SIZE_COST * size)`` (see :func:`prior`).
+#: How fast an atom's prior weight falls with its size: ``exp(-SIZE_COST * size)`` (see
+#: :func:`atoms`).
 SIZE_COST: Final = 0.3
 
 _DECK: Final = canonical(standard_deck())
@@ -666,8 +669,7 @@ def induce(
 ) -> tuple[Rule, ...]:
     """Rules of the rule language consistent with every observation, most probable first.
 
-    The prior prefers short, simple rules (weight ``exp(-SIZE_COST * size)``, the size
-    counting the words and operators of the text).  At most ``limit`` rules are given,
+    The prior (:func:`prior`) prefers short, simple rules with few constants.  At most ``limit`` rules are given,
     no two of them equivalent on the lines they build
     (:func:`~cardrules.lang.analysis.equivalent` with ``in_play=True``); every one is
     checked against the observations with the compiled rule itself.  When
