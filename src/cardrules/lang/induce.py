@@ -669,8 +669,8 @@ def induce(
 ) -> tuple[Rule, ...]:
     """Rules of the rule language consistent with every observation, most probable first.
 
-    The prior (:func:`prior`) prefers short, simple rules with few constants.  At most ``limit`` rules are given,
-    no two of them equivalent on the lines they build
+    The prior (:func:`prior`) prefers short, simple rules with few constants.  At most
+    ``limit`` rules are given, no two of them equivalent on the lines they build
     (:func:`~cardrules.lang.analysis.equivalent` with ``in_play=True``); every one is
     checked against the observations with the compiled rule itself.  When
     ``time_limit`` seconds run out, what was found so far is returned.  Deterministic for
