@@ -408,7 +408,12 @@ def _bet(amount: int) -> Bet:
     return b
 
 
-def _legal(state: State) -> tuple[Any, ...]:
+def legal_actions(state: State) -> tuple[Any, ...]:
+    """Every legal action of the player to act, each once, in a stable order: plays
+    (every distinct declaration when leading; only what beats the table when
+    following), then :class:`Pass` when following, then :class:`Bet` while allowed; or
+    only :class:`GiveTrick` actions after a bomb won (``choose`` rule)."""
+    # The game's own function, handed to GameDef as is (no wrapper: this is the hot path).
     p = state.to_act
     if type(p) is not int:
         return ()
@@ -542,7 +547,7 @@ def _play(state: State, p: int, action: Play) -> State:
                 fixed = Combo(combo.kind, combo.rank, combo.size, combo.width, canonical(combo.cards))
             except (TypeError, AttributeError):
                 fixed = combo
-            if fixed != combo and fixed in [pl.combo for pl in _legal(state) if type(pl) is Play]:
+            if fixed != combo and fixed in [pl.combo for pl in legal_actions(state) if type(pl) is Play]:
                 return _play(state, p, Play(fixed))
         raise IllegalActionError(_why_not(state, p, combo))
     used = set(combo.cards)
@@ -780,7 +785,7 @@ GAME: GameDef[State, Rules] = GameDef(
     player_counts=(2, 3),
     default_players=2,
     start=_start,
-    legal_actions=_legal,
+    legal_actions=legal_actions,
     step=_step,
     chance_cards=_chance_cards,
     deal=_deal,
@@ -802,14 +807,6 @@ def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = Non
     (0, 17, 8)
     """
     return GAME.new_game(rules, players=players, seed=seed)
-
-
-def legal_actions(state: State) -> tuple[Any, ...]:
-    """Every legal action of the player to act, each once, in a stable order: plays
-    (every distinct declaration when leading; only what beats the table when
-    following), then :class:`Pass` when following, then :class:`Bet` while allowed; or
-    only :class:`GiveTrick` actions after a bomb won (``choose`` rule)."""
-    return GAME.legal_actions(state)
 
 
 def apply(state: State, action: Any) -> State:
@@ -926,7 +923,7 @@ def _extra(state: State, key: str, cards: list[Card]) -> Any:
     if not cards or ws[: len(cards)] != [str(c) for c in cards]:
         return None
     decl = " ".join(ws[len(cards) :])
-    legal = [a for a in _legal(state) if type(a) is Play and Counter(a.combo.cards) == Counter(cards)]
+    legal = [a for a in legal_actions(state) if type(a) is Play and Counter(a.combo.cards) == Counter(cards)]
     if not decl and len(legal) > 1:
         raise IllegalActionError(
             f"{key!r} declares {len(legal)} combinations: say which: " + ", ".join(map(str, legal))
@@ -950,7 +947,7 @@ def parse_action(state: State, text: str) -> Any:
     reads them.  Text that names no legal action raises
     :class:`~cardrules.IllegalActionError` with the reason and the nearest legal
     actions."""
-    return _notation.read(state, text, _legal(state), _NOTATION, extra=_extra, check=apply)
+    return _notation.read(state, text, legal_actions(state), _NOTATION, extra=_extra, check=apply)
 
 
 def render(state: State, player: int | None = None) -> str:
