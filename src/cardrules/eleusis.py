@@ -1051,6 +1051,7 @@ GAME: Final = GameDef(
 )
 
 
+# The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
 def new_game(rules: Rules | None = None, *, players: int = 5, seed: object = None) -> State:
     """A new round for ``players`` (3..8; player 0 is God).  With a ``seed`` the deal
     (and every later shuffle) resolves itself; without one the state waits at a chance

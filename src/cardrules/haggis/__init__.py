@@ -796,6 +796,7 @@ GAME: GameDef[State, Rules] = GameDef(
 )
 
 
+# The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
 def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = None) -> State:
     """A new game for 2 or 3 players.  With ``seed`` every deal resolves itself;
     without, the state waits at a chance node for a :class:`~cardrules.Shuffle` of
