@@ -309,24 +309,32 @@ _STATE: Final = maker(State)
 # The game
 
 
+def _hand_begins(players: int) -> dict[str, Any]:
+    """What every hand begins with (and the game, before its first deal): no trick, no
+    passes, nothing captured, bet or started, nobody out, no bombed trick to give."""
+    z = (0,) * players
+    return {
+        "trick": (),
+        "passes": 0,
+        "captured": ((),) * players,
+        "bets": z,
+        "started": (False,) * players,
+        "out": (),
+        "going_out": z,
+        "giving": False,
+    }
+
+
 def _start(rules: Rules, players: int) -> State:
     z = (0,) * players
-    e: tuple[tuple[Card, ...], ...] = ((),) * players
     return _STATE.new(
         rules=rules,
         players=players,
         scores=z,
         leader=0,
-        hands=e,
+        hands=((),) * players,
         haggis=(),
-        trick=(),
-        passes=0,
-        captured=e,
-        bets=z,
-        started=(False,) * players,
-        out=(),
-        going_out=z,
-        giving=False,
+        **_hand_begins(players),
         to_act=CHANCE,
         last_hand=z,
         hand_number=0,
@@ -344,20 +352,11 @@ def _deal(state: State, shuffle: Shuffle) -> State:
     n = state.players
     order = shuffle.order
     hands = tuple(canonical((*order[p : 14 * n : n], J, Q, K)) for p in range(n))
-    z = (0,) * n
-    e: tuple[tuple[Card, ...], ...] = ((),) * n
     return _STATE.replace(
         state,
         hands=hands,
         haggis=canonical(order[14 * n :]),
-        trick=(),
-        passes=0,
-        captured=e,
-        bets=z,
-        started=(False,) * n,
-        out=(),
-        going_out=z,
-        giving=False,
+        **_hand_begins(n),
         to_act=state.leader,
         hand_number=state.hand_number + 1,
         history=(*state.history, shuffle),
