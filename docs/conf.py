@@ -193,7 +193,14 @@ def _add_lexers(app: Any) -> None:
                 app.add_lexer(alias, cls)
 
 
+def _public_bases(app: Any, name: str, obj: Any, options: Any, bases: list[Any]) -> None:
+    """Show only public base classes: a private mixin that shares machinery (such as
+    the syntax tree's ``_Compound``) is no part of the API."""
+    bases[:] = [b for b in bases if not getattr(b, "__name__", "").startswith("_")] or [object]
+
+
 def setup(app: Any) -> dict[str, Any]:
     _add_lexers(app)
     app.connect("missing-reference", _resolve_alias)
+    app.connect("autodoc-process-bases", _public_bases)
     return {"parallel_read_safe": True}

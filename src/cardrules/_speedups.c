@@ -312,6 +312,37 @@ build(Layout *layout, PyObject **values)
 
 #define MAX_FIELDS 64
 
+static void
+clear_values(Py_ssize_t n, PyObject **values)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_XDECREF(values[i]);
+    }
+}
+
+/* What new_record and replace_record share: check that the layout fits in `values`
+   (MAX_FIELDS slots, all NULL), then put each keyword argument (names `kwnames`, values
+   `kwvalues`) in its field's slot, as a new reference.  On error: -1, the slots cleared
+   and an exception set naming `who`. */
+static int
+keyword_values(Layout *layout, const char *who, PyObject *const *kwvalues, PyObject *kwnames, PyObject **values)
+{
+    if (layout->n > MAX_FIELDS) {
+        PyErr_Format(PyExc_ValueError, "%s: too many fields", who);
+        return -1;
+    }
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        Py_ssize_t i = field_index(layout, PyTuple_GET_ITEM(kwnames, k));
+        if (i < 0) {
+            clear_values(layout->n, values);
+            return -1;
+        }
+        values[i] = Py_NewRef(kwvalues[k]); /* a keyword cannot be given twice */
+    }
+    return 0;
+}
+
 static PyObject *
 new_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -325,18 +356,9 @@ new_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject *kwn
         return NULL;
     }
     Py_ssize_t n = layout->n;
-    if (n > MAX_FIELDS) {
-        PyErr_SetString(PyExc_ValueError, "new_record: too many fields");
-        return NULL;
-    }
     PyObject *values[MAX_FIELDS] = {NULL};
-    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-    for (Py_ssize_t k = 0; k < nkw; k++) {
-        Py_ssize_t i = field_index(layout, PyTuple_GET_ITEM(kwnames, k));
-        if (i < 0) {
-            goto fail;
-        }
-        values[i] = Py_NewRef(args[nargs + k]); /* a keyword cannot be given twice */
+    if (keyword_values(layout, "new_record", args + nargs, kwnames, values) < 0) {
+        return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         if (values[i] != NULL) {
@@ -359,9 +381,7 @@ new_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject *kwn
     }
     return build(layout, values);
 fail:
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_XDECREF(values[i]);
-    }
+    clear_values(n, values);
     return NULL;
 }
 
@@ -384,18 +404,9 @@ replace_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject 
         return NULL;
     }
     Py_ssize_t n = layout->n;
-    if (n > MAX_FIELDS) {
-        PyErr_SetString(PyExc_ValueError, "replace_record: too many fields");
-        return NULL;
-    }
     PyObject *values[MAX_FIELDS] = {NULL};
-    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-    for (Py_ssize_t k = 0; k < nkw; k++) {
-        Py_ssize_t i = field_index(layout, PyTuple_GET_ITEM(kwnames, k));
-        if (i < 0) {
-            goto fail;
-        }
-        values[i] = Py_NewRef(args[nargs + k]);
+    if (keyword_values(layout, "replace_record", args + nargs, kwnames, values) < 0) {
+        return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         /* the record's own value, read as attribute access reads it (thread-safe) */
@@ -405,9 +416,7 @@ replace_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject 
     }
     return build(layout, values);
 fail:
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_XDECREF(values[i]);
-    }
+    clear_values(n, values);
     return NULL;
 }
 

@@ -1102,6 +1102,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
 )
 
 
+# The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
 def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = None) -> State:
     """A new game of Aegis.  Without a ``seed`` it waits at the first-master draw for a
     :class:`~cardrules.Shuffle` (``order[0]`` is player 0's card, ``order[1]`` player

@@ -695,7 +695,12 @@ def _distinct(hand: tuple[Card, ...]) -> list[Card]:
     return list(dict.fromkeys(hand))
 
 
-def _legal(state: State) -> tuple[Any, ...]:
+def legal_actions(state: State) -> tuple[Any, ...]:
+    """Every legal action of the player to act, in a stable order: each distinct single
+    card to play (canonical order), then ``NoPlay()``; ``Judge`` calls for the prophet;
+    ``BecomeProphet()``, ``Pass()`` for the offer.  Strings are legal but not listed:
+    see :func:`strings`."""
+    # The game's own function, handed to GameDef as is (no wrapper: this is the hot path).
     phase = state.phase
     if phase == "turn":
         return (*map(_PLAY1.__getitem__, dict.fromkeys(state.hands[state.to_act])), _NOPLAY)
@@ -948,7 +953,8 @@ def layout_text(state: Layout, *, width: int = 13) -> str:
     return "\n".join(rows)
 
 
-def _describe(state: State, action: Any) -> str:
+def describe(state: State, action: Any) -> str:
+    """A line for a record: ``action`` played in ``state``, in words."""
     if state.to_act is CHANCE:
         what = {
             "setup": "the deal",
@@ -1034,17 +1040,18 @@ GAME: Final = GameDef(
     player_counts=range(3, 9),
     default_players=5,
     start=_start,
-    legal_actions=_legal,
+    legal_actions=legal_actions,
     step=_step,
     chance_cards=_chance_cards,
     deal=_deal,
     view=_view,
-    describe=_describe,
+    describe=describe,
     summary=summary,
     module=__name__,
 )
 
 
+# The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
 def new_game(rules: Rules | None = None, *, players: int = 5, seed: object = None) -> State:
     """A new round for ``players`` (3..8; player 0 is God).  With a ``seed`` the deal
     (and every later shuffle) resolves itself; without one the state waits at a chance
@@ -1052,14 +1059,6 @@ def new_game(rules: Rules | None = None, *, players: int = 5, seed: object = Non
     for the ``S * hand_size`` first cards, then the starter; the rest is the stock, top
     first)."""
     return GAME.new_game(rules, players=players, seed=seed)
-
-
-def legal_actions(state: State) -> tuple[Any, ...]:
-    """Every legal action of the player to act, in a stable order: each distinct single
-    card to play (canonical order), then ``NoPlay()``; ``Judge`` calls for the prophet;
-    ``BecomeProphet()``, ``Pass()`` for the offer.  Strings are legal but not listed:
-    see :func:`strings`."""
-    return GAME.legal_actions(state)
 
 
 def apply(state: State, action: Any) -> State:
@@ -1086,11 +1085,6 @@ def chance_cards(state: State) -> tuple[Card, ...]:
     canonical order: the decks at the deal, a fresh deck, or a returned hand with the
     stock (``()`` anywhere else)."""
     return GAME.chance_cards(state)
-
-
-def describe(state: State, action: Any) -> str:
-    """A line for a record: ``action`` played in ``state``, in words."""
-    return GAME.describe(state, action)
 
 
 # -- the greedy agent ------------------------------------------------------------------
@@ -1275,7 +1269,7 @@ def parse_action(state: State, text: str) -> Any:
     names no legal action raises :class:`~cardrules.IllegalActionError` with the reason
     and the nearest legal actions.
     """
-    return _notation.read(state, text, _legal(state), _NOTATION, extra=_extra, check=apply)
+    return _notation.read(state, text, legal_actions(state), _NOTATION, extra=_extra, check=apply)
 
 
 def render(state: State, player: int | None = None) -> str:

@@ -857,6 +857,7 @@ class GreedyAgent(SeededAgent):
 # -- the public functions ----------------------------------------------------------------
 
 
+# The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
 def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = None) -> State:
     """A new game (two players).  With ``seed`` every shuffle resolves itself;
     without, the state waits at the first-master draw for a

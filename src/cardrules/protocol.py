@@ -196,6 +196,17 @@ class GameDef(Generic[S, R]):
         return f"<game {self.name!r}>"
 
     # -- the public functions, the same for every game ---------------------------------
+    #
+    # Each game module offers these again as module functions (cardrules.aegis.apply...)
+    # of one line each, written out rather than generated from the GameDef, on purpose:
+    # a written ``def`` is what gives mypy its precise types (``aegis.view`` returns an
+    # ``aegis.View``, keyword names kept; generated ones would need a Protocol restating
+    # each signature, the duplication moved, not removed), what autodoc and ``help()``
+    # read, and what doctest collects (it skips a function whose globals are not its
+    # module's, so the examples in generated docstrings would silently stop running).
+    # What each game says there is its own docstring; the logic is here, once.  A game's
+    # own hook that needs no protocol step around it (``legal_actions``, ``describe``,
+    # ``summary``) is handed over as the public function itself, with no wrapper.
 
     def new_game(self, rules: R | None = None, *, players: int | None = None, seed: object = None) -> S:
         """A new game.  With a ``seed``, every chance node resolves itself with the

@@ -87,6 +87,16 @@ def _hints(cls: type) -> dict[str, Any]:
         return hints
 
 
+#: The scalar types a JSON document holds as themselves: which data fit (an integer is
+#: never a bool) and what an error says was expected.
+_SCALARS: dict[type, tuple[Callable[[Any], bool], str]] = {
+    type(None): (lambda data: data is None, "null"),
+    bool: (lambda data: isinstance(data, bool), "true or false"),
+    int: (lambda data: isinstance(data, int) and not isinstance(data, bool), "an integer"),
+    str: (lambda data: isinstance(data, str), "a string"),
+}
+
+
 def decode_value(tp: Any, data: Any, where: str = "value") -> Any:
     """The value of declared type ``tp`` encoded as ``data`` by :func:`encode_value`."""
     if tp is Any:
@@ -104,22 +114,12 @@ def decode_value(tp: Any, data: Any, where: str = "value") -> Any:
         if data in typing.get_args(tp) and type(data) in (str, int, bool):
             return data
         raise StateFormatError(f"{where}: {data!r} is not one of {typing.get_args(tp)}")
-    if tp is type(None):
-        if data is None:
-            return None
-        raise StateFormatError(f"{where}: expected null, got {data!r}")
-    if tp is bool:
-        if isinstance(data, bool):
+    scalar = _SCALARS.get(tp) if isinstance(tp, type) else None
+    if scalar is not None:
+        fits, expected = scalar
+        if fits(data):
             return data
-        raise StateFormatError(f"{where}: expected true or false, got {data!r}")
-    if tp is int:
-        if isinstance(data, int) and not isinstance(data, bool):
-            return data
-        raise StateFormatError(f"{where}: expected an integer, got {data!r}")
-    if tp is str:
-        if isinstance(data, str):
-            return data
-        raise StateFormatError(f"{where}: expected a string, got {data!r}")
+        raise StateFormatError(f"{where}: expected {expected}, got {data!r}")
     if tp is Card:
         if not isinstance(data, str):
             raise StateFormatError(f"{where}: expected a card such as '10H', got {data!r}")

@@ -1,5 +1,7 @@
 """What ``cardrules simulate`` and ``cardrules tournament`` share: the agents by name, the
-executor options (``--workers``, ``--dask``, ``--batch-size``) and the progress line."""
+options of a batch of games (the game, ``--games``, ``--seed``, ``--players``, ``--agents``
+and the executor's ``--workers``, ``--dask``, ``--batch-size``, ``--quiet``) and the
+progress line."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Any, TextIO
 
 from ..agents import AGENTS
 from ..errors import CardRulesError
+from ..protocol import GAME_NAMES
 from ..simulation import Factory
 
 
@@ -40,6 +43,35 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not at least 1")
     return value
+
+
+def add_match_options(
+    p: argparse.ArgumentParser,
+    *,
+    games: int,
+    games_help: str,
+    agents: str | None,
+    agents_help: str,
+    players_help: str,
+) -> None:
+    """The options of a batch of games, the same in ``simulate`` and ``tournament``: the
+    game, ``--games`` (default ``games``), ``--seed``, ``--agents`` (default ``agents``;
+    required when ``None``), ``--players`` and the
+    executor's options (:func:`add_run_options`).  Only the help texts differ."""
+    p.add_argument("game", choices=GAME_NAMES, help="the game to play")
+    p.add_argument(
+        "--games", type=positive, default=games, metavar="N", help=f"{games_help} (default {games})"
+    )
+    p.add_argument("--seed", default="0", help="the master seed (default 0)")
+    p.add_argument(
+        "--agents",
+        default=agents,
+        required=agents is None,
+        metavar="LIST",
+        help=f"comma-separated agents, {agents_help}",
+    )
+    p.add_argument("--players", type=positive, default=None, metavar="N", help=players_help)
+    add_run_options(p)
 
 
 def add_run_options(p: argparse.ArgumentParser) -> None:

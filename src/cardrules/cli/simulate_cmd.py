@@ -9,7 +9,7 @@ from typing import Any
 
 from ..agents import AGENTS
 from ..errors import CardRulesError
-from ..protocol import GAME_NAMES, GAMES
+from ..protocol import GAMES
 from ..simulation import Summary, simulate
 from . import _running
 
@@ -33,26 +33,15 @@ def register(sub: Any) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", choices=GAME_NAMES, help="the game to play")
-    p.add_argument(
-        "--games", type=_running.positive, default=100, metavar="N", help="how many games (default 100)"
+    _running.add_match_options(
+        p,
+        games=100,
+        games_help="how many games",
+        agents="random",
+        agents_help=f"one per player, from: {', '.join(AGENTS)}; their number is the number of "
+        "players; one name alone plays every seat (default random)",
+        players_help="the number of players (default: one per agent, or the game's usual number)",
     )
-    p.add_argument("--seed", default="0", help="the master seed (default 0)")
-    p.add_argument(
-        "--agents",
-        default="random",
-        metavar="LIST",
-        help=f"comma-separated agents, one per player, from: {', '.join(AGENTS)}; their number is "
-        "the number of players; one name alone plays every seat (default random)",
-    )
-    p.add_argument(
-        "--players",
-        type=_running.positive,
-        default=None,
-        metavar="N",
-        help="the number of players (default: one per agent, or the game's usual number)",
-    )
-    _running.add_run_options(p)
     p.add_argument("--json", metavar="FILE", help="write the summary and every game (seed, length, "
                    "scores, winners) to FILE as JSON")  # fmt: skip
     p.add_argument("--csv", metavar="FILE", help="write every game (seed, length, scores, winners) "

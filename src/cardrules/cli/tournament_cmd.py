@@ -7,7 +7,6 @@ from typing import Any
 
 from ..agents import AGENTS
 from ..errors import CardRulesError
-from ..protocol import GAME_NAMES
 from ..simulation import tournament
 from . import _running
 from .simulate_cmd import write_json
@@ -30,25 +29,14 @@ def register(sub: Any) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", choices=GAME_NAMES, help="the game to play")
-    p.add_argument(
-        "--agents",
-        required=True,
-        metavar="LIST",
-        help=f"comma-separated agents, at least as many as players, from: {', '.join(AGENTS)}",
+    _running.add_match_options(
+        p,
+        games=50,
+        games_help="games for each seating",
+        agents=None,
+        agents_help=f"at least as many as players, from: {', '.join(AGENTS)}",
+        players_help="players a game (default: the game's usual)",
     )
-    p.add_argument(
-        "--games", type=_running.positive, default=50, metavar="N", help="games for each seating (default 50)"
-    )
-    p.add_argument("--seed", default="0", help="the master seed (default 0)")
-    p.add_argument(
-        "--players",
-        type=_running.positive,
-        default=None,
-        metavar="N",
-        help="players a game (default: the game's usual)",
-    )
-    _running.add_run_options(p)
     p.add_argument("--json", metavar="FILE", help="write the table and every seating's games to FILE as JSON")
     p.set_defaults(func=run)
 

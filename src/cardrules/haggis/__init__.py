@@ -309,24 +309,32 @@ _STATE: Final = maker(State)
 # The game
 
 
+def _hand_begins(players: int) -> dict[str, Any]:
+    """What every hand begins with (and the game, before its first deal): no trick, no
+    passes, nothing captured, bet or started, nobody out, no bombed trick to give."""
+    z = (0,) * players
+    return {
+        "trick": (),
+        "passes": 0,
+        "captured": ((),) * players,
+        "bets": z,
+        "started": (False,) * players,
+        "out": (),
+        "going_out": z,
+        "giving": False,
+    }
+
+
 def _start(rules: Rules, players: int) -> State:
     z = (0,) * players
-    e: tuple[tuple[Card, ...], ...] = ((),) * players
     return _STATE.new(
         rules=rules,
         players=players,
         scores=z,
         leader=0,
-        hands=e,
+        hands=((),) * players,
         haggis=(),
-        trick=(),
-        passes=0,
-        captured=e,
-        bets=z,
-        started=(False,) * players,
-        out=(),
-        going_out=z,
-        giving=False,
+        **_hand_begins(players),
         to_act=CHANCE,
         last_hand=z,
         hand_number=0,
@@ -344,20 +352,11 @@ def _deal(state: State, shuffle: Shuffle) -> State:
     n = state.players
     order = shuffle.order
     hands = tuple(canonical((*order[p : 14 * n : n], J, Q, K)) for p in range(n))
-    z = (0,) * n
-    e: tuple[tuple[Card, ...], ...] = ((),) * n
     return _STATE.replace(
         state,
         hands=hands,
         haggis=canonical(order[14 * n :]),
-        trick=(),
-        passes=0,
-        captured=e,
-        bets=z,
-        started=(False,) * n,
-        out=(),
-        going_out=z,
-        giving=False,
+        **_hand_begins(n),
         to_act=state.leader,
         hand_number=state.hand_number + 1,
         history=(*state.history, shuffle),
@@ -408,7 +407,12 @@ def _bet(amount: int) -> Bet:
     return b
 
 
-def _legal(state: State) -> tuple[Any, ...]:
+def legal_actions(state: State) -> tuple[Any, ...]:
+    """Every legal action of the player to act, each once, in a stable order: plays
+    (every distinct declaration when leading; only what beats the table when
+    following), then :class:`Pass` when following, then :class:`Bet` while allowed; or
+    only :class:`GiveTrick` actions after a bomb won (``choose`` rule)."""
+    # The game's own function, handed to GameDef as is (no wrapper: this is the hot path).
     p = state.to_act
     if type(p) is not int:
         return ()
@@ -542,7 +546,7 @@ def _play(state: State, p: int, action: Play) -> State:
                 fixed = Combo(combo.kind, combo.rank, combo.size, combo.width, canonical(combo.cards))
             except (TypeError, AttributeError):
                 fixed = combo
-            if fixed != combo and fixed in [pl.combo for pl in _legal(state) if type(pl) is Play]:
+            if fixed != combo and fixed in [pl.combo for pl in legal_actions(state) if type(pl) is Play]:
                 return _play(state, p, Play(fixed))
         raise IllegalActionError(_why_not(state, p, combo))
     used = set(combo.cards)
@@ -780,7 +784,7 @@ GAME: GameDef[State, Rules] = GameDef(
     player_counts=(2, 3),
     default_players=2,
     start=_start,
-    legal_actions=_legal,
+    legal_actions=legal_actions,
     step=_step,
     chance_cards=_chance_cards,
     deal=_deal,
@@ -791,6 +795,7 @@ GAME: GameDef[State, Rules] = GameDef(
 )
 
 
+# The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
 def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = None) -> State:
     """A new game for 2 or 3 players.  With ``seed`` every deal resolves itself;
     without, the state waits at a chance node for a :class:`~cardrules.Shuffle` of
@@ -802,14 +807,6 @@ def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = Non
     (0, 17, 8)
     """
     return GAME.new_game(rules, players=players, seed=seed)
-
-
-def legal_actions(state: State) -> tuple[Any, ...]:
-    """Every legal action of the player to act, each once, in a stable order: plays
-    (every distinct declaration when leading; only what beats the table when
-    following), then :class:`Pass` when following, then :class:`Bet` while allowed; or
-    only :class:`GiveTrick` actions after a bomb won (``choose`` rule)."""
-    return GAME.legal_actions(state)
 
 
 def apply(state: State, action: Any) -> State:
@@ -926,7 +923,7 @@ def _extra(state: State, key: str, cards: list[Card]) -> Any:
     if not cards or ws[: len(cards)] != [str(c) for c in cards]:
         return None
     decl = " ".join(ws[len(cards) :])
-    legal = [a for a in _legal(state) if type(a) is Play and Counter(a.combo.cards) == Counter(cards)]
+    legal = [a for a in legal_actions(state) if type(a) is Play and Counter(a.combo.cards) == Counter(cards)]
     if not decl and len(legal) > 1:
         raise IllegalActionError(
             f"{key!r} declares {len(legal)} combinations: say which: " + ", ".join(map(str, legal))
@@ -950,7 +947,7 @@ def parse_action(state: State, text: str) -> Any:
     reads them.  Text that names no legal action raises
     :class:`~cardrules.IllegalActionError` with the reason and the nearest legal
     actions."""
-    return _notation.read(state, text, _legal(state), _NOTATION, extra=_extra, check=apply)
+    return _notation.read(state, text, legal_actions(state), _NOTATION, extra=_extra, check=apply)
 
 
 def render(state: State, player: int | None = None) -> str:

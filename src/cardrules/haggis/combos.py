@@ -172,8 +172,6 @@ class Play:
         return _play_text(self.combo)
 
 
-
-
 def beats(a: Combo, b: Combo) -> bool:
     """Does combination ``a`` beat ``b`` on the table?
 
@@ -195,6 +193,7 @@ def beats(a: Combo, b: Combo) -> bool:
 
 # -- interning --------------------------------------------------------------------------
 
+# A declaration key's Play: ``_PLAYS.get(key) or _build(key)`` (a Play is never false).
 _PLAYS: dict[int, Play] = {}
 _PLAYS_LIMIT = 200_000
 
@@ -251,8 +250,6 @@ def _build(
     kind, rank, width = _KINDS[key >> 59], key >> 51 & 15, _WIDTHS[key >> 55 & 15]
     play = plays[key] = _make_play(kind, rank, len(cards), width, cards)
     return play
-
-
 
 
 # -- wild choices -----------------------------------------------------------------------
@@ -343,9 +340,7 @@ def _gen_sets(
                     for b in by_t[t]:
                         m = amask | b << 45
                         key = m | rk
-                        p = plays.get(key)
-                        if p is None:
-                            p = build(key)
+                        p = plays.get(key) or build(key)
                         add_m(m)
                         add_p(p)
     # a lone face card is a single of its own rank
@@ -354,9 +349,7 @@ def _gen_sets(
             if rank > above and wc >> (shift - 45) & 3:
                 m = 1 << shift
                 key = m | rank << 51
-                p = plays.get(key)
-                if p is None:
-                    p = build(key)
+                p = plays.get(key) or build(key)
                 out_m.append(m)
                 out_p.append(p)
 
@@ -393,18 +386,7 @@ def _gen_seqs(
                 his = range(lo + lmin - 1, 14)
             for hi in his:
                 L = hi - lo + 1
-                top = min(hi, 10)
-                rbits = ((1 << (top - lo + 1)) - 1) << (lo - 2)
-                cols = []  # (suit, present bits in range, cells to fill with wilds)
-                best = L
-                for s in live:
-                    pb = pats[s] & rbits
-                    if pb:
-                        miss = L - pb.bit_count()
-                        if miss < best:
-                            best = miss
-                        if miss <= nw:
-                            cols.append((s, pb, miss))
+                cols, best = _columns(pats, live, lo, hi, nw)
                 if best > nw:
                     if length:
                         continue
@@ -412,6 +394,29 @@ def _gen_seqs(
                 if hi <= above:
                     continue
                 _emit_shape(cols, w, L, hi, wc, nw, out_m, out_p)
+
+
+def _columns(
+    pats: list[int], live: list[int], lo: int, hi: int, nw: int
+) -> tuple[list[tuple[int, int, int]], int]:
+    """The columns a sequence over ranks ``lo..hi`` can use, for runs of singles and of
+    sets alike: ``(suit, present rank bits, cells to fill with wilds)`` for each suit of
+    ``live`` that holds a number card in the range and misses at most ``nw`` (the
+    wilds held) cells; and the fewest cells any suit misses (above ``nw``: no sequence
+    over these ranks, nor over longer ones, can be made)."""
+    L = hi - lo + 1
+    rbits = ((1 << (min(hi, 10) - lo + 1)) - 1) << (lo - 2)  # J, Q, K are never number cards
+    cols = []
+    best = L
+    for s in live:
+        pb = pats[s] & rbits
+        if pb:
+            miss = L - pb.bit_count()
+            if miss < best:
+                best = miss
+            if miss <= nw:
+                cols.append((s, pb, miss))
+    return cols, best
 
 
 def _emit_shape(
@@ -453,9 +458,7 @@ def _emit_shape(
             for b in by_t[m_need]:
                 m = base | b << 45
                 key = m | hk
-                p = plays.get(key)
-                if p is None:
-                    p = build(key)
+                p = plays.get(key) or build(key)
                 add_m(m)
                 add_p(p)
             extra = nw - m_need
@@ -487,9 +490,7 @@ def _emit_shape(
                     for b in bs:
                         m = kept | b << 45
                         key = m | hk
-                        p = plays.get(key)
-                        if p is None:
-                            p = build(key)
+                        p = plays.get(key) or build(key)
                         add_m(m)
                         add_p(p)
 
@@ -501,17 +502,7 @@ def _gen_wide(pats: list[int], wc: int, nsuits: int, out_m: list[int], out_p: li
     for lo in range(2, 11):
         for hi in range(lo + 1, 14):
             L = hi - lo + 1
-            rbits = ((1 << (min(hi, 10) - lo + 1)) - 1) << (lo - 2)
-            cols = []
-            best = L
-            for s in live:
-                pb = pats[s] & rbits
-                if pb:
-                    miss = L - pb.bit_count()
-                    if miss < best:
-                        best = miss
-                    if miss <= nw:
-                        cols.append((s, pb, miss))
+            cols, best = _columns(pats, live, lo, hi, nw)
             if best > nw:
                 break  # longer runs only miss more
             nc = len(cols)
@@ -540,9 +531,7 @@ def _gen_bombs(
 
     def emit(m: int, rank: int) -> None:
         key = m | rank << 51 | 2 << 59
-        p = plays.get(key)
-        if p is None:
-            p = build(key)
+        p = plays.get(key) or build(key)
         out_m.append(m)
         out_p.append(p)
 

@@ -758,17 +758,29 @@ def _atoms(tree: A.Expr) -> list[A.Expr]:
         return result
 
     scan(tree)
+
+    def choose(node: A.Expr | A.Range) -> bool | None:
+        pos, cards = flags[id(node)]
+        if not pos:
+            return False
+        return True if not cards else None
+
+    return _largest_parts(tree, choose)
+
+
+def _largest_parts(tree: A.Expr, choose: Callable[[A.Expr | A.Range], bool | None]) -> list[A.Expr]:
+    """The largest sub-expressions of ``tree`` that ``choose`` takes, left to right:
+    ``choose(node)`` says ``True`` (take it whole), ``False`` (leave it and everything
+    in it) or ``None`` (look at its children)."""
     out: list[A.Expr] = []
     stack: list[A.Expr | A.Range] = [tree]
     while stack:
         node = stack.pop()
-        pos, cards = flags[id(node)]
-        if not pos:
-            continue
-        if not cards and not isinstance(node, A.Range):
+        verdict = choose(node)
+        if verdict is None:
+            stack.extend(reversed(A.children(node)))
+        elif verdict and not isinstance(node, A.Range):  # a range is never a part
             out.append(node)
-            continue
-        stack.extend(reversed(A.children(node)))
     return out
 
 
@@ -968,17 +980,13 @@ def _card_free_parts(tree: A.Expr) -> list[A.Expr]:
         return found
 
     scan(tree)
-    out: list[A.Expr] = []
-    stack: list[A.Expr | A.Range] = [tree]
-    while stack:
-        node = stack.pop()
+
+    def choose(node: A.Expr | A.Range) -> bool | None:
         if isinstance(node, (A.Const, A.Range, A.ListLit)):
-            continue
-        if not mentions[id(node)]:
-            out.append(node)
-            continue
-        stack.extend(reversed(A.children(node)))
-    return out
+            return False
+        return True if not mentions[id(node)] else None
+
+    return _largest_parts(tree, choose)
 
 
 def _triple_search(a: A.Expr, b: A.Expr, atoms: Sequence[A.Expr]) -> tuple[TripleSearch, TripleTest]:

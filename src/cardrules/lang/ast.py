@@ -39,8 +39,8 @@ pathological nesting before anything recursive runs.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
-from typing import NamedTuple, Union
+from collections.abc import Callable, Iterator
+from typing import Any, Final, NamedTuple, Union
 
 import attrs
 
@@ -103,14 +103,6 @@ class Type(enum.Enum):
 ConstValue = Union[int, bool, Suit, Color]  # noqa: UP007 (runtime aliases: Python 3.10)
 
 
-def _pos() -> Pos:
-    return NOPOS
-
-
-def _depth(*nodes: object) -> int:
-    return 1 + max((getattr(n, "depth", 0) for n in nodes), default=0)
-
-
 @attrs.frozen(slots=True)
 class Const:
     """A constant.  ``spelling`` is its normalised text (``"J"``, ``"spades"``, ``"-3"``)."""
@@ -154,12 +146,20 @@ class Range:
 Item = Union[Const, Range]  # noqa: UP007
 
 
-def _post(self: object, *kids: object) -> None:
-    object.__setattr__(self, "depth", _depth(*kids))
+class _Compound:
+    """What every node with sub-nodes shares: after ``__init__`` its ``depth`` is one
+    more than its deepest child's, the children being what :func:`children` lists
+    (``_CHILDREN``, the one place that says which fields hold sub-nodes)."""
+
+    __slots__ = ()
+
+    def __attrs_post_init__(self) -> None:
+        kids = _CHILDREN[type(self)](self)
+        object.__setattr__(self, "depth", 1 + max([k.depth for k in kids], default=0))
 
 
 @attrs.frozen(slots=True)
-class Attribute:
+class Attribute(_Compound):
     """``obj.attr`` with ``attr`` one of ``rank``, ``suit``, ``color``."""
 
     obj: Expr
@@ -167,24 +167,18 @@ class Attribute:
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, self.obj)
-
 
 @attrs.frozen(slots=True)
-class Neg:
+class Neg(_Compound):
     """``-operand``."""
 
     operand: Expr
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, self.operand)
-
 
 @attrs.frozen(slots=True)
-class Arith:
+class Arith(_Compound):
     """``left op right`` with ``op`` one of ``+ - * // %``."""
 
     op: str
@@ -193,12 +187,9 @@ class Arith:
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, self.left, self.right)
-
 
 @attrs.frozen(slots=True)
-class Compare:
+class Compare(_Compound):
     """``left op right`` with ``op`` one of ``== != < <= > >=``."""
 
     op: str
@@ -207,12 +198,9 @@ class Compare:
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, self.left, self.right)
-
 
 @attrs.frozen(slots=True)
-class Member:
+class Member(_Compound):
     """``elem in {items}`` (or ``not in`` when ``negated``)."""
 
     elem: Expr
@@ -221,12 +209,9 @@ class Member:
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, self.elem, *self.items)
-
 
 @attrs.frozen(slots=True)
-class Is:
+class Is(_Compound):
     """``subject is prop`` (or ``is not`` when ``negated``); ``prop`` is a normalised
     property name (``red``, ``odd``, ``face``, ``spades``...)."""
 
@@ -236,24 +221,18 @@ class Is:
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, self.subject)
-
 
 @attrs.frozen(slots=True)
-class Not:
+class Not(_Compound):
     """``not operand``."""
 
     operand: Expr
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, self.operand)
-
 
 @attrs.frozen(slots=True)
-class BoolOp:
+class BoolOp(_Compound):
     """``a and b and ...`` or ``a or b or ...`` (``op`` is ``"and"`` or ``"or"``; at
     least two operands; a chain of one operator is one node)."""
 
@@ -262,12 +241,9 @@ class BoolOp:
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, *self.operands)
-
 
 @attrs.frozen(slots=True)
-class If:
+class If(_Compound):
     """``if c1 then v1 elif c2 then v2 ... else orelse``; ``branches`` is ``((c1, v1),
     (c2, v2), ...)``."""
 
@@ -276,24 +252,18 @@ class If:
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, *(e for b in self.branches for e in b), self.orelse)
-
 
 @attrs.frozen(slots=True)
-class ListLit:
+class ListLit(_Compound):
     """``[a, b, c]``: constants of one type; ranges expand in order."""
 
     items: tuple[Item, ...]
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, *self.items)
-
 
 @attrs.frozen(slots=True)
-class Call:
+class Call(_Compound):
     """``func(args...)``: ``abs``, ``min``, ``max``, ``next`` (second argument a
     :class:`ListLit`) or ``has`` (argument a :class:`Name` ``prevN``)."""
 
@@ -302,12 +272,9 @@ class Call:
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, *self.args)
-
 
 @attrs.frozen(slots=True)
-class Index:
+class Index(_Compound):
     """``[items][index]``: the ``index``-th item from 0, *nothing* when out of range."""
 
     items: ListLit
@@ -315,12 +282,9 @@ class Index:
     pos: Pos = attrs.field(default=NOPOS, eq=False, repr=False)
     depth: int = attrs.field(default=0, eq=False, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        _post(self, self.items, self.index)
-
 
 @attrs.frozen(slots=True)
-class Aggregate:
+class Aggregate(_Compound):
     """``func(var in line where pred)`` or ``func(var in last N where pred)``;
     ``func`` is ``count``, ``any`` or ``all``; ``last`` is ``N`` or ``None`` for the
     whole line.
@@ -337,12 +301,6 @@ class Aggregate:
     depth: int = attrs.field(default=0, eq=False, repr=False)
     value: Expr | None = attrs.field(default=None, kw_only=True)
 
-    def __attrs_post_init__(self) -> None:
-        if self.value is not None:
-            _post(self, self.value, self.pred)
-            return
-        _post(self, self.pred)
-
 
 #: The functions that fold an integer over a window: ``sum(E for x in W where P)``.
 FOLDS = ("sum", "min", "max")
@@ -355,35 +313,40 @@ Expr = Union[  # noqa: UP007
 ]
 
 
-def children(node: Expr | Range) -> tuple[Expr | Range, ...]:
-    """The direct sub-nodes of ``node``, left to right."""
-    if isinstance(node, (Const, Name)):
-        return ()
-    if isinstance(node, Range):
-        return (node.lo, node.hi)
-    if isinstance(node, (Attribute,)):
-        return (node.obj,)
-    if isinstance(node, (Neg, Not)):
-        return (node.operand,)
-    if isinstance(node, (Arith, Compare)):
-        return (node.left, node.right)
-    if isinstance(node, Member):
-        return (node.elem, *node.items)
-    if isinstance(node, Is):
-        return (node.subject,)
-    if isinstance(node, BoolOp):
-        return node.operands
-    if isinstance(node, If):
-        return (*(e for b in node.branches for e in b), node.orelse)
-    if isinstance(node, Call):
-        return node.args
-    if isinstance(node, ListLit):
-        return node.items
-    if isinstance(node, Index):
-        return (node.items, node.index)
+def _fold_children(node: Aggregate) -> tuple[Expr, ...]:
     if node.value is not None:  # a fold; one written without ``where`` shows no predicate
         return (node.value,) if node.pred == TRUE else (node.value, node.pred)
     return (node.pred,)
+
+
+#: The direct sub-nodes of each kind of node: the one place that says which fields hold
+#: sub-nodes (:func:`children`, :func:`walk` and every compound node's ``depth`` read it).
+_CHILDREN: Final[dict[type, Callable[[Any], tuple[Expr | Range, ...]]]] = {
+    Const: lambda node: (),
+    Name: lambda node: (),
+    Range: lambda node: (node.lo, node.hi),
+    Attribute: lambda node: (node.obj,),
+    Neg: lambda node: (node.operand,),
+    Not: lambda node: (node.operand,),
+    Arith: lambda node: (node.left, node.right),
+    Compare: lambda node: (node.left, node.right),
+    Member: lambda node: (node.elem, *node.items),
+    Is: lambda node: (node.subject,),
+    BoolOp: lambda node: node.operands,
+    If: lambda node: (*(e for b in node.branches for e in b), node.orelse),
+    Call: lambda node: node.args,
+    ListLit: lambda node: node.items,
+    Index: lambda node: (node.items, node.index),
+    Aggregate: _fold_children,
+}
+
+
+def children(node: Expr | Range) -> tuple[Expr | Range, ...]:
+    """The direct sub-nodes of ``node``, left to right."""
+    try:
+        return _CHILDREN[type(node)](node)
+    except KeyError:
+        raise TypeError(f"not a node of an expression: {node!r}") from None
 
 
 def walk(node: Expr | Range) -> Iterator[Expr | Range]:
