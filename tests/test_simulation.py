@@ -207,7 +207,8 @@ def test_fitted_elo_meets_the_likelihood_equations():
 
 
 def test_a_tournament_plays_every_seating(pool):
-    entries = {"greedy": Factory(strong_agent, "haggis"), "random": RandomAgent, "random2": RandomAgent}
+    strong = Factory(strong_agent, "haggis", iterations=5)  # a small budget: the test is about seatings
+    entries = {"greedy": strong, "random": RandomAgent, "random2": RandomAgent}
     table = tournament("haggis", entries, games=2, seed="t", players=3)
     assert sorted(table.summaries) == sorted(
         (a, b, c) for a in entries for b in entries for c in entries if len({a, b, c}) == 3
@@ -224,7 +225,7 @@ def test_a_tournament_plays_every_seating(pool):
         assert [r.elo for r in t.rows] == sorted((r.elo for r in t.rows), reverse=True)
     # a seating's games are those of simulate with the seating's seed
     assert table.summaries["random", "greedy", "random2"] == simulate(
-        "haggis", [RandomAgent, Factory(strong_agent, "haggis"), RandomAgent], games=2, seed="t:random/greedy/random2"
+        "haggis", [RandomAgent, strong, RandomAgent], games=2, seed="t:random/greedy/random2"
     )
     assert tournament("haggis", entries, games=2, seed="t", players=3, executor=pool, batch_size=1) == table
     assert "greedy" in str(table) and table.as_dict()["rows"][0]["name"] == table.rows[0].name

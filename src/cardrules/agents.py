@@ -92,8 +92,8 @@ def greedy_agent(game: str, seed: object = None) -> Agent:
 #: with its settings there (iterations chosen to stay near 100 ms a move on a 2-core machine).
 SEARCH_SETTINGS: dict[str, dict[str, Any]] = {
     "aegis": {"iterations": 300},
-    "gunsore": {"iterations": 100, "prior": "greedy", "widening": 1.0},
-    "haggis": {"iterations": 10, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
+    "gunsore": {"iterations": 500, "prior": "greedy", "widening": 1.0},
+    "haggis": {"iterations": 40, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
 }
 
 
