@@ -153,6 +153,7 @@ class ISMCTSAgent(SeededAgent):
         prior: str | None = None,
         widening: float | None = None,
         belief: str = "uniform",
+        epsilon: float = 0.0,
     ) -> None:
         super().__init__(seed)
         self.game = GAMES[game] if isinstance(game, str) else game
@@ -173,6 +174,9 @@ class ISMCTSAgent(SeededAgent):
         if iterations is None and time_per_move is None:
             iterations = DEFAULT_ITERATIONS
         self.belief = belief
+        if not (isinstance(epsilon, (int, float)) and 0 <= epsilon <= 1):
+            raise CardRulesError(f"epsilon must be a number from 0 to 1, not {epsilon!r}")
+        self.epsilon = epsilon
         self.prior = prior
         self.widening = widening
         self.iterations = iterations
@@ -301,6 +305,7 @@ class ISMCTSAgent(SeededAgent):
         rnd = rng.random  # int(random() * n): a uniform index, cheaper than randrange
         agents = None
         policy = self._policy if self.rollout == "policy" else None
+        epsilon = self.epsilon if self.rollout != "random" else 0.0
         if self.rollout == "greedy":
             agents = [self._greedy(rng.getrandbits(32)) for _ in range(state.players)]
             view = self.game.view
@@ -311,7 +316,10 @@ class ISMCTSAgent(SeededAgent):
                     break
                 state = self._chance(state, rng)
                 continue
-            if policy is not None:
+            if epsilon and rnd() < epsilon:
+                legal = legal_of(state)
+                action = legal[int(rnd() * len(legal))]
+            elif policy is not None:
                 action = policy(state, rng)
             elif agents is None:
                 legal = legal_of(state)
