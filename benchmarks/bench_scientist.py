@@ -4,7 +4,10 @@ score and seconds per decision, per rule and in all.
     python benchmarks/bench_scientist.py [--rounds 3] [--rules FILE ...] [--extra]
 
 By default the rules are the example rules (``examples/rules/*.rule``); ``--extra`` adds
-the independent rules of ``benchmarks/science_rules.rules``.  Round ``k`` of a rule uses
+the independent rules of ``benchmarks/science_rules.rules``.  A third set,
+``benchmarks/heldout_rules.rules`` (``--rules benchmarks/heldout_rules.rules``), was
+written before the scientist's second round of work and measured only at its end: it is
+the fair test of generality.  Round ``k`` of a rule uses
 seed ``k`` for the deck and for the scientist.  Goals: at least 95% of rounds solved, at
 most 10 cards per solved round, an average score of at least 18, at most 1 s a decision.
 """

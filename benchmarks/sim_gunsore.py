@@ -19,9 +19,8 @@ import argparse
 import statistics
 from collections import Counter
 
-from cardrules import gunsore
+from cardrules import gunsore, play
 from cardrules.agents import RandomAgent
-from cardrules.simulate import play
 
 
 def measure(rules: gunsore.Rules, games: int, seed: str) -> dict[str, object]:

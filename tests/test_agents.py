@@ -1,9 +1,8 @@
 import pytest
 import toygame
 
-from cardrules import CardRulesError
+from cardrules import CardRulesError, simulate
 from cardrules.agents import RandomAgent
-from cardrules.simulate import simulate
 
 
 def test_random_agent_is_deterministic_for_a_seed():

@@ -8,7 +8,7 @@ import pytest
 from cardrules import CardParseError, parse_card
 from cardrules.cli import build_parser, main
 
-MINE = ("demo", "rule", "table", "play")
+MINE = ("demo", "rule", "table", "play", "simulate", "tournament", "science")
 
 
 def test_rule_check_takes_rule_text_and_names_it_once(capsys):

@@ -3,9 +3,8 @@
 from eleusis_helpers import card, game, play
 
 from cardrules import eleusis as E
-from cardrules import parse_cards
+from cardrules import parse_cards, simulate
 from cardrules.agents import RandomAgent, strong_agent
-from cardrules.simulate import simulate
 
 
 def test_strong_agent_finds_it():

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from cardrules import InvalidCardError, parse_card
+from cardrules import InvalidCardError, parse_card, play
 from cardrules import eleusis as E
 from cardrules.agents import RandomAgent
 from cardrules.eleusis import compile_rule
-from cardrules.simulate import play
 
 RULES = sorted((Path(__file__).resolve().parents[1] / "examples" / "rules").glob("*.rule"))
 

@@ -26,13 +26,13 @@ from cardrules import (
     gunsore,
     parse_card,
     parse_cards,
+    simulate,
     to_json,
     tricks,
     two_decks,
 )
 from cardrules.agents import RandomAgent
 from cardrules.gunsore import DeclareWar, Play, Rules
-from cardrules.simulate import simulate
 from cardrules.tricks import builtin
 
 # -- Rules and points ------------------------------------------------------------------

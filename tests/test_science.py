@@ -397,3 +397,56 @@ def test_the_science_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "secret rule: card is red" in out and "turn  1:" in out
     assert ("solved at turn" in out) or ("not solved" in out)
     assert main(["science", "card is red", "--rounds", "0"]) == 1
+
+
+# -- the prior, the choice of a card, the decision to guess ------------------------------------
+
+
+def test_a_constant_costs_its_choices_and_equal_texts_add_up() -> None:
+    """The prior of an atom is its template's (constants blanked) size weight shared among
+    the template's texts: choosing one rank of 13 costs more than naming a colour."""
+    found = search.atoms()
+    probs, _ = search.atom_probabilities()
+    index = {a.text: i for i, a in enumerate(found)}
+    assert search.template("card.rank == 7") == search.template("card.rank == K") == "card.rank == _"
+    assert probs[index["card.rank == 7"]] == pytest.approx(probs[index["card.rank == 8"]])
+    assert probs[index["card is red"]] > 5 * probs[index["card.rank == 7"]]
+    assert sum(probs) == pytest.approx(1.0)
+    # "card is red" and "card is not black" are one behaviour: its weight is theirs together.
+    assert "card is not black" not in index
+    # A rule that never reads the judged card is hardly a secret rule.
+    blind = search.prior(search.ONE, (index["prev is red"],))
+    assert blind < search.prior(search.ONE, (index["card is red"],)) / 10
+
+
+def test_choose_plays_the_card_that_tells_the_likely_rules_apart() -> None:
+    """After a rising line, "higher" and "not lower" differ only on a card of the last
+    rank: with such a card in hand, the scientist plays it (every other card of this
+    hand is judged alike by both)."""
+    line = parse_cards("2S 5H 9C JD")
+    obs = [Observation((), line[0], True)]
+    obs += [Observation(line[:k], line[k], True) for k in range(1, len(line))]
+    obs += [Observation(line, parse_card(c), False) for c in ("3S", "8D", "4H", "7C", "10S")]
+    s = Scientist(seed=0)
+    rules = [h.text() for h in s.belief(obs).hypotheses[:2]]
+    assert set(rules) == {"card.rank > prev.rank", "card.rank >= prev.rank"}, rules
+    assert s.choose(parse_cards("JH 2C 6D"), obs) == parse_card("JH")
+
+
+def test_lookalikes_no_card_can_separate_are_guessed_at_once_in_turn() -> None:
+    """After a black starter and a black line, "only black" and "the colour of the last
+    card" judge every card alike on every line either can build from here: waiting cannot
+    tell them apart, so the scientist guesses, and after a wrong guess states another
+    rule that fits."""
+    line = parse_cards("5S 8C KS 2C 9S")
+    obs = [Observation((), line[0], True)]
+    obs += [Observation(line[:k], line[k], True) for k in range(1, len(line))]
+    obs += [Observation(line, parse_card(c), False) for c in ("3H", "QD", "7H")]
+    s = Scientist(seed=0)
+    b = s.belief(obs)
+    assert b.best is not None and s.settled(b) >= 0.5
+    first = s.guess(obs)
+    assert first is not None and _fits(first, obs)
+    s.wrong_guess(first, obs)
+    second = s.guess(obs)
+    assert second is not None and _fits(second, obs) and str(second) != str(first)

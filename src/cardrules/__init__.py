@@ -13,6 +13,7 @@ import importlib as _importlib
 from typing import Any as _Any
 
 from ._version import __version__
+from .agents import RandomAgent
 from .cards import (
     JOKER,
     Card,
@@ -37,7 +38,17 @@ from .errors import (
 )
 from .protocol import CHANCE, GAMES, GameDef, Shuffle, chance_cards
 from .serialize import from_json, to_json
-from .simulate import Summary, simulate
+from .simulation import (
+    Factory,
+    GameFailure,
+    GameResult,
+    SimulationError,
+    Summary,
+    Table,
+    play,
+    simulate,
+    tournament,
+)
 
 __all__ = [
     "CHANCE",
@@ -47,14 +58,20 @@ __all__ = [
     "CardParseError",
     "CardRulesError",
     "Color",
+    "Factory",
     "GameDef",
+    "GameFailure",
+    "GameResult",
     "IllegalActionError",
     "InvalidCardError",
+    "RandomAgent",
     "RulesError",
     "Shuffle",
+    "SimulationError",
     "StateFormatError",
     "Suit",
     "Summary",
+    "Table",
     "UnknownGameError",
     "__version__",
     "canonical",
@@ -64,9 +81,11 @@ __all__ = [
     "haggis_number_cards",
     "parse_card",
     "parse_cards",
+    "play",
     "simulate",
     "standard_deck",
     "to_json",
+    "tournament",
     "two_decks",
 ]
 
@@ -85,6 +104,7 @@ _SUBMODULES = frozenset(
         "lang",
         "protocol",
         "serialize",
+        "simulation",
         "tricks",
     }
 )

@@ -6,15 +6,17 @@ the rule finder (:func:`~cardrules.lang.induce.induce`'s search) lists the rules
 rule language that fit every observation, one per behaviour, each weighted by a prior
 that prefers short, simple rules.  The scientist
 
-* plays the card whose verdict best splits those hypotheses: the card of its hand with
-  the most expected information (the entropy of "accepted", the hypotheses weighted by
-  their probabilities), a likely-accepted card first among equals (an accepted card
-  lengthens the line, which opens new questions);
-* states its most probable rule when that rule's probability reaches ``confidence``
-  (0.5: a wrong guess costs 2 cards' worth, waiting costs 1 a turn and usually settles
-  the question in a turn or two).  A share of the probability is kept for "a rule the
-  search does not know", so a rule that fits only because nothing simpler does is not
-  believed at once.
+* plays the card after whose verdict its most probable rule is expected to be most
+  probable: the chance of a right guess after this card, plus that after the best card
+  to follow it (a two-card look-ahead over the verdicts); the expected information of
+  the verdict breaks ties;
+* states its most probable rule when waiting is worth less (in expected score) than a
+  guess: at once when that rule's probability reaches ``confidence`` (0.6), or when the
+  rules that no card can tell from it any more hold half the probability (then waiting
+  cannot help; a wrong guess costs 2 turns' worth, waiting costs 1 a turn).  A share of
+  the probability is kept for "a rule the search does not know", falling with every
+  observation as a coin's would, so a rule that fits only because nothing simpler does
+  is not believed at once.
 
 :func:`play_science` is the single-player round that measures it: a hand of 12 from two
 shuffled decks, one card a turn, a guess after each verdict; the score is ``turns -
@@ -41,16 +43,42 @@ import attrs
 from .cards import Card, canonical, standard_deck
 from .errors import CardRulesError
 from .lang.analysis import EquivalenceNotProven, equivalent
-from .lang.induce import Hypothesis, Observation, prior, ranked, searcher
+from .lang.induce import Hypothesis, Observation, ranked, searcher
 from .lang.rules import Rule
 
 __all__ = ["ScienceRound", "Scientist", "observations_from_view", "play_science"]
 
-#: The weight of "a rule the search does not know", kept beside the hypotheses so that
-#: probabilities are not overstated: that of one pair of atoms of size 12.
-UNKNOWN_WEIGHT: Final = prior(12, "and")
+#: The prior probability of "a rule the search does not know", kept beside the
+#: hypotheses so that probabilities are not overstated.  Such a rule is taken to judge
+#: like a coin of the observed acceptance rate: its weight falls with every observation
+#: (see :func:`unknown_weight`), while a rule of the search that fits keeps its prior.
+UNKNOWN_WEIGHT: Final = 0.01
+
+
+def unknown_weight(observations: Sequence[Observation]) -> float:
+    """The weight of "a rule the search does not know" after ``observations``: its prior
+    times the chance that a coin of the observed acceptance rate (Laplace-smoothed) gives
+    the observed verdicts."""
+    played = [o.accepted for o in observations if o.line]
+    yes = sum(played)
+    n = len(played)
+    if n == 0:
+        return UNKNOWN_WEIGHT
+    q = (yes + 1) / (n + 2)
+    return UNKNOWN_WEIGHT * math.exp(yes * math.log(q) + (n - yes) * math.log(1 - q))
 
 _DECK: Final = canonical(standard_deck())
+
+#: The turns an experiment or two take to tell the best rule from the rules that cards
+#: can still tell from it (see :meth:`Scientist.guess`).
+WAIT_TURNS: Final = 2.0
+#: The cost of a wrong guess in the science round.
+PENALTY: Final = 2
+#: Never guess below this probability unless stuck.
+MIN_GUESS: Final = 0.04
+
+#: How many of the most probable hypotheses the choice of a card looks at.
+LOOKAHEAD_HYPOTHESES: Final = 600
 
 
 @attrs.frozen
@@ -86,7 +114,8 @@ class Scientist:
 
     ``seed`` breaks ties between equally good cards; ``time_per_move`` bounds the search
     of one decision (seconds); ``confidence`` is the probability from which it states a
-    guess, ``prophet_confidence`` the one from which it becomes a prophet and plays the
+    guess at once (below it, :meth:`guess` weighs the expected score of guessing now
+    against waiting), ``prophet_confidence`` the one from which it becomes a prophet and plays the
     cards its rule accepts.  It sees only observations (or an agent's view): never the
     secret rule.
     """
@@ -96,7 +125,7 @@ class Scientist:
         *,
         seed: int | None = None,
         time_per_move: float = 1.0,
-        confidence: float = 0.5,
+        confidence: float = 0.6,
         prophet_confidence: float = 0.8,
     ) -> None:
         self.seed = seed
@@ -123,7 +152,7 @@ class Scientist:
         if cached is None:
             deadline = time.perf_counter() + 0.8 * self.time_per_move
             found = ranked(key, deadline=deadline)
-            total = sum(found.weights) + UNKNOWN_WEIGHT
+            total = sum(found.weights) + unknown_weight(key)
             cached = Belief(found.hypotheses, tuple(w / total for w in found.weights), _main_line(key))
             self._cache[key] = cached
             if len(self._cache) > 64:
@@ -167,20 +196,51 @@ class Scientist:
     # -- the science round -------------------------------------------------------------
 
     def choose(self, hand: Sequence[Card], observations: Sequence[Observation]) -> Card:
-        """The card of ``hand`` to play next: the one whose verdict tells the most."""
+        """The card of ``hand`` to play next: the one after whose verdict (and the best
+        card after it) the most probable rule is expected to be most probable, that
+        is the chance of a right guess one and two cards from now; the expected
+        information of the verdict breaks ties."""
         cards = canonical(set(hand))
         if not cards:
             raise CardRulesError("choose needs a hand with at least one card")
         b = self.belief(observations)
-        chances = self._acceptance(b, cards)
-        scores = []
-        for p in chances:
-            q = min(max(p, 0.0), 1.0)
+        if not b.hypotheses:
+            return cards[self._rng.randrange(len(cards))]
+        deadline = time.perf_counter() + 0.5 * self.time_per_move
+        hyps = b.hypotheses[:LOOKAHEAD_HYPOTHESES]
+        probs = b.probabilities[:LOOKAHEAD_HYPOTHESES]
+        values = _values(hyps, b.line, cards)
+        scores: list[float] = []
+        for j, card in enumerate(cards):
+            acc = [i for i, v in enumerate(values) if v >> j & 1]
+            rej = [i for i, v in enumerate(values) if not v >> j & 1]
+            pacc = sum(probs[i] for i in acc)
+            q = min(max(pacc, 0.0), 1.0)
             h = 0.0 if q in (0.0, 1.0) else -(q * math.log2(q) + (1 - q) * math.log2(1 - q))
-            scores.append(h + 0.05 * q)
+            one = _top(probs, acc) + _top(probs, rej)
+            two = 0.0
+            if time.perf_counter() < deadline:
+                rest = list(hand)
+                rest.remove(card)
+                rest_cards = canonical(set(rest))
+                for group, line in ((acc, (*b.line, card)), (rej, b.line)):
+                    if not group or not rest_cards:
+                        two += _top(probs, group)
+                        continue
+                    sub = [hyps[i] for i in group]
+                    sub_values = _values(sub, line, rest_cards)
+                    best = 0.0
+                    for k in range(len(rest_cards)):
+                        a2 = [group[i] for i, v in enumerate(sub_values) if v >> k & 1]
+                        r2 = [group[i] for i, v in enumerate(sub_values) if not v >> k & 1]
+                        best = max(best, _top(probs, a2) + _top(probs, r2))
+                    two += best
+            else:
+                two = one
+            scores.append(one + two + 0.05 * h + 0.01 * q)
         top = max(scores)
-        best = [c for c, s in zip(cards, scores, strict=True) if s >= top - 1e-9]
-        return best[self._rng.randrange(len(best))]
+        best_cards = [c for c, sc in zip(cards, scores, strict=True) if sc >= top - 1e-9]
+        return best_cards[self._rng.randrange(len(best_cards))]
 
     def _acceptance(self, b: Belief, cards: Sequence[Card]) -> list[float]:
         """For each card, the probability that it is accepted after the main line."""
@@ -199,23 +259,38 @@ class Scientist:
         return [x + 0.5 * unknown for x in out]
 
     def guess(self, observations: Sequence[Observation]) -> Rule | None:
-        """The rule it would state now, or ``None`` while no rule is probable enough."""
+        """The rule it would state now, or ``None`` while waiting is worth more.
+
+        With ``p`` the probability of the most probable rule and ``s >= p`` that of the
+        rules no experiment can tell from it any more (:meth:`settled`), it guesses when
+        ``p >= confidence`` or ``s * WAIT_TURNS > PENALTY * (1 - s)``.  Waiting
+        :data:`WAIT_TURNS` turns tells the best rule from the rules outside ``s``, but
+        not from those inside: if the secret rule is inside ``s`` (probability ``s``),
+        those turns are lost, for the rules of ``s`` will have to be guessed in order
+        anyway; if it is outside, a guess now loses :data:`PENALTY`.  Lookalikes that no
+        card can tell apart are thus guessed at once, most probable first (a wrong
+        guess is not repeated)."""
         b = self.belief(observations)
         if b.best is None:
             return None
-        unsure = b.confidence < self.confidence and not self._stuck(b)
-        if unsure and (b.confidence < 0.5 * self.confidence or self._settled(b) < self.confidence):
+        p = b.confidence
+        if p >= self.confidence or self._stuck(b):
+            return b.best.rule()
+        if p < MIN_GUESS:
             return None
-        return b.best.rule()
+        s = max(self.settled(b), p)
+        if s * WAIT_TURNS > PENALTY * (1 - s):
+            return b.best.rule()
+        return None
 
-    def _settled(self, b: Belief, *, walks: int = 8, length: int = 5) -> float:
+    def settled(self, b: Belief, *, walks: int = 3, length: int = 4) -> float:
         """The probability of the best rule and of the rules no experiment can tell from
         it any more: those that judge every card alike on random lines the best rule
         builds from the main line as it stands (the past cannot be played again)."""
         assert b.best is not None
         best = b.best.rule()
         rng = random.Random(len(b.line))
-        lines: list[list[Card]] = []
+        lines: set[tuple[Card, ...]] = {b.line}
         for _ in range(walks):
             line = list(b.line)
             for _ in range(length):
@@ -223,17 +298,15 @@ class Scientist:
                 if not ok:
                     break
                 line.append(ok[rng.randrange(len(ok))])
-            lines.append(line)
-        plays = [(line[:k], c) for line in lines for k in range(len(b.line), len(line) + 1) for c in _DECK]
-        verdicts = [best.accepts(line, c) for line, c in plays]
-        mass = b.probabilities[0]
-        for h, p in zip(b.hypotheses[1:24], b.probabilities[1:24], strict=False):
-            if p < 0.01 * b.probabilities[0]:
-                break
-            other = h.rule().accepts
-            if all(other(line, c) == v for (line, c), v in zip(plays, verdicts, strict=True)):
-                mass += p
-        return mass
+                lines.add(tuple(line))
+        plays = [(line, c) for line in sorted(lines, key=len) for c in _DECK]
+        hyps = b.hypotheses[:LOOKAHEAD_HYPOTHESES]
+        used = {i for h in hyps for i in h.parts}
+        masks, longs, full = searcher().evaluate(plays, only=used)
+        mine = hyps[0].value(masks, longs, full)
+        return sum(
+            p for h, p in zip(hyps, b.probabilities, strict=False) if h.value(masks, longs, full) == mine
+        )
 
     def _stuck(self, b: Belief) -> bool:
         """Whether no card at all is likely to be accepted after the main line: then
@@ -269,6 +342,17 @@ class Scientist:
         if b.hypotheses and max(self._acceptance(b, cards)) < 0.02 and E.NoPlay() in legal_actions:
             return E.NoPlay()
         return E.Play((self.choose(hand, observations),))
+
+
+def _top(probs: Sequence[float], group: Sequence[int]) -> float:
+    return max((probs[i] for i in group), default=0.0)
+
+
+def _values(hyps: Sequence[Hypothesis], line: tuple[Card, ...], cards: Sequence[Card]) -> list[int]:
+    """For each hypothesis, the bit mask of the cards it accepts after ``line``."""
+    s = searcher()
+    masks, longs, full = s.evaluate([(line, c) for c in cards])
+    return [h.value(masks, longs, full) for h in hyps]
 
 
 def _chain(rule: Rule, main: Sequence[Card], hand: Sequence[Card], longest: int) -> list[Card]:

@@ -19,7 +19,7 @@ from .._version import __version__
 from ..errors import CardRulesError
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ("demo", "simulate", "rule", "table", "play", "science")
+COMMANDS = ("demo", "simulate", "tournament", "rule", "table", "play", "science")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,18 +39,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+    """Run the command ``argv`` (the process's arguments by default); the exit status."""
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
         status: int = args.func(args)
     except CardRulesError as exc:
         print(f"cardrules: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # `cardrules demo | head`
         return 0
+    except KeyboardInterrupt:  # Ctrl-C, anywhere: one line, and the shell's usual 128 + SIGINT
+        print("cardrules: interrupted", file=sys.stderr)
+        return 130
     return status
 
 

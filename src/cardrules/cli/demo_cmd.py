@@ -10,7 +10,7 @@ from typing import Any
 from ..agents import RandomAgent, strong_agent
 from ..errors import CardRulesError
 from ..protocol import GAME_NAMES, GAMES, Agent
-from ..simulate import play
+from ..simulation import play
 
 
 def register(sub: Any) -> None:

@@ -20,7 +20,17 @@ from .rule_cmd import _rule_arg
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("science", help="let the scientist find a secret rule (single-player rounds)")
+    p = sub.add_parser(
+        "science",
+        help="let the scientist find a secret rule (single-player rounds)",
+        description="The scientist plays science rounds against a secret rule: each turn it "
+        "plays the card that best splits its hypotheses, and guesses the rule when it is "
+        "confident enough.  Every turn prints the card, the verdict and its best guess.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  cardrules science 'card.color != prev.color'\n"
+        "  cardrules science examples/rules/alternating-colours.rule --rounds 5 --seed 3\n",
+    )
     p.add_argument("rule", metavar="RULE", help="a rule file, FILE:NAME, or rule text")
     p.add_argument(
         "--rule", dest="rule_name", default=None, help="the rule's name, in a file of several rules"

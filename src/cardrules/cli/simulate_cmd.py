@@ -3,40 +3,130 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import json
 from typing import Any
 
-from ..agents import RandomAgent, strong_agent
-from ..protocol import GAME_NAMES, GAMES, Agent
-from ..simulate import simulate
+from ..agents import AGENTS
+from ..errors import CardRulesError
+from ..protocol import GAME_NAMES, GAMES
+from ..simulation import Summary, simulate
+from . import _running
+
+EXAMPLES = """\
+examples:
+  cardrules simulate haggis --games 200 --agents greedy,random
+  cardrules simulate haggis --agents greedy,random,random       (three players)
+  cardrules simulate eleusis --players 4 --agents random        (one kind for all)
+  cardrules simulate aegis --games 10000 --workers 2 --csv games.csv
+  cardrules simulate gunsore --games 100000 --dask tcp://scheduler:8786 --json out.json
+"""
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("simulate", help="play many seeded games between agents")
-    p.add_argument("game", choices=GAME_NAMES)
-    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    p.add_argument("--seed", default="0")
-    p.add_argument("--players", type=int, default=None)
+    p = sub.add_parser(
+        "simulate",
+        help="play many seeded games between agents",
+        description="Play many seeded games between agents and print win rates, average\n"
+        "scores and game lengths.  Game i is dealt with seed SEED:i, so a run gives the\n"
+        "same results on any number of workers.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("game", choices=GAME_NAMES, help="the game to play")
+    p.add_argument(
+        "--games", type=_running.positive, default=100, metavar="N", help="how many games (default 100)"
+    )
+    p.add_argument("--seed", default="0", help="the master seed (default 0)")
     p.add_argument(
         "--agents",
         default="random",
-        help="comma-separated agent kinds per player: random or strong (one kind applies to all)",
+        metavar="LIST",
+        help=f"comma-separated agents, one per player, from: {', '.join(AGENTS)}; their number is "
+        "the number of players; one name alone plays every seat (default random)",
     )
+    p.add_argument(
+        "--players",
+        type=_running.positive,
+        default=None,
+        metavar="N",
+        help="the number of players (default: one per agent, or the game's usual number)",
+    )
+    _running.add_run_options(p)
+    p.add_argument("--json", metavar="FILE", help="write the summary and every game (seed, length, "
+                   "scores, winners) to FILE as JSON")  # fmt: skip
+    p.add_argument("--csv", metavar="FILE", help="write every game (seed, length, scores, winners) "
+                   "to FILE as CSV, one line a game")  # fmt: skip
     p.set_defaults(func=run)
 
 
+def seat_agents(game: str, text: str, players: int | None) -> list[str]:
+    """One agent name a seat: the list decides the number of players unless ``players``
+    is given; one name alone fills every seat."""
+    names = _running.agent_names(text)
+    g = GAMES[game]
+    if len(names) == 1:
+        names = names * (players or g.default_players)
+    elif players is not None and players != len(names):
+        raise CardRulesError(
+            f"{len(names)} agents ({','.join(names)}) for {players} players: give one agent a "
+            "player, or one agent for all"
+        )
+    if len(names) not in g.player_counts:
+        allowed = " or ".join(map(str, g.player_counts))
+        raise CardRulesError(f"{game} is played by {allowed} players, not {len(names)}")
+    return names
+
+
 def run(args: argparse.Namespace) -> int:
-    g = GAMES[args.game]
-    n = args.players or g.default_players
-    kinds = args.agents.split(",")
-    if len(kinds) == 1:
-        kinds = kinds * n
-    agents: list[Agent] = [
-        strong_agent(args.game, f"{args.seed}:{p}") if k == "strong" else RandomAgent(f"{args.seed}:{p}")
-        for p, k in enumerate(kinds)
-    ]
-    s = simulate(args.game, agents, games=args.games, seed=args.seed)
-    print(f"{s.games} games of {s.game}, {n} players, agents {','.join(kinds)}")
+    names = seat_agents(args.game, args.agents, args.players)
+    n = len(names)
+    progress = _running.Progress(quiet=args.quiet)
+    try:
+        with _running.executor(args) as executor:
+            s = simulate(
+                args.game,
+                [_running.factory(name, args.game) for name in names],
+                games=args.games,
+                seed=args.seed,
+                executor=executor,
+                batch_size=args.batch_size,
+                progress=progress,
+            )
+    finally:
+        progress.close()
+    print(f"{s.games} games of {s.game}, {n} players, agents {','.join(names)}")
     for p in range(n):
-        print(f"  player {p}: win rate {s.win_rates[p]:.3f}, average score {s.average_scores[p]:.2f}")
+        print(
+            f"  player {p} ({names[p]}): win rate {s.win_rates[p]:.3f}, "
+            f"average score {s.average_scores[p]:.2f}"
+        )
     print(f"  length: average {s.average_length:.1f} actions (min {s.min_length}, max {s.max_length})")
+    if args.json:
+        write_json(args.json, {"seed": args.seed, "agents": names, **s.as_dict()})
+    if args.csv:
+        write_csv(args.csv, s)
     return 0
+
+
+def write_json(path: str, data: dict[str, Any]) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+            f.write("\n")
+    except OSError as exc:
+        raise CardRulesError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def write_csv(path: str, s: Summary) -> None:
+    """One line a game: its number, seed, length, each player's score, the winners' seats
+    (space-separated)."""
+    n = len(s.wins)
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["game", "seed", "length", *(f"score_{p}" for p in range(n)), "winners"])
+            for r in s.results:
+                w.writerow([r.game, r.seed, r.length, *r.scores, " ".join(map(str, r.winners))])
+    except OSError as exc:
+        raise CardRulesError(f"cannot write {path}: {exc.strerror or exc}") from None

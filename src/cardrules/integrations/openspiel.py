@@ -13,7 +13,8 @@ node per dealt card; composite actions as short token sequences by the same play
 ``state.cardrules_state`` is the underlying cardrules state, and :func:`from_cardrules`
 makes an OpenSpiel state from one.  Observation and information-state strings are the
 player's :func:`view` (``repr``), followed by the tokens it has chosen so far for the
-action it is entering.  Returns are the game's own final scores (general-sum).
+action it is entering; the tensors hold the same (:mod:`cardrules.integrations.tensors`).
+Returns are the game's own final scores (general-sum).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..errors import CardRulesError
 from ..protocol import CHANCE, GAMES, game_of
 from ..serialize import from_json, to_json
 from .encoding import Encoding, Position, encoding_for
+from .tensors import layout, tensor_size, view_tensor
 
 __all__ = [
     "GAME_NAMES",
@@ -132,9 +134,9 @@ def _game_type(name: str) -> Any:
         max_num_players=max(counts),
         min_num_players=min(counts),
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification=dict(_PARAMS[name]),
     )
 
@@ -166,7 +168,14 @@ class CardRulesGame(pyspiel.Game):
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
-    ) -> CardRulesObserver:
+    ) -> CardRulesObserver | None:
+        """The observer of a player's view (observation and information state alike:
+        the view already recalls what the player saw).  ``None`` for the public-only
+        and private-only observation types, which a cardrules view does not split."""
+        if iig_obs_type is not None and not (
+            iig_obs_type.public_info and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            return None
         return CardRulesObserver(self.encoding, iig_obs_type, params)
 
 
@@ -270,17 +279,22 @@ def observation_text(encoding: Encoding, position: Position, player: int) -> str
 
 
 class CardRulesObserver:
-    """OpenSpiel's Python observer: strings only (``tensor`` is empty)."""
+    """OpenSpiel's Python observer: the string and the tensor of a player's view (see
+    :mod:`cardrules.integrations.tensors` for the tensor's blocks, which ``dict`` names)."""
 
     def __init__(self, encoding: Encoding, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
         if params:
             raise CardRulesError(f"observation parameters are not supported; passed {dict(params)}")
         self.encoding = encoding
-        self.tensor = np.zeros(0, np.float32)
+        self.tensor = np.zeros(tensor_size(encoding), np.float32)
         self.dict: dict[str, Any] = {}
+        start = 0
+        for name, size in layout(encoding):
+            self.dict[name] = self.tensor[start : start + size]
+            start += size
 
     def set_from(self, state: CardRulesState, player: int) -> None:
-        return None
+        view_tensor(self.encoding, state.position, player, out=self.tensor)
 
     def string_from(self, state: CardRulesState, player: int) -> str:
         return observation_text(self.encoding, state.position, player)

@@ -7,9 +7,10 @@ In the style of PettingZoo's classic games: agents ``player_0`` ... ``player_{n-
 ``Discrete`` action space with the integer encoding of
 :mod:`cardrules.integrations.encoding` (composite actions are entered token by token by the
 same agent), and a dict observation with ``observation`` and ``action_mask``.
-``observation`` is a vector: the agent's own hand as card counts over the game's card
-alphabet, the tokens it has chosen so far for the action it is entering, the scores, and
-who is to act (one-hot); the agent's whole cardrules view is in ``infos[agent]["view"]``.
+``observation`` is the tensor of the agent's view, the same as OpenSpiel's observation
+tensor (:mod:`cardrules.integrations.tensors`: readable blocks, the tokens the agent has
+chosen so far, and the whole view coded exactly); the view itself is in
+``infos[agent]["view"]``.
 ``reset(seed=...)`` deals with the library's seeded shuffle (``new_game(seed=...)``), so
 chance never stops the environment.  Rewards come at the end: each agent's final score.
 ``render_mode="ansi"`` returns the table as the selected agent sees it.
@@ -27,6 +28,7 @@ from pettingzoo.utils import wrappers
 
 from ..protocol import GAMES
 from .encoding import Encoding, Position, encoding_for
+from .tensors import tensor_size, view_tensor
 
 __all__ = ["env", "raw_env"]
 
@@ -71,10 +73,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         n = self.encoding.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
-        size = len(self.encoding.cards) + self.encoding.num_actions + 2 * n
+        size = tensor_size(self.encoding)
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(low=0, high=np.inf, shape=(size,), dtype=np.float32),
+                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(self.encoding.num_actions,), dtype=np.int8),
             }
         )
@@ -140,22 +142,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         enc = self.encoding
         pos = self.position
         p = self._player(agent)
-        state = pos.state
-        n = enc.players
-        a = len(enc.cards)
-        vec = np.zeros(a + enc.num_actions + 2 * n, dtype=np.float32)
-        hand = getattr(GAMES[self.game_name].view(state, p), "hand", ())
-        for card in hand:
-            vec[enc.card_id[card]] += 1
+        vec = view_tensor(enc, pos, p)
         mask = np.zeros(enc.num_actions, dtype=np.int8)
-        acting = enc.to_act(pos) == p and not enc.is_terminal(pos)
-        if acting:
-            for t in pos.pending:
-                vec[a + t] += 1
+        if enc.to_act(pos) == p and not enc.is_terminal(pos):
             mask[enc.legal_tokens(pos)] = 1
-        vec[a + enc.num_actions : a + enc.num_actions + n] = state.scores
-        if isinstance(state.to_act, int) and not enc.is_terminal(pos):
-            vec[a + enc.num_actions + n + state.to_act] = 1
         return {"observation": vec, "action_mask": mask}
 
     def step(self, action: Any) -> None:

@@ -13,9 +13,11 @@ The search runs over rules of the rule language itself, built from its own piece
   with their text and a plain Python predicate (checked against the rule compiler by the
   test suite).
 * **Rules** are an atom, or two atoms joined by ``and``, ``or`` or ``==`` (so ``if P
-  then Q else not Q``), or ``if C then T else E`` with three atoms.  A rule's **size** is
-  the number of words and operators of its text, and its prior weight is
-  ``exp(-SIZE_COST * size)``: short, simple rules first.
+  then Q else not Q``), or ``if C then T else E`` with three atoms.  The **prior** is a
+  small generative grammar (:func:`prior`): a family, then atoms independently, each by
+  ``exp(-SIZE_COST * size)`` (its words and operators) shared among the texts of its
+  :func:`template` (so a constant costs the choice among its alternatives): short,
+  simple rules first.
 * **Fingerprints.**  Every atom is evaluated once per process on a fixed set of probe
   plays (main lines of 0 to 8 cards, many drawn from small pools of cards so that ranks,
   suits and colours repeat).  Atoms with the same fingerprint are one atom (the shortest
@@ -53,8 +55,9 @@ __all__ = ["SIZE_COST", "Hypothesis", "Observation", "Searcher", "induce", "sear
 
 Pred = Callable[[Sequence[Card], Card], bool]
 
-#: How fast the prior share of a size falls: ``exp(-SIZE_COST * size)`` (see :func:`prior`).
-SIZE_COST: Final = float(__import__("os").environ.get("SC", "0.3"))
+#: How fast an atom's prior weight falls with its size: ``exp(-SIZE_COST * size)`` (see
+#: :func:`atoms`).
+SIZE_COST: Final = 0.3
 
 _DECK: Final = canonical(standard_deck())
 
@@ -96,6 +99,8 @@ class Atom:
     cond: bool  # does not read the judged card: fit as the condition of an ``if``
     card_only: bool  # reads the judged card alone: fit as a ``start:`` part
     fn: Pred = attrs.field(eq=False, repr=False)
+    #: The prior weight of the atom's behaviour (before normalising): see :func:`atoms`.
+    weight: float = attrs.field(default=1.0, eq=False)
 
 
 _SLOTS: Final = {"card": ("c", 0), "prev": ("l[-1]", 1), "prev2": ("l[-2]", 2), "prev3": ("l[-3]", 3)}
@@ -307,32 +312,51 @@ def _masks(
     return out
 
 
+_CONSTANT: Final = re.compile(r"\b(\d+|[AJQK]|spades|hearts|diamonds|clubs)\b")
+
+
+def template(text: str) -> str:
+    """An atom's text with its constants (numbers, rank letters, suit names) blanked:
+    the atoms of one template differ only in the constants they name."""
+    return _CONSTANT.sub("_", text)
+
+
 @functools.cache
 def atoms() -> tuple[Atom, ...]:
-    """The distinct atoms (by fingerprint), shortest text first; made once per process."""
+    """The distinct atoms (by fingerprint), most probable first; made once per process.
+
+    An atom text's prior weight is ``exp(-SIZE_COST * size) / n``, where ``n`` is the
+    number of atom texts of its :func:`template`: choosing a constant among ``n`` costs
+    ``log n`` (``card.rank == 7`` is one of 13 such atoms, ``card is red`` one of one).
+    Texts with one fingerprint are one atom, whose weight is the sum of theirs."""
     ns = _namespace()
     plays = probes()
+    raw = _raw_atoms()
+    per_template: dict[str, int] = {}
+    for text, _, _ in raw:
+        per_template[template(text)] = per_template.get(template(text), 0) + 1
     made: list[Atom] = []
-    for text, py, depth in _raw_atoms():
+    for text, py, depth in raw:
         fn = eval(f"lambda l, c: {py}", ns)
         reads_card = re.search(r"\bcard\b", text) is not None
         reads_line = re.search(r"\bprev[23]?\b|\bline\b|\blast\b|\bposition\b", text) is not None
         # Looking further back, or at the place in the line, is less simple.
         size = text_size(text) + max(0, depth - 1) + ("position" in text)
-        made.append(Atom(text, py, depth, size, not reads_card, not reads_line, fn))
+        weight = math.exp(-SIZE_COST * size) / per_template[template(text)]
+        made.append(Atom(text, py, depth, size, not reads_card, not reads_line, fn, weight))
     made.sort(key=lambda a: (a.size, a.depth))
     prints = _masks([a.fn for a in made], [a.depth for a in made], plays)
-    seen: set[tuple[int, int]] = set()
-    out: list[Atom] = []
+    kept: dict[tuple[int, int], Atom] = {}
+    summed: dict[tuple[int, int], float] = {}
     full = (1 << len(plays)) - 1
     for atom, fp in zip(made, prints, strict=True):
         key = (atom.depth, fp)
         if fp == 0 or fp == _long_mask(plays, atom.depth, full):
             continue  # never or always true (where it can be evaluated): no atom
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(atom)
+        summed[key] = summed.get(key, 0.0) + atom.weight
+        kept.setdefault(key, atom)
+    out = [attrs.evolve(a, weight=summed[k]) for k, a in kept.items()]
+    out.sort(key=lambda a: (-a.weight, a.size, a.depth, a.text))
     return tuple(out)
 
 
@@ -374,8 +398,9 @@ class Hypothesis:
 
     @property
     def weight(self) -> float:
-        """The prior weight :func:`prior` ``(size, kind)``."""
-        return prior(self.size, self.kind)
+        """The prior probability :func:`prior` of the rule (a ``start:`` part, forced by
+        the observations, adds nothing)."""
+        return prior(self.kind, self.parts)
 
     def text(self) -> str:
         """The rule text."""
@@ -420,54 +445,39 @@ class Hypothesis:
 FAMILY_SHARE: Final = {"atom": 0.4, "pair": 0.45, "if": 0.15}
 
 
+#: The prior factor of a rule that never reads the judged card.
+BLIND: Final = 0.01
+
+
 @functools.cache
-def _size_counts() -> dict[tuple[str, int], int]:
-    """How many rules of each family of the search space have each size."""
+def atom_probabilities() -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The atoms' prior probabilities (their weights normalised), and the same among the
+    atoms fit as a condition (0 for the others)."""
     found = atoms()
-    h: dict[int, int] = {}
-    hc: dict[int, int] = {}
-    for a in found:
-        h[a.size] = h.get(a.size, 0) + 1
-        if a.cond:
-            hc[a.size] = hc.get(a.size, 0) + 1
-    counts = {("atom", size): n for size, n in h.items()}
-    for x, y in itertools.combinations_with_replacement(sorted(h), 2):
-        pairs = h[x] * h[y] if x != y else h[x] * (h[x] - 1) // 2
-        key = ("pair", x + y + 1)
-        counts[key] = counts.get(key, 0) + 3 * pairs  # and, or, ==
-    for c in hc:  # conditionals as the search makes them (short conditions and branches)
-        for x in h:
-            for y in h:
-                if c <= 4 and x <= 5 and y <= 5:
-                    key = ("if", c + x + y + 3)
-                    counts[key] = counts.get(key, 0) + hc[c] * h[x] * h[y]
-    return counts
+    total = sum(a.weight for a in found)
+    total_c = sum(a.weight for a in found if a.cond)
+    return (
+        tuple(a.weight / total for a in found),
+        tuple(a.weight / total_c if a.cond else 0.0 for a in found),
+    )
 
 
-@functools.cache
-def _family_norms() -> dict[str, float]:
-    norms: dict[str, float] = {}
-    for family, size in _size_counts():
-        norms[family] = norms.get(family, 0.0) + math.exp(-SIZE_COST * size)
-    return norms
-
-
-def prior(size: int, kind: str = ONE) -> float:
-    """The prior weight of one rule of ``size`` and ``kind``: each family (one atom, two
-    atoms joined, a conditional) has its share (:data:`FAMILY_SHARE`); within a family
-    the sizes share it as ``exp(-SIZE_COST * size)``, and the rules of one size share
-    their size's part equally (a short rule is probable because there are few short
-    rules)."""
-    family = "atom" if kind == ONE else "if" if kind == ITE else "pair"
-    if family == "atom":  # few atoms per size, unevenly: each atom by its own size
-        return FAMILY_SHARE[family] * math.exp(-SIZE_COST * size) / _atom_norm()
-    n = _size_counts().get((family, size), 1)
-    return FAMILY_SHARE[family] * math.exp(-SIZE_COST * size) / _family_norms()[family] / n
-
-
-@functools.cache
-def _atom_norm() -> float:
-    return sum(math.exp(-SIZE_COST * a.size) for a in atoms())
+def prior(kind: str, parts: Sequence[int]) -> float:
+    """The prior probability of a rule of the search, a small generative grammar: a
+    family (:data:`FAMILY_SHARE`), then its atoms independently by their probabilities
+    (:func:`atom_probabilities`); a pair's joiner is one of three (``and``, ``or``,
+    ``==``) and its atoms are unordered.  A rule that never reads the judged card
+    (``prev is red``: everything or nothing goes) is a rule of the language but hardly
+    a secret rule: its weight is multiplied by :data:`BLIND`."""
+    p, pc = atom_probabilities()
+    found = atoms()
+    judged = parts[1:] if kind == ITE else parts
+    blind = BLIND if all(found[i].cond for i in judged) else 1.0
+    if kind == ONE:
+        return FAMILY_SHARE["atom"] * p[parts[0]] * blind
+    if kind == ITE:
+        return FAMILY_SHARE["if"] * pc[parts[0]] * p[parts[1]] * p[parts[2]] * blind
+    return FAMILY_SHARE["pair"] / 3 * 2 * p[parts[0]] * p[parts[1]] * blind
 
 
 def _make(kind: str, parts: tuple[int, ...], found: Sequence[Atom]) -> Hypothesis:
@@ -481,6 +491,10 @@ def _make(kind: str, parts: tuple[int, ...], found: Sequence[Atom]) -> Hypothesi
 GROUP_CAP: Final = 8
 #: How many rules a search keeps at most before grouping them by fingerprint.
 KEEP: Final = 4000
+#: Conditionals are searched while fewer than ``KEEP * ITE_ROOM`` rules were found; for
+#: each condition, the first ``ITE_BRANCHES`` fitting behaviours of each branch.
+ITE_ROOM: Final = 0.5
+ITE_BRANCHES: Final = 12
 
 
 class Searcher:
@@ -494,11 +508,20 @@ class Searcher:
         self.conds = [i for i, a in enumerate(self.atoms) if a.cond]
         self._obs_cache: dict[tuple[tuple[Card, ...], Card], int] = {}
 
-    def evaluate(self, plays: Sequence[tuple[Sequence[Card], Card]]) -> tuple[list[int], list[int], int]:
-        """Atom masks over ``plays``, the masks of ``len(line) >= d`` (d 0..3), and
-        the full mask."""
+    def evaluate(
+        self, plays: Sequence[tuple[Sequence[Card], Card]], only: Iterable[int] | None = None
+    ) -> tuple[list[int], list[int], int]:
+        """Atom masks over ``plays`` (only of the atoms ``only`` if given, the others 0),
+        the masks of ``len(line) >= d`` (d 0..3), and the full mask."""
         found = self.atoms
-        masks = _masks([a.fn for a in found], [a.depth for a in found], plays)
+        if only is None:
+            masks = _masks([a.fn for a in found], [a.depth for a in found], plays)
+        else:
+            masks = [0] * len(found)
+            wanted = sorted(set(only))
+            made = _masks([found[i].fn for i in wanted], [found[i].depth for i in wanted], plays)
+            for i, m in zip(wanted, made, strict=True):
+                masks[i] = m
         full = (1 << len(plays)) - 1
         longs = [_long_mask(plays, d, full) for d in range(4)]
         return masks, longs, full
@@ -561,7 +584,7 @@ class Searcher:
                 break
             # Conditionals: short conditions, short branches, and only while the
             # shorter rules leave room.
-            if len(out) + len(combos) < keep // 2:
+            if len(out) + len(combos) < keep * ITE_ROOM:
                 cond_masks = {
                     masks[i] & long for i in self.conds if found[i].depth <= d and found[i].size <= 4
                 }
@@ -572,8 +595,8 @@ class Searcher:
                     outside = ~c & long
                     thens = [m for m in branch_keys if (m ^ goal) & c == 0]
                     elses = [m for m in branch_keys if (m ^ goal) & outside == 0]
-                    for t in thens[:12]:
-                        for e in elses[:12]:
+                    for t in thens[:ITE_BRANCHES]:
+                        for e in elses[:ITE_BRANCHES]:
                             if t != e:
                                 combos.append((ITE, (c, t, e)))
                     if timed_out():
@@ -585,14 +608,14 @@ class Searcher:
                 else:
                     lists = [groups[k][:GROUP_CAP] for k in key]
                 for parts in itertools.product(*lists):
-                    if kind != ITE and parts[0] >= parts[-1]:
-                        continue  # each unordered pair once
+                    if kind != ITE and key[0] == key[-1] and parts[0] >= parts[-1]:
+                        continue  # each unordered pair of one group once
                     if max(found[i].depth for i in parts) != d:
                         continue
                     out.append(_make(kind, parts, found))
             if timed_out():
                 break
-        out.sort(key=lambda h: (h.size, h.kind, h.parts))
+        out.sort(key=lambda h: (-h.weight, h.size, h.kind, h.parts))
         del out[keep:]
         if start is not None:
             out = [attrs.evolve(h, start=start, size=h.size + found[start].size + 2) for h in out]
@@ -617,8 +640,9 @@ def searcher() -> Searcher:
 
 @attrs.frozen
 class Ranked:
-    """Hypotheses grouped by fingerprint: the shortest of each group, with the group's
-    weight (the best prior weight among its rules), most probable first."""
+    """Hypotheses grouped by fingerprint: the most probable of each group, with the
+    group's weight (the sum of the prior weights of the rules found in it), most probable
+    first."""
 
     hypotheses: tuple[Hypothesis, ...]
     weights: tuple[float, ...]
@@ -629,13 +653,15 @@ def ranked(observations: Sequence[Observation], *, deadline: float | None = None
     s = searcher()
     best: dict[int, Hypothesis] = {}
     found = s.consistent(observations, deadline=deadline)
+    mass: dict[int, float] = {}
     found.sort(key=lambda h: (-h.weight, h.size, h.kind, h.parts))
     for h in found:
         fp = s.fingerprint(h)
         if fp not in best:
             best[fp] = h
-    hyps = tuple(best.values())
-    return Ranked(hyps, tuple(h.weight for h in hyps))
+        mass[fp] = mass.get(fp, 0.0) + h.weight
+    order = sorted(best, key=lambda fp: -mass[fp])
+    return Ranked(tuple(best[fp] for fp in order), tuple(mass[fp] for fp in order))
 
 
 def induce(
@@ -643,9 +669,8 @@ def induce(
 ) -> tuple[Rule, ...]:
     """Rules of the rule language consistent with every observation, most probable first.
 
-    The prior prefers short, simple rules (weight ``exp(-SIZE_COST * size)``, the size
-    counting the words and operators of the text).  At most ``limit`` rules are given,
-    no two of them equivalent on the lines they build
+    The prior (:func:`prior`) prefers short, simple rules with few constants.  At most
+    ``limit`` rules are given, no two of them equivalent on the lines they build
     (:func:`~cardrules.lang.analysis.equivalent` with ``in_play=True``); every one is
     checked against the observations with the compiled rule itself.  When
     ``time_limit`` seconds run out, what was found so far is returned.  Deterministic for

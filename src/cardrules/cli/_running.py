@@ -1,0 +1,180 @@
+"""What ``cardrules simulate`` and ``cardrules tournament`` share: the agents by name, the
+executor options (``--workers``, ``--dask``, ``--batch-size``) and the progress line."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from ..agents import AGENTS
+from ..errors import CardRulesError
+from ..simulation import Factory
+
+
+def agent_names(text: str) -> list[str]:
+    """``"greedy,random"`` as names, each one known, or an error listing the known ones."""
+    names = [n.strip() for n in text.split(",")]
+    for name in names:
+        if name not in AGENTS:
+            raise CardRulesError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})")
+    return names
+
+
+def factory(name: str, game: str) -> Factory:
+    """The agent ``name`` as a factory, so every game gets a new agent seeded for it."""
+    return Factory(AGENTS[name], game)
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not at least 1")
+    return value
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=positive,
+        default=1,
+        metavar="N",
+        help="play on N local processes (default 1: in this process)",
+    )
+    where.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="play on the Dask cluster whose scheduler is at ADDRESS, such as tcp://host:8786 "
+        "(needs the extra: pip install 'cardrules[dask]')",
+    )
+    p.add_argument(
+        "--batch-size",
+        type=positive,
+        default=None,
+        metavar="N",
+        help="games per task sent to the workers (default: the games in about 64 tasks)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+def _ignore_interrupts() -> None:  # pragma: no cover - runs in the worker processes
+    # Ctrl-C reaches the whole process group: the command stops the pool itself, so the
+    # workers must not print tracebacks of their own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def executor(args: argparse.Namespace) -> Iterator[Any]:
+    """The executor the options ask for (``None``: play in this process), stopped at the
+    end; on an error or Ctrl-C without waiting for the games still queued."""
+    if args.dask:
+        try:
+            distributed: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise CardRulesError("--dask needs Dask: pip install 'cardrules[dask]'") from None
+        try:
+            client = distributed.Client(args.dask, timeout="10s")
+        except OSError as exc:
+            raise CardRulesError(f"cannot reach the Dask scheduler at {args.dask}: {exc}") from None
+        try:
+            yield client.get_executor()
+        finally:
+            client.close()
+        return
+    if args.workers == 1:
+        yield None
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_ignore_interrupts)
+    try:
+        yield pool
+    except BaseException:
+        # Ctrl-C or an error: the games being played are stopped (their workers ignore
+        # Ctrl-C) and the queued ones dropped, so that the command ends at once.
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop(pool: Any) -> None:
+    """Stop ``pool`` now: its queued tasks cancelled, its workers ended mid-task."""
+    from concurrent.futures import InvalidStateError
+
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    thread = getattr(pool, "_executor_manager_thread", None)
+    if not workers or thread is None:
+        pool.shutdown(wait=False, cancel_futures=True)
+        return
+    # The pool's own thread then fails the tasks it still holds, some already cancelled
+    # (by the interrupted map), which Python 3.11 reports as an InvalidStateError
+    # traceback from that thread: harmless, and not for the user's terminal.
+    previous = threading.excepthook
+
+    def hook(args: Any) -> None:
+        if args.exc_type is not InvalidStateError:
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        for process in workers:
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        thread.join(timeout=10)
+    finally:
+        threading.excepthook = previous
+
+
+class Progress:
+    """A progress line on ``stream`` (games done, games a second, time left), shown once a
+    run has taken a second, and only when ``stream`` is a terminal."""
+
+    def __init__(self, stream: TextIO | None = None, *, quiet: bool = False, delay: float = 1.0) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = not quiet and callable(isatty) and bool(isatty())
+        self.delay = delay
+        self.start = time.monotonic()
+        self.shown = 0  # the length of the line on screen
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        elapsed = now - self.start
+        if elapsed < self.delay or (now - self.last < 0.1 and done < total):
+            return
+        self.last = now
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = (total - done) / rate if rate > 0 else 0.0
+        line = f"{done}/{total} games, {rate:.1f} games/s, {_duration(left)} left"
+        self.stream.write("\r" + line.ljust(self.shown))
+        self.stream.flush()
+        self.shown = len(line)
+
+    def close(self) -> None:
+        """Erase the line, if one was shown."""
+        if self.shown:
+            self.stream.write("\r" + " " * self.shown + "\r")
+            self.stream.flush()
+            self.shown = 0
+
+
+def _duration(seconds: float) -> str:
+    s = round(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"

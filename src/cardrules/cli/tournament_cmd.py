@@ -1,0 +1,79 @@
+"""``cardrules tournament``: every seating of several agents, with win rates and Elo."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..agents import AGENTS
+from ..errors import CardRulesError
+from ..protocol import GAME_NAMES
+from ..simulation import tournament
+from . import _running
+from .simulate_cmd import write_json
+
+EXAMPLES = """\
+examples:
+  cardrules tournament haggis --agents greedy,random --games 100
+  cardrules tournament haggis --players 3 --agents greedy,strong,random --games 20
+  cardrules tournament aegis --agents greedy,random --games 1000 --workers 2 --json table.json
+"""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "tournament",
+        help="play every seating of several agents and rank them",
+        description="Play every seating of the agents (every pairing with seats swapped;\n"
+        "every order of every group for 3 or more players) N times each, and print each\n"
+        "agent's wins with a 95% interval, average score and fitted Elo rating.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("game", choices=GAME_NAMES, help="the game to play")
+    p.add_argument(
+        "--agents",
+        required=True,
+        metavar="LIST",
+        help=f"comma-separated agents, at least as many as players, from: {', '.join(AGENTS)}",
+    )
+    p.add_argument(
+        "--games", type=_running.positive, default=50, metavar="N", help="games for each seating (default 50)"
+    )
+    p.add_argument("--seed", default="0", help="the master seed (default 0)")
+    p.add_argument(
+        "--players",
+        type=_running.positive,
+        default=None,
+        metavar="N",
+        help="players a game (default: the game's usual)",
+    )
+    _running.add_run_options(p)
+    p.add_argument("--json", metavar="FILE", help="write the table and every seating's games to FILE as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    names = _running.agent_names(args.agents)
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise CardRulesError(f"each agent plays once in a tournament; repeated: {', '.join(repeated)}")
+    progress = _running.Progress(quiet=args.quiet)
+    try:
+        with _running.executor(args) as executor:
+            table = tournament(
+                args.game,
+                {name: _running.factory(name, args.game) for name in names},
+                games=args.games,
+                seed=args.seed,
+                players=args.players,
+                executor=executor,
+                batch_size=args.batch_size,
+                progress=progress,
+            )
+    finally:
+        progress.close()
+    print(table)
+    if args.json:
+        write_json(args.json, {"seed": args.seed, **table.as_dict()})
+    return 0
