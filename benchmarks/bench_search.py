@@ -52,6 +52,8 @@ def play(
     prior: str | None = None,
     widening: float | None = None,
     exploration: float = 0.7,
+    belief: str = "uniform",
+    epsilon: float = 0.0,
 ) -> None:
     name, n = PAIRINGS[key]
     g = GAMES[name]
@@ -71,6 +73,8 @@ def play(
             prior=prior,
             widening=widening,
             exploration=exploration,
+            belief=belief,
+            epsilon=epsilon,
         )
         agents = [search if p == seat else greedy(f"{seed}:{i}:{p}") for p in range(n)]
         state = g.new_game(players=n, seed=f"{seed}:{i}")
@@ -92,7 +96,7 @@ def play(
             wins += 1 / len(state.winners)
     lo, hi = wilson(wins, games)
     print(
-        f"{key:8} {rollout:6} {prior or '-':6} {widening or '-'!s:4} {iterations:>5} it  {games:>4} games  wins {wins:>6.1f}  rate {wins / games:.3f}"
+        f"{key:8} {rollout:6} {epsilon:4} {belief:7} {prior or '-':6} {widening or '-'!s:4} {iterations:>5} it  {games:>4} games  wins {wins:>6.1f}  rate {wins / games:.3f}"
         f"  [{lo:.3f}, {hi:.3f}]  mean {1000 * think / max(decisions, 1):6.1f} ms  max {1000 * worst:6.0f} ms"
         f"  {done_iterations / max(think, 1e-9):7.0f} it/s",
         flush=True,
@@ -105,10 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default=",".join(PAIRINGS))
     ap.add_argument("--iterations", nargs="*", default=[], help="KEY=N,N,... budgets to try")
     ap.add_argument("--seed", default="bench")
-    ap.add_argument("--rollout", default="random", choices=["random", "greedy"])
+    ap.add_argument("--rollout", default="random", choices=["random", "greedy", "policy"])
     ap.add_argument("--prior", default=None, choices=["greedy"])
     ap.add_argument("--widening", type=float, default=None)
     ap.add_argument("--exploration", type=float, default=0.7, help="the UCB constant")
+    ap.add_argument("--belief", default="uniform", choices=["uniform", "policy"])
+    ap.add_argument("--epsilon", type=float, default=0.0, help="share of random rollout actions")
     args = ap.parse_args(argv)
     budgets = dict(BUDGETS)
     for item in args.iterations:
@@ -126,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
                 args.prior,
                 args.widening,
                 args.exploration,
+                args.belief,
+                args.epsilon,
             )
     return 0
 

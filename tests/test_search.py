@@ -7,7 +7,9 @@ from cardrules.agents import RandomAgent, strong_agent
 from cardrules.protocol import GAME_NAMES
 from cardrules.search import ISMCTSAgent
 
-CASES = sorted({(g, n) for g in GAME_NAMES for n in (min(GAMES[g].player_counts), max(GAMES[g].player_counts))})
+CASES = sorted(
+    {(g, n) for g in GAME_NAMES for n in (min(GAMES[g].player_counts), max(GAMES[g].player_counts))}
+)
 
 
 def _decision_points(name, players, seed, count):
@@ -35,7 +37,9 @@ def test_ismcts_chooses_legal_actions_in_every_game(name, players):
         assert 1 <= agent.iterations_done <= 12
 
 
-@pytest.mark.parametrize("name, players", [("aegis", 2), ("gunsore", 2), ("haggis", 2), ("haggis", 3), ("eleusis", 4)])
+@pytest.mark.parametrize(
+    "name, players", [("aegis", 2), ("gunsore", 2), ("haggis", 2), ("haggis", 3), ("eleusis", 4)]
+)
 def test_choices_do_not_depend_on_the_hidden_cards(name, players):
     # Different true states with the same view (the hidden cards dealt anew,
     # consistently): a fresh agent with the same seed and budget chooses the same.
@@ -82,7 +86,9 @@ def test_a_forced_action_is_returned_without_search():
     g = GAMES["aegis"]
     state = g.new_game()
     deck = list(g.chance_cards(state))
-    state = g.apply(state, Shuffle(tuple(parse_cards("KS 2S")) + tuple(c for c in deck if str(c) not in ("KS", "2S"))))
+    state = g.apply(
+        state, Shuffle(tuple(parse_cards("KS 2S")) + tuple(c for c in deck if str(c) not in ("KS", "2S")))
+    )
     key = parse_cards("2C")
     m = parse_cards("AS 3D QS JS 10S")  # master
     s = parse_cards("2H 3H 4H 5H 4D")  # slave
@@ -143,3 +149,106 @@ def test_progressive_widening_bounds_the_children_and_the_prior_comes_first():
         ISMCTSAgent("haggis", prior="oracle")
     with pytest.raises(CardRulesError):
         ISMCTSAgent("haggis", widening=0)
+
+
+def test_aegis_rollout_policy_plays_legal_actions_from_the_hand_and_public_facts():
+    # Random games: the policy's action is legal wherever a player acts, and it depends
+    # only on the player's hand and the public state (the opponent's hand re-dealt
+    # consistently does not change it).
+    import random
+
+    from cardrules import aegis
+
+    g = GAMES["aegis"]
+    rng = random.Random(3)
+    for seed in range(4):
+        for state in _decision_points("aegis", 2, seed, 40):
+            legal = g.legal_actions(state)
+            action = aegis._rollout_policy(state, rng)
+            assert action in legal
+            p = state.to_act
+            other = g.sample_state(g.view(state, p), seed=seed)
+            assert aegis._rollout_policy(other, rng) == action
+
+
+def test_aegis_rollout_policy_follows_the_greedy_rules_in_a_stacked_deal():
+    # key 2C (clubs trump); the master holds AS 3D QS JS 10S, the slave 2H 3H 4H 5H 4D.
+    from cardrules import Shuffle, aegis, parse_cards
+
+    g = GAMES["aegis"]
+    state = g.new_game()
+    deck = list(g.chance_cards(state))
+    state = g.apply(
+        state, Shuffle(tuple(parse_cards("KS 2S")) + tuple(c for c in deck if str(c) not in ("KS", "2S")))
+    )
+    key = parse_cards("2C")
+    m = parse_cards("AS 3D QS JS 10S")
+    s = parse_cards("2H 3H 4H 5H 4D")
+    rest = [c for c in deck if c not in (*key, *m, *s)]
+    state = g.apply(state, Shuffle((*key, *(c for pair in zip(m, s, strict=True) for c in pair), *rest)))
+    strength, _ = aegis._policy_tables(state.rules.table, key[0])
+    # an independent rating: the share of the other 50 cards beaten, leading and following
+    table = state.rules.table
+    others = [c for c in deck if c != key[0]]
+    for c in m:
+        beaten = sum(
+            (table.winner((c, u), key=key[0]) == 0) + (table.winner((u, c), key=key[0]) == 1)
+            for u in others
+            if u != c
+        )
+        assert strength[c] == pytest.approx(beaten / (2 * (len(others) - 1)))
+    weak = tuple(c for c in state.hands[state.to_act] if strength[c] < 0.5)
+    action = aegis._rollout_policy(state, None)
+    assert action == (aegis.Exchange(weak) if len(weak) >= 2 else aegis.Exchange(()))
+    state = g.apply(state, aegis.Exchange(()))  # the master stops: it bids what its hand is worth
+    bid = aegis._rollout_policy(state, None)
+    expect = round(sum(strength[c] for c in m))
+    assert bid == aegis.Bid(max(expect, 1))
+
+
+def test_aegis_likelihood_weights_lie_in_the_unit_interval_and_favour_the_policy():
+    import random
+
+    from cardrules import aegis
+
+    g = GAMES["aegis"]
+    rng = random.Random(5)
+    seen = 0
+    for seed in range(3):
+        for state in _decision_points("aegis", 2, seed, 30):
+            v = g.view(state, state.to_act)
+            weight = aegis._likelihood(v, None)
+            if weight is None:
+                assert v.bids[1 - v.player] is None and not any(v.drawn[1 - v.player])
+                continue
+            seen += 1
+            draw = g.sampler(v)
+            for _ in range(5):
+                assert 0 < weight(draw(rng)) <= 1
+    assert seen
+    # the policy's own choices are the likeliest: a game played by the policy itself
+    state = g.new_game(seed=11)
+    while state.phase != "play":
+        state = g.apply(state, aegis._rollout_policy(state, rng))
+    for p in (0, 1):
+        weight = aegis._likelihood(g.view(state, p), None)
+        assert weight is not None and weight(state) == 1.0
+
+
+def test_policy_rollouts_and_belief_are_legal_and_reproducible():
+    g = GAMES["aegis"]
+    states = _decision_points("aegis", 2, 8, 6)
+
+    def run():
+        agent = ISMCTSAgent("aegis", iterations=20, seed=2, rollout="policy", belief="policy")
+        return [agent(g.view(s, s.to_act), g.legal_actions(s)) for s in states]
+
+    first = run()
+    assert all(a in g.legal_actions(s) for a, s in zip(first, states, strict=True))
+    assert first == run()
+    with pytest.raises(CardRulesError):
+        ISMCTSAgent("aegis", belief="psychic")
+    with pytest.raises(CardRulesError):
+        ISMCTSAgent("gunsore", rollout="policy")
+    with pytest.raises(CardRulesError):
+        ISMCTSAgent("gunsore", belief="policy")

@@ -1337,3 +1337,101 @@ def sample_state(view: View, *, seed: object = None, rules: Rules | None = None)
 
 
 GAME._sampler = _sampler
+
+
+# ---------------------------------------------------------------------------------------
+# A rollout policy (for search agents: cardrules.search, ``rollout="policy"``)
+
+#: (table, key card) -> (strength of each card, {(lead, follow): follow wins}); a season's
+#: key is fixed, so a search builds one entry per season (about 2 ms).
+_POLICY_TABLES: dict[tuple[Any, Card], tuple[dict[Card, float], dict[tuple[Card, Card], bool]]] = {}
+
+
+def _policy_tables(table: Any, key: Card) -> tuple[dict[Card, float], dict[tuple[Card, Card], bool]]:
+    entry = _POLICY_TABLES.get((table, key))
+    if entry is None:
+        winner = table.winner
+        others = [c for c in _DECK if c != key]
+        wins = {(a, b): winner((a, b), key=key) == 1 for a in others for b in others if a != b}
+        strength = {
+            c: sum((not wins[c, u]) + wins[u, c] for u in others if u != c) / (2 * (len(others) - 1))
+            for c in others
+        }
+        if len(_POLICY_TABLES) > 64:
+            _POLICY_TABLES.clear()
+        entry = _POLICY_TABLES[table, key] = (strength, wins)
+    return entry
+
+
+def _rollout_policy(state: State, rng: Random) -> Any:
+    """The action of a quick heuristic for the player to act in ``state`` (a rollout's
+    opponent model): :class:`GreedyAgent`'s rules, with each card's strength rated once
+    per key card against the whole deck instead of against the unseen cards.  It reads
+    the player's own hand and the public part of the state only."""
+    p = state.to_act
+    assert isinstance(p, int)
+    hand = state.hands[p]
+    strength, wins = _policy_tables(state.rules.table, state.key)  # type: ignore[arg-type]
+    phase = state.phase
+    if phase == "play":
+        legal = legal_actions(state)
+        if not state.trick:
+            return max(legal, key=lambda a: strength[a.card])
+        lead = state.trick[0]
+        ranked = sorted(legal, key=lambda a: strength[a.card])
+        for a in ranked:
+            if wins[lead, a.card]:
+                return a
+        return ranked[0]
+    if phase == "bid":
+        lowest = _lowest_bid(state)
+        expect = round(sum(strength[c] for c in hand))
+        return _BIDS[min(max(expect, lowest), TRICKS) - 1]
+    weak = tuple(c for c in hand if strength[c] < 0.5)  # the hand is in canonical order
+    if p == state.master and (state.drawn[p] or len(weak) < 2):
+        return _KEEP
+    return _SMALL_EXCHANGES.get(weak) or _exchange_of(weak)
+
+
+def _likelihood(view: View, rules: Rules | None) -> Callable[[State], float] | None:
+    """How likely the opponent's observed exchanges and bid are in a sample of ``view``,
+    were the opponent playing :func:`_rollout_policy` (a number in ``(0, 1]``, for
+    rejection sampling; ``None`` when the opponent has shown nothing yet).  Each
+    departure from the policy divides the weight: a discarded card that was not weak,
+    a master that kept two weak cards or more without exchanging, a bid one trick away
+    from what the hand (before the tricks) was worth."""
+    p = view.player
+    o = 1 - p
+    if view.key is None or view.master is None or view.phase not in ("exchange", "bid", "play"):
+        return None
+    bid = view.bids[o]
+    exchanged = sum(view.drawn[o]) > 0
+    stopped = o == view.master and not view.drawn[o] and view.phase != "exchange"
+    if bid is None and not exchanged and not stopped:
+        return None
+    strength, _ = _policy_tables((rules or Rules()).table, view.key)
+    mine = set(view.discarded)
+    shown = [t.cards[0] if t.leader == o else t.cards[1] for t in view.played]
+    if view.trick and view.leader == o:
+        shown.append(view.trick[0])
+    lowest = 1 + len(view.drawn[o]) if o == view.master else view.bids[p] or 1
+
+    def weight(state: State) -> float:
+        w = 1.0
+        if exchanged:
+            for c in state.discards:
+                if c not in mine and strength[c] >= 0.5:
+                    w *= 0.3
+        if stopped or bid is not None:
+            hand = [*state.hands[o], *shown]
+            if stopped:
+                weak = sum(1 for c in hand if strength[c] < 0.5)
+                if weak >= 2:
+                    w *= 0.3 ** (weak - 1)
+            if bid is not None:
+                expect = round(sum(strength[c] for c in hand))
+                off = abs(expect - bid) if bid > lowest else max(expect - bid, 0)
+                w *= 0.25**off
+        return w
+
+    return weight

@@ -76,6 +76,32 @@ class _Node:
         self.avail = 1
 
 
+#: The samples a ``belief="policy"`` draw tries before it keeps the likeliest of them.
+REJECTION_TRIES: Final = 8
+
+
+Draw = Callable[[random.Random], Any]
+
+
+def _rejecting(draw: Draw, weight: Callable[[Any], float]) -> Draw:
+    """``draw`` with rejection sampling: a sample of weight ``w`` (in ``[0, 1]``) is
+    kept with probability ``w``; after :data:`REJECTION_TRIES` refusals the likeliest
+    sample seen is kept."""
+
+    def informed(rng: random.Random) -> Any:
+        best, most = None, -1.0
+        for _ in range(REJECTION_TRIES):
+            state = draw(rng)
+            w = weight(state)
+            if rng.random() < w:
+                return state
+            if w > most:
+                best, most = state, w
+        return best
+
+    return informed
+
+
 class ISMCTSAgent(SeededAgent):
     """Single-observer information-set Monte Carlo tree search (module docs above).
 
@@ -126,6 +152,8 @@ class ISMCTSAgent(SeededAgent):
         max_rollout: int = 400,
         prior: str | None = None,
         widening: float | None = None,
+        belief: str = "uniform",
+        epsilon: float = 0.0,
     ) -> None:
         super().__init__(seed)
         self.game = GAMES[game] if isinstance(game, str) else game
@@ -133,18 +161,22 @@ class ISMCTSAgent(SeededAgent):
             raise CardRulesError(f"ISMCTSAgent needs a game name or a GameDef, not {game!r}")
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise CardRulesError(f"iterations must be a whole number of at least 1, not {iterations!r}")
-        if time_per_move is not None and not (
-            isinstance(time_per_move, (int, float)) and time_per_move > 0
-        ):
+        if time_per_move is not None and not (isinstance(time_per_move, (int, float)) and time_per_move > 0):
             raise CardRulesError(f"time_per_move must be a positive number of seconds, not {time_per_move!r}")
-        if rollout not in ("random", "greedy"):
-            raise CardRulesError(f"rollout must be 'random' or 'greedy', not {rollout!r}")
+        if rollout not in ("random", "greedy", "policy"):
+            raise CardRulesError(f"rollout must be 'random', 'greedy' or 'policy', not {rollout!r}")
         if prior not in (None, "greedy"):
             raise CardRulesError(f"prior must be None or 'greedy', not {prior!r}")
         if widening is not None and not (isinstance(widening, (int, float)) and widening > 0):
             raise CardRulesError(f"widening must be None or a positive number, not {widening!r}")
+        if belief not in ("uniform", "policy"):
+            raise CardRulesError(f"belief must be 'uniform' or 'policy', not {belief!r}")
         if iterations is None and time_per_move is None:
             iterations = DEFAULT_ITERATIONS
+        self.belief = belief
+        if not (isinstance(epsilon, (int, float)) and 0 <= epsilon <= 1):
+            raise CardRulesError(f"epsilon must be a number from 0 to 1, not {epsilon!r}")
+        self.epsilon = epsilon
         self.prior = prior
         self.widening = widening
         self.iterations = iterations
@@ -162,6 +194,12 @@ class ISMCTSAgent(SeededAgent):
         self._greedy: Any = getattr(module, "GreedyAgent", None)
         if (rollout == "greedy" or prior == "greedy") and self._greedy is None:
             raise CardRulesError(f"{self.game.name} has no GreedyAgent for greedy rollouts")
+        self._policy: Any = getattr(module, "_rollout_policy", None)
+        if rollout == "policy" and self._policy is None:
+            raise CardRulesError(f"{self.game.name} has no rollout policy (use 'random' or 'greedy')")
+        self._likelihood: Any = getattr(module, "_likelihood", None) if belief == "policy" else None
+        if belief == "policy" and self._likelihood is None:
+            raise CardRulesError(f"{self.game.name} has no opponent model for belief='policy'")
         self._scale = REWARD_SCALE.get(self.game.name, 10.0)
 
     def __repr__(self) -> str:
@@ -177,6 +215,10 @@ class ISMCTSAgent(SeededAgent):
             self.iterations_done = 0
             return legal_actions[0]
         draw = self.game.sampler(view, rules=self.rules)
+        if self._likelihood is not None:
+            weight = self._likelihood(view, self.rules)
+            if weight is not None:
+                draw = _rejecting(draw, weight)
         rng = random.Random(self._rng.getrandbits(64))  # one stream per decision
         root = self.search(draw, rng)
         best = None
@@ -262,6 +304,8 @@ class ISMCTSAgent(SeededAgent):
         steps = 0
         rnd = rng.random  # int(random() * n): a uniform index, cheaper than randrange
         agents = None
+        policy = self._policy if self.rollout == "policy" else None
+        epsilon = self.epsilon if self.rollout != "random" else 0.0
         if self.rollout == "greedy":
             agents = [self._greedy(rng.getrandbits(32)) for _ in range(state.players)]
             view = self.game.view
@@ -272,8 +316,17 @@ class ISMCTSAgent(SeededAgent):
                     break
                 state = self._chance(state, rng)
                 continue
-            legal = legal_of(state)
-            action = legal[int(rnd() * len(legal))] if agents is None else agents[p](view(state, p), legal)
+            if epsilon and rnd() < epsilon:
+                legal = legal_of(state)
+                action = legal[int(rnd() * len(legal))]
+            elif policy is not None:
+                action = policy(state, rng)
+            elif agents is None:
+                legal = legal_of(state)
+                action = legal[int(rnd() * len(legal))]
+            else:
+                legal = legal_of(state)
+                action = agents[p](view(state, p), legal)
             state = apply(state, action)
             steps += 1
         return self._reward(state, start_scores)
