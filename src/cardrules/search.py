@@ -54,7 +54,7 @@ from .agents import SeededAgent
 from .errors import CardRulesError
 from .protocol import CHANCE, GAMES, GameDef, Shuffle
 
-__all__ = ["REWARD_SCALE", "ISMCTSAgent"]
+__all__ = ["REJECTION_TRIES", "REWARD_SCALE", "ISMCTSAgent"]
 
 #: Points that count as a clearly won hand in each game (the ``scale`` of the reward).
 REWARD_SCALE: Final[dict[str, float]] = {"aegis": 3.0, "gunsore": 60.0, "haggis": 40.0, "eleusis": 4.0}
@@ -114,8 +114,19 @@ class ISMCTSAgent(SeededAgent):
     ``seed``
         the agent's own randomness (determinizations, rollouts, ties);
     ``rollout``
-        ``"random"`` (default) or ``"greedy"`` (the game's ``GreedyAgent`` plays every
-        seat of the rollouts: slower, better informed);
+        ``"random"`` (default), ``"greedy"`` (the game's ``GreedyAgent`` plays every
+        seat of the rollouts: slower, better informed) or ``"policy"`` (a quick
+        heuristic of the game's own, which reads the state directly instead of a view;
+        Aegis has one);
+    ``belief``
+        ``"uniform"`` (default: every determinization consistent with the view is
+        equally likely) or ``"policy"``: determinizations are weighted by how likely the
+        opponents' past actions were under the game's rollout policy (rejection
+        sampling, at most :data:`REJECTION_TRIES` samples, then the likeliest is kept);
+        Aegis has one, which reads the opponent's exchanges and bid;
+    ``epsilon``
+        with ``rollout="greedy"`` or ``"policy"``, the share of rollout actions chosen
+        at random instead (0 by default);
     ``rules``
         the game's rules when they are not the default ones (a view does not always
         show them); in New Eleusis, the rule the samples play for a scientist;
