@@ -79,9 +79,11 @@ def test_greedy_rollouts_and_time_budget():
     assert timed.iterations_done >= 1
 
 
-def test_a_forced_action_is_returned_without_search():
-    # Aegis, stacked: the slave leads a diamond and the master holds one diamond.
-    from cardrules import Shuffle, aegis, parse_cards
+def _stacked_aegis_season():
+    """Aegis, stacked: player 0 is master (KS beats 2S); key 2C (clubs trump); the master
+    holds AS 3D QS JS 10S, the slave 2H 3H 4H 5H 4D.  Returns the game, the state at the
+    master's first exchange, the deck, the key card and the master's hand."""
+    from cardrules import Shuffle, parse_cards
 
     g = GAMES["aegis"]
     state = g.new_game()
@@ -94,6 +96,14 @@ def test_a_forced_action_is_returned_without_search():
     s = parse_cards("2H 3H 4H 5H 4D")  # slave
     rest = [c for c in deck if c not in (*key, *m, *s)]
     state = g.apply(state, Shuffle((*key, *(c for pair in zip(m, s, strict=True) for c in pair), *rest)))
+    return g, state, deck, key[0], m
+
+
+def test_a_forced_action_is_returned_without_search():
+    # the slave leads a diamond and the master holds one diamond
+    from cardrules import aegis, parse_cards
+
+    g, state, _, _, _ = _stacked_aegis_season()
     state = g.apply(state, aegis.Exchange(()))
     state = g.apply(state, aegis.Bid(1))
     state = g.apply(state, aegis.Bid(5))  # the slave attacks with 5 and leads
@@ -172,27 +182,16 @@ def test_aegis_rollout_policy_plays_legal_actions_from_the_hand_and_public_facts
 
 
 def test_aegis_rollout_policy_follows_the_greedy_rules_in_a_stacked_deal():
-    # key 2C (clubs trump); the master holds AS 3D QS JS 10S, the slave 2H 3H 4H 5H 4D.
-    from cardrules import Shuffle, aegis, parse_cards
+    from cardrules import aegis
 
-    g = GAMES["aegis"]
-    state = g.new_game()
-    deck = list(g.chance_cards(state))
-    state = g.apply(
-        state, Shuffle(tuple(parse_cards("KS 2S")) + tuple(c for c in deck if str(c) not in ("KS", "2S")))
-    )
-    key = parse_cards("2C")
-    m = parse_cards("AS 3D QS JS 10S")
-    s = parse_cards("2H 3H 4H 5H 4D")
-    rest = [c for c in deck if c not in (*key, *m, *s)]
-    state = g.apply(state, Shuffle((*key, *(c for pair in zip(m, s, strict=True) for c in pair), *rest)))
-    strength, _ = aegis._policy_tables(state.rules.table, key[0])
+    g, state, deck, key, m = _stacked_aegis_season()
+    strength, _ = aegis._policy_tables(state.rules.table, key)
     # an independent rating: the share of the other 50 cards beaten, leading and following
     table = state.rules.table
-    others = [c for c in deck if c != key[0]]
+    others = [c for c in deck if c != key]
     for c in m:
         beaten = sum(
-            (table.winner((c, u), key=key[0]) == 0) + (table.winner((u, c), key=key[0]) == 1)
+            (table.winner((c, u), key=key) == 0) + (table.winner((u, c), key=key) == 1)
             for u in others
             if u != c
         )
