@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import math
 import sys
 import time
 
 from cardrules import GAMES
 from cardrules.search import ISMCTSAgent
+from cardrules.simulation import wilson_interval
 
 PAIRINGS = {
     "aegis": ("aegis", 2),
@@ -30,17 +30,6 @@ PAIRINGS = {
 }
 #: iterations per decision tried by default (``--iterations`` replaces them)
 BUDGETS = {"aegis": [30, 300], "gunsore": [30, 300], "haggis2": [10, 30], "haggis3": [10, 30]}
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (centre - half, centre + half)
 
 
 def play(
@@ -94,7 +83,7 @@ def play(
             state = g.apply(state, action)
         if seat in state.winners:
             wins += 1 / len(state.winners)
-    lo, hi = wilson(wins, games)
+    lo, hi = wilson_interval(wins, games)
     print(
         f"{key:8} {rollout:6} {epsilon:4} {belief:7} {prior or '-':6} {widening or '-'!s:4} {iterations:>5} it  {games:>4} games  wins {wins:>6.1f}  rate {wins / games:.3f}"
         f"  [{lo:.3f}, {hi:.3f}]  mean {1000 * think / max(decisions, 1):6.1f} ms  max {1000 * worst:6.0f} ms"

@@ -19,6 +19,8 @@ import re
 import sys
 from collections import defaultdict
 
+from cardrules.simulation import wilson_interval
+
 LINE = re.compile(r"^(?P<key>\w+)\s.*?\s(?P<it>\d+) it\s+(?P<games>\d+) games\s+wins\s+(?P<wins>[\d.]+)")
 LABELS = {
     "aegis": "Aegis",
@@ -28,15 +30,6 @@ LABELS = {
 }
 FAIR = {"haggis3": 1 / 3}
 COLOURS = ["#1b6ca8", "#c0392b", "#27ae60", "#8e44ad", "#d35400"]
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default)."""
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return centre - half, centre + half
 
 
 def read(paths: list[str]) -> dict[str, dict[int, list[float]]]:
@@ -105,7 +98,7 @@ def svg(points: dict[str, dict[int, list[float]]], width: int = 640, height: int
         path = " ".join(f"{x(it):.1f},{y(w / g):.1f}" for it, (g, w) in series)
         out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
         for it, (g, w) in series:
-            lo, hi = wilson(w, int(g))
+            lo, hi = wilson_interval(w, int(g))
             out.append(
                 f'<line x1="{x(it):.1f}" x2="{x(it):.1f}" y1="{y(lo):.1f}" y2="{y(hi):.1f}" stroke="{colour}"/>'
             )
@@ -139,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             f.write(text)
     for key, series in points.items():
         for it, (g, w) in sorted(series.items()):
-            lo, hi = wilson(w, int(g))
+            lo, hi = wilson_interval(w, int(g))
             print(
                 f"{key:8} {it:>5} it  {int(g):>4} games  rate {w / g:.3f} [{lo:.3f}, {hi:.3f}]",
                 file=sys.stderr,

@@ -15,6 +15,7 @@ from cardrules.cli import main
 from cardrules.simulation import fit_elo, wilson_interval
 
 GAME = "aegis"  # the quickest of the four games
+BUDGET = 50  # search iterations: these tests are about seeds and executors, not strength
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,7 @@ def pool():
 
 
 def agents():
-    return [Factory(strong_agent, GAME), RandomAgent(2)]
+    return [Factory(strong_agent, GAME, iterations=BUDGET), RandomAgent(2)]
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +42,7 @@ def test_a_summary_holds_every_game_and_its_seed(reference):
     # each game is the one play() gives for its seed, with the seat's agent made or reset from it
     reset = RandomAgent(2)
     reset.reset("same:4:1")
-    final = cardrules.play(GAME, [strong_agent(GAME, "same:4:0"), reset], seed="same:4")
+    final = cardrules.play(GAME, [strong_agent(GAME, "same:4:0", iterations=BUDGET), reset], seed="same:4")
     assert reference.results[4].scores == tuple(final.scores)
     assert reference.results[4].winners == tuple(final.winners)
     assert reference.results[4].length == len(final.history)
@@ -77,11 +78,11 @@ def test_a_dask_cluster_gives_the_same_summary(reference, capsys):
     ):
         executor = client.get_executor()
         assert simulate(GAME, agents(), games=9, seed="same", executor=executor, batch_size=4) == reference
-        table = tournament(GAME, {"greedy": Factory(strong_agent, GAME), "random": RandomAgent}, games=2,
+        table = tournament(GAME, {"greedy": Factory(strong_agent, GAME, iterations=BUDGET), "random": RandomAgent}, games=2,
                            seed="t", executor=executor)  # fmt: skip
         assert main(["simulate", GAME, "--games", "4", "--agents", "greedy,random", "--dask", cluster.scheduler_address]) == 0
         on_dask = capsys.readouterr().out
-    assert table == tournament(GAME, {"greedy": Factory(strong_agent, GAME), "random": RandomAgent}, games=2, seed="t")
+    assert table == tournament(GAME, {"greedy": Factory(strong_agent, GAME, iterations=BUDGET), "random": RandomAgent}, games=2, seed="t")
     assert main(["simulate", GAME, "--games", "4", "--agents", "greedy,random"]) == 0
     assert capsys.readouterr().out == on_dask
 
@@ -125,7 +126,7 @@ def test_an_agent_that_cannot_be_pickled_is_named(pool):
     with pytest.raises(CardRulesError, match=r"agent 1 \(<function.*cannot be pickled"):
         simulate(GAME, [RandomAgent(1), lambda view, actions: actions[0]], games=2, seed=0, executor=pool)
     with pytest.raises(CardRulesError, match="agent greedy"):
-        tournament(GAME, {"random": RandomAgent, "greedy": lambda seed: strong_agent(GAME, seed)},
+        tournament(GAME, {"random": RandomAgent, "greedy": lambda seed: strong_agent(GAME, seed, iterations=BUDGET)},
                    games=1, seed=0, executor=pool)  # fmt: skip
 
 

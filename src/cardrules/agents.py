@@ -91,7 +91,7 @@ def greedy_agent(game: str, seed: object = None) -> Agent:
 #: The games whose strongest agent is the search agent (:class:`cardrules.search.ISMCTSAgent`),
 #: with its settings there (iterations chosen to stay near 100 ms a move on a 2-core machine).
 SEARCH_SETTINGS: dict[str, dict[str, Any]] = {
-    "aegis": {"iterations": 300},
+    "aegis": {"iterations": 600, "rollout": "policy", "belief": "policy"},
     "gunsore": {"iterations": 500, "prior": "greedy", "widening": 1.0},
     "haggis": {"iterations": 40, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
 }
