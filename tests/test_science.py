@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardrules import parse_card, parse_cards
+from cardrules import parse_card, parse_cards, science
 from cardrules.cards import canonical, standard_deck
 from cardrules.cli import main
 from cardrules.eleusis import (
@@ -450,3 +450,54 @@ def test_lookalikes_no_card_can_separate_are_guessed_at_once_in_turn() -> None:
     s.wrong_guess(first, obs)
     second = s.guess(obs)
     assert second is not None and _fits(second, obs) and str(second) != str(first)
+
+
+def _rising() -> list[Observation]:
+    """A rising line (2, 5, 9, J) and five low cards refused after it."""
+    line = parse_cards("2S 5H 9C JD")
+    obs = [Observation((), line[0], True)]
+    obs += [Observation(line[:k], line[k], True) for k in range(1, len(line))]
+    return obs + [Observation(line, parse_card(c), False) for c in ("3S", "8D", "4H", "7C", "10S")]
+
+
+def test_a_wrong_guess_rules_out_its_lookalikes_in_play() -> None:
+    """Told that "lower than the last card" is wrong, the scientist drops with it the rules
+    that build the same lines ("lower than every card of the line" ...), checked here by
+    the exact in-play equivalence, and keeps those that do not."""
+    line = parse_cards("9S 5H")
+    obs = [Observation((), line[0], True), Observation(line[:1], line[1], True)]
+    obs.append(Observation(line, parse_card("KD"), False))
+    s = Scientist(seed=0)
+    before = s.belief(obs).hypotheses[:200]
+    wrong = compile_rule("card.rank < prev.rank")
+    s.wrong_guess(wrong, obs)
+    after = {h.text() for h in s.belief(obs).hypotheses}
+    dropped = [h for h in before if h.text() not in after]
+    assert "all(x in line where x.rank > card.rank)" in {h.text() for h in dropped}
+    assert "card.rank < prev.rank" not in after
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EquivalenceNotProven)
+        for h in dropped:
+            assert equivalent(h.rule(), wrong, in_play=True) is None, h.text()
+        for h in before[:30]:
+            if h.text() in after:
+                assert equivalent(h.rule(), wrong, in_play=True) is not None, h.text()
+
+
+def test_it_guesses_when_no_card_in_hand_can_tell_the_likely_rules_apart() -> None:
+    """After a rising line to a jack, "higher" and "not lower" differ only on a jack.
+    Holding one, the scientist plays it and waits for the verdict; holding none, waiting
+    tells nothing, so it states its best rule at once (the expected score of a guess beats
+    that of waiting)."""
+    obs = _rising()
+    waiting = Scientist(seed=0)
+    assert waiting.choose(parse_cards("JH 2C 6D"), obs) == parse_card("JH")
+    stuck = Scientist(seed=0)
+    b = stuck.belief(obs)
+    top = {h.text() for h in b.hypotheses[:2]}
+    assert top == {"card.rank > prev.rank", "card.rank >= prev.rank"}, top
+    assert b.confidence < stuck.confidence  # not sure enough to guess on that alone
+    stuck.choose(parse_cards("2C 6D 3H QH"), obs)
+    assert stuck.delay(b) == pytest.approx(science.DELAY_CAP)
+    guess = stuck.guess(obs)
+    assert guess is not None and str(guess) in top

@@ -8,15 +8,16 @@ that prefers short, simple rules.  The scientist
 
 * plays the card after whose verdict its most probable rule is expected to be most
   probable: the chance of a right guess after this card, plus that after the best card
-  to follow it (a two-card look-ahead over the verdicts); the expected information of
-  the verdict breaks ties;
+  to follow it (a two-card look-ahead over the verdicts), plus the expected information
+  of the verdict (which matters most while many rules are about equally probable);
 * states its most probable rule when waiting is worth less (in expected score) than a
-  guess: at once when that rule's probability reaches ``confidence`` (0.6), or when the
-  rules that no card can tell from it any more hold half the probability (then waiting
-  cannot help; a wrong guess costs 2 turns' worth, waiting costs 1 a turn).  A share of
-  the probability is kept for "a rule the search does not know", falling with every
-  observation as a coin's would, so a rule that fits only because nothing simpler does
-  is not believed at once.
+  guess: at once when that rule's probability reaches ``confidence`` (0.6); else when
+  the probability ``s`` of the rules no card can tell from it any more, times the turns
+  the cards at hand would take to make it sure, outweighs the cost of a wrong guess
+  (2) times ``1 - s``.  A wrong guess rules out its lookalikes too (the rules that build
+  the same lines).  A share of the probability is kept for "a rule the search does not
+  know", falling with every observation as a coin's would, so a rule that fits only
+  because nothing simpler does is not believed at once.
 
 :func:`play_science` is the single-player round that measures it: a hand of 12 from two
 shuffled decks, one card a turn, a guess after each verdict; the score is ``turns -
@@ -69,13 +70,20 @@ def unknown_weight(observations: Sequence[Observation]) -> float:
 
 _DECK: Final = canonical(standard_deck())
 
-#: The turns an experiment or two take to tell the best rule from the rules that cards
-#: can still tell from it (see :meth:`Scientist.guess`).
-WAIT_TURNS: Final = 2.0
+#: The most turns waiting is taken to save (see :meth:`Scientist.delay`).
+DELAY_CAP: Final = 10.0
 #: The cost of a wrong guess in the science round.
 PENALTY: Final = 2
 #: Never guess below this probability unless stuck.
 MIN_GUESS: Final = 0.04
+
+#: How many of the most probable hypotheses a wrong guess is compared with, to drop its
+#: lookalikes too (see :meth:`Scientist.wrong_guess`).
+LOOKALIKE_HYPOTHESES: Final = 200
+
+#: The weight of a verdict's expected information (bits) beside the chance of a right
+#: guess when choosing a card (see :meth:`Scientist.choose`).
+INFO_WEIGHT: Final = 1.0
 
 #: How many of the most probable hypotheses the choice of a card looks at.
 LOOKAHEAD_HYPOTHESES: Final = 600
@@ -136,6 +144,7 @@ class Scientist:
         self._cache: OrderedDict[tuple[Observation, ...], Belief] = OrderedDict()
         self._wrong: list[int] = []  # fingerprints of refuted guesses (this round)
         self._wrong_at: tuple[Observation, ...] = ()
+        self._hand: tuple[Card, ...] = ()  # the hand seen by choose(), less the card played
 
     def __repr__(self) -> str:
         return f"Scientist(seed={self.seed!r}, time_per_move={self.time_per_move!r})"
@@ -150,6 +159,7 @@ class Scientist:
         if cached is not None and not self._wrong:
             return cached
         if cached is None:
+            searcher()  # made once per process: its setup is not this decision's search time
             deadline = time.perf_counter() + 0.8 * self.time_per_move
             found = ranked(key, deadline=deadline)
             total = sum(found.weights) + unknown_weight(key)
@@ -184,13 +194,17 @@ class Scientist:
         return (b.best.rule() if b.best is not None else None), b.confidence
 
     def wrong_guess(self, rule: Rule, observations: Sequence[Observation]) -> None:
-        """Told that ``rule`` was a wrong guess: it is not stated again this round."""
+        """Told that ``rule`` was a wrong guess: neither it nor its lookalikes (the
+        hypotheses that judge every card as it does on the lines it builds, so build the
+        same lines from the first card on) are stated again this round."""
         b = self.belief(observations)
         s = searcher()
-        for h in b.hypotheses:
-            if h.text() == rule.source:  # the scientist's guesses are compiled from h.text()
-                self._wrong.append(s.fingerprint(h))
-                break
+        wrong = {s.fingerprint(h) for h in b.hypotheses if h.text() == rule.source}
+        wrong.update(
+            s.fingerprint(h)
+            for h in _lookalikes(rule, b.hypotheses[:LOOKALIKE_HYPOTHESES], random.Random(len(observations)))
+        )
+        self._wrong.extend(sorted(wrong))
         self._wrong_at = tuple(observations)
 
     # -- the science round -------------------------------------------------------------
@@ -205,7 +219,9 @@ class Scientist:
             raise CardRulesError("choose needs a hand with at least one card")
         b = self.belief(observations)
         if not b.hypotheses:
-            return cards[self._rng.randrange(len(cards))]
+            chosen = cards[self._rng.randrange(len(cards))]
+            self._remember(hand, chosen)
+            return chosen
         deadline = time.perf_counter() + 0.5 * self.time_per_move
         hyps = b.hypotheses[:LOOKAHEAD_HYPOTHESES]
         probs = b.probabilities[:LOOKAHEAD_HYPOTHESES]
@@ -216,7 +232,7 @@ class Scientist:
             rej = [i for i, v in enumerate(values) if not v >> j & 1]
             pacc = sum(probs[i] for i in acc)
             q = min(max(pacc, 0.0), 1.0)
-            h = 0.0 if q in (0.0, 1.0) else -(q * math.log2(q) + (1 - q) * math.log2(1 - q))
+            h = _entropy(q)
             one = _top(probs, acc) + _top(probs, rej)
             two = 0.0
             if time.perf_counter() < deadline:
@@ -237,10 +253,17 @@ class Scientist:
                     two += best
             else:
                 two = one
-            scores.append(one + two + 0.05 * h + 0.01 * q)
+            scores.append(one + two + INFO_WEIGHT * h + 0.01 * q)
         top = max(scores)
         best_cards = [c for c, sc in zip(cards, scores, strict=True) if sc >= top - 1e-9]
-        return best_cards[self._rng.randrange(len(best_cards))]
+        chosen = best_cards[self._rng.randrange(len(best_cards))]
+        self._remember(hand, chosen)
+        return chosen
+
+    def _remember(self, hand: Sequence[Card], played: Card) -> None:
+        rest = list(hand)
+        rest.remove(played)
+        self._hand = canonical(set(rest))
 
     def _acceptance(self, b: Belief, cards: Sequence[Card]) -> list[float]:
         """For each card, the probability that it is accepted after the main line."""
@@ -263,13 +286,14 @@ class Scientist:
 
         With ``p`` the probability of the most probable rule and ``s >= p`` that of the
         rules no experiment can tell from it any more (:meth:`settled`), it guesses when
-        ``p >= confidence`` or ``s * WAIT_TURNS > PENALTY * (1 - s)``.  Waiting
-        :data:`WAIT_TURNS` turns tells the best rule from the rules outside ``s``, but
-        not from those inside: if the secret rule is inside ``s`` (probability ``s``),
-        those turns are lost, for the rules of ``s`` will have to be guessed in order
-        anyway; if it is outside, a guess now loses :data:`PENALTY`.  Lookalikes that no
-        card can tell apart are thus guessed at once, most probable first (a wrong
-        guess is not repeated)."""
+        ``p >= confidence`` or ``s * delay > PENALTY * (1 - s)``, where ``delay``
+        (:meth:`delay`) is the number of turns the cards at hand would take to make the
+        best rule sure.  If the secret rule is among the rules of ``s`` (probability
+        ``s``), waiting loses about ``delay`` turns, for those rules cannot be told
+        apart by playing and will have to be guessed anyway; if it is not, a guess now
+        loses :data:`PENALTY`.  So lookalikes are guessed at once, most probable first
+        (a wrong guess is not repeated), and so is the best rule when the cards at hand
+        can hardly tell anything more."""
         b = self.belief(observations)
         if b.best is None:
             return None
@@ -279,9 +303,24 @@ class Scientist:
         if p < MIN_GUESS:
             return None
         s = max(self.settled(b), p)
-        if s * WAIT_TURNS > PENALTY * (1 - s):
+        if s * self.delay(b) > PENALTY * (1 - s):
             return b.best.rule()
         return None
+
+    def delay(self, b: Belief) -> float:
+        """The turns that playing is expected to take before the best rule is sure: the
+        bits still missing (``-log2 p``) over the most information (bits) that the verdict
+        on one card of the hand can bring, at least 1 and at most :data:`DELAY_CAP`.  The
+        hand is the one last seen by :meth:`choose` without the card played (the whole
+        deck when there is none)."""
+        if b.confidence <= 0.0:
+            return DELAY_CAP
+        cards = self._hand if self._hand else _DECK
+        info = max((_entropy(q) for q in self._acceptance(b, cards)), default=0.0)
+        needed = -math.log2(b.confidence)
+        if info * DELAY_CAP <= needed:
+            return DELAY_CAP
+        return max(1.0, needed / info)
 
     def settled(self, b: Belief, *, walks: int = 3, length: int = 4) -> float:
         """The probability of the best rule and of the rules no experiment can tell from
@@ -342,6 +381,39 @@ class Scientist:
         if b.hypotheses and max(self._acceptance(b, cards)) < 0.02 and E.NoPlay() in legal_actions:
             return E.NoPlay()
         return E.Play((self.choose(hand, observations),))
+
+
+def _lookalikes(
+    rule: Rule, hyps: Sequence[Hypothesis], rng: random.Random, *, walks: int = 8, length: int = 6
+) -> list[Hypothesis]:
+    """The hypotheses of ``hyps`` that judge all 52 cards as ``rule`` does on random
+    lines ``rule`` builds from a starter it accepts (a sample: they are probably
+    equivalent to ``rule`` in play)."""
+    starters = [c for c in _DECK if rule.accepts_start(c)]
+    if not starters or not hyps:
+        return []
+    lines: set[tuple[Card, ...]] = set()
+    for _ in range(walks):
+        line = [starters[rng.randrange(len(starters))]]
+        lines.add(tuple(line))
+        for _ in range(length):
+            ok = [c for c in _DECK if rule.accepts(line, c)]
+            if not ok:
+                break
+            line.append(ok[rng.randrange(len(ok))])
+            lines.add(tuple(line))
+    plays = [(line, c) for line in sorted(lines, key=lambda x: (len(x), [k.index for k in x])) for c in _DECK]
+    mine = sum(1 << j for j, (line, c) in enumerate(plays) if rule.accepts(line, c))
+    used = {i for h in hyps for i in h.parts}
+    masks, longs, full = searcher().evaluate(plays, only=used)
+    return [h for h in hyps if h.value(masks, longs, full) == mine]
+
+
+def _entropy(q: float) -> float:
+    """The information (bits) of a verdict that is "accepted" with probability ``q``."""
+    if q <= 0.0 or q >= 1.0:
+        return 0.0
+    return -(q * math.log2(q) + (1 - q) * math.log2(1 - q))
 
 
 def _top(probs: Sequence[float], group: Sequence[int]) -> float:
