@@ -54,6 +54,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any, ClassVar
 
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
@@ -65,12 +66,38 @@ __all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
 Trie = dict[tuple[int, ...], dict[int, Any]]
 
 
+class _Deal:
+    """The cards drawn so far at one chance node, shared by the positions along the
+    draw: the last of them appends to it, so a draw copies nothing (a position behind
+    the last one works its counts out again when asked)."""
+
+    __slots__ = ("cards", "counts", "ids", "left", "start", "tokens", "uniform")
+
+    def __init__(self, cards: list[Card], counts: list[int]) -> None:
+        self.cards = cards  # drawn so far, in order
+        self.counts = counts  # how many of each alphabet card are left after them
+        self.ids = [i for i, n in enumerate(counts) if n]  # the alphabet ids left, ascending
+        self.left = sum(counts)
+        self.uniform = max(counts, default=0) <= 1
+        self.start = len(cards)
+        self.tokens: list[int] = []  # the ids of cards[start:]
+
+    def counts_at(self, k: int) -> list[int]:
+        counts = list(self.counts)
+        for t in self.tokens[k - self.start :]:
+            counts[t] += 1
+        return counts
+
+
 class Position:
     """A point of a game as the frameworks see it: the cardrules ``state``, the tokens
     the player to act has chosen so far (``pending``), and at a chance node the cards
-    drawn so far (``dealt``).  Treated as immutable: every step makes a new one."""
+    drawn so far (``dealt``) and how many of each alphabet card are left
+    (``remaining``).  Treated as immutable: every step makes a new one.  What the
+    encoding derives from it (the player to act, the legal ids, the chance outcomes) is
+    computed once and kept on it."""
 
-    __slots__ = ("_trie", "dealt", "pending", "remaining", "state")
+    __slots__ = ("_deal", "_k", "_legal", "_outcomes", "_step", "_trie", "_who", "pending", "player_id", "state")
 
     def __init__(
         self,
@@ -82,15 +109,36 @@ class Position:
     ) -> None:
         self.state = state
         self.pending = pending
-        self.dealt = dealt
-        self.remaining = remaining  # at a chance node: how many of each alphabet card are left
         self._trie = trie
+        self._deal = None if remaining is None else _Deal(list(dealt), list(remaining))
+        self._k = len(dealt)
+        self._who: Any = _UNSET  # Encoding.to_act
+        self._step: dict[int, Any] | None = None  # the legal ids after ``pending``, each to its action (or None)
+        self._legal: list[int] | None = None  # the same ids, ascending
+        self._outcomes: list[tuple[int, float]] | None = None
+        #: free for a framework adapter to keep its own id of the player to act
+        self.player_id: int | None = None
+
+    @property
+    def dealt(self) -> tuple[Card, ...]:
+        deal = self._deal
+        return () if deal is None else tuple(deal.cards[: self._k])
+
+    @property
+    def remaining(self) -> tuple[int, ...] | None:
+        deal = self._deal
+        if deal is None:
+            return None
+        return tuple(deal.counts if self._k == len(deal.cards) else deal.counts_at(self._k))
 
     def __deepcopy__(self, memo: object) -> Position:
         return self  # immutable: OpenSpiel clones states with deepcopy
 
     def __copy__(self) -> Position:
         return self
+
+
+_UNSET: Any = object()
 
 
 class Encoding:
@@ -105,6 +153,10 @@ class Encoding:
         self.cards: tuple[Card, ...] = self._alphabet()
         self.card_id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
         self.num_actions = self._num_actions()
+        self._probs: dict[int, tuple[float, ...]] = {}  # cards left -> the probability of a card left k times
+
+    def __deepcopy__(self, memo: object) -> Encoding:
+        return self  # fixed for its game, rules and players
 
     # -- what each game says ----------------------------------------------------------
 
@@ -117,6 +169,11 @@ class Encoding:
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         """The token ids that enter ``action`` (a legal action of ``state``)."""
         raise NotImplementedError
+
+    def _legal_tokens_of(self, state: Any, action: Any) -> tuple[int, ...]:
+        """:meth:`tokens` of an action as ``legal_actions`` gives it (its cards in
+        canonical order already)."""
+        return self.tokens(state, action)
 
     def token_name(self, token: int) -> str:
         """The meaning of a token id on its own (the same in every state)."""
@@ -147,41 +204,85 @@ class Encoding:
         return Position(state)
 
     def is_terminal(self, pos: Position) -> bool:
-        return bool(pos.state.is_over) or self.truncated(pos.state)
+        return self.to_act(pos) is None
 
     def to_act(self, pos: Position) -> Any:
         """The player to act, :data:`CHANCE`, or ``None`` at the end."""
-        if self.is_terminal(pos):
-            return None
-        return pos.state.to_act
+        who = pos._who
+        if who is _UNSET:
+            state = pos.state
+            who = pos._who = None if state.is_over or self.truncated(state) else state.to_act
+        return who
 
     def chance_outcomes(self, pos: Position) -> list[tuple[int, float]]:
-        remaining = pos.remaining
-        assert remaining is not None
-        total = sum(remaining)
-        return [(i, n / total) for i, n in enumerate(remaining) if n]
+        return list(self._chance_outcomes(pos))
+
+    def _chance_outcomes(self, pos: Position) -> list[tuple[int, float]]:
+        """:meth:`chance_outcomes`, kept on the position (not to be changed)."""
+        out = pos._outcomes
+        if out is None:
+            deal = pos._deal
+            assert deal is not None
+            if pos._k == len(deal.cards):
+                counts, ids, total = deal.counts, deal.ids, deal.left
+            else:
+                counts = deal.counts_at(pos._k)
+                ids = [i for i, n in enumerate(counts) if n]
+                total = sum(counts)
+            if deal.uniform:
+                out = list(zip(ids, repeat(1 / total)))
+            else:
+                probs = self._probs.get(total)
+                if probs is None:
+                    probs = self._probs[total] = tuple(n / total for n in range(total + 1))
+                out = [(i, probs[counts[i]]) for i in ids]
+            pos._outcomes = out
+        return out
 
     def trie(self, pos: Position) -> Trie:
         if pos._trie is None:
             trie: Trie = {}
             state = pos.state
+            root: dict[int, Any] = {}
+            trie[()] = root
+            tokens = self._legal_tokens_of
             for action in self.game.legal_actions(state):
-                toks = self.tokens(state, action)
+                toks = tokens(state, action)
+                if len(toks) == 1:
+                    root[toks[0]] = action
+                    continue
                 last = len(toks) - 1
                 for i, t in enumerate(toks):
                     trie.setdefault(toks[:i], {})[t] = action if i == last else None
             pos._trie = trie
         return pos._trie
 
+    def _next(self, pos: Position) -> dict[int, Any] | None:
+        """The legal ids after ``pos.pending``, each to the action it completes
+        (``None`` where it only extends the pending tokens)."""
+        return self.trie(pos).get(pos.pending)
+
+    def _legal(self, pos: Position) -> list[int]:
+        """:meth:`legal_tokens`, kept on the position (not to be changed)."""
+        legal = pos._legal
+        if legal is None:
+            step = pos._step
+            if step is None:
+                step = pos._step = self._next(pos) or {}
+            legal = pos._legal = sorted(step)
+        return legal
+
     def legal_tokens(self, pos: Position) -> list[int]:
         """The legal token ids at ``pos`` (a player's node), ascending."""
-        return sorted(self.trie(pos).get(pos.pending, ()))
+        return list(self._legal(pos))
 
     def completes(self, pos: Position, token: int) -> Any:
         """The action ``token`` completes at ``pos``, ``None`` if it only extends the
         pending tokens; :class:`IllegalActionError` if it is not legal there."""
-        step = self.trie(pos).get(pos.pending)
-        if step is None or token not in step:
+        step = pos._step
+        if step is None:
+            step = pos._step = self._next(pos) or {}
+        if token not in step:
             why = f"action id {token} ({self.token_name(token)}) is not legal here"
             raise IllegalActionError(f"{self.name}: {why}")
         return step[token]
@@ -190,16 +291,28 @@ class Encoding:
         """The position after chance outcome or player token ``token``."""
         state = pos.state
         if state.to_act is CHANCE:
-            remaining = pos.remaining
-            assert remaining is not None
-            if not 0 <= token < len(remaining) or not remaining[token]:
+            deal = pos._deal
+            assert deal is not None
+            k = pos._k
+            if k != len(deal.cards):  # a position behind the last one of its deal: draw on a copy
+                deal = _Deal(deal.cards[:k], deal.counts_at(k))
+            counts = deal.counts
+            if not 0 <= token < len(counts) or not counts[token]:
                 raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
-            dealt = (*pos.dealt, self.cards[token])
-            left = list(remaining)
-            left[token] -= 1
-            if any(left):
-                return Position(state, dealt=dealt, remaining=tuple(left))
-            return self.enter(self.game.apply(state, Shuffle(dealt)))
+            card = self.cards[token]
+            if deal.left == 1:  # the deal is complete
+                return self.enter(self.game.apply(state, Shuffle((*deal.cards, card))))
+            deal.cards.append(card)
+            deal.tokens.append(token)
+            deal.left -= 1
+            counts[token] -= 1
+            if not counts[token]:
+                deal.ids.remove(token)
+            out = Position(state)
+            out._deal = deal
+            out._k = k + 1
+            out._who = pos._who  # the same state
+            return out
         action = self.completes(pos, token)
         if action is None:
             return Position(state, (*pos.pending, token), trie=pos._trie)
@@ -211,7 +324,7 @@ class Encoding:
         if pos.state.to_act is CHANCE:
             return f"deal {self.cards[token]}" if 0 <= token < len(self.cards) else f"chance {token}"
         if not self.is_terminal(pos):
-            step = self.trie(pos).get(pos.pending, {})
+            step = self._next(pos) or {}
             action = step.get(token)
             if action is not None:
                 return str(action)
@@ -519,27 +632,9 @@ class EleusisEncoding(Encoding):
                     step[self.card_id[c]] = None
         return step
 
-    def legal_tokens(self, pos: Position) -> list[int]:
+    def _next(self, pos: Position) -> dict[int, Any] | None:
         step = self._string_step(pos)
-        if step is None:
-            return super().legal_tokens(pos)
-        return sorted(step)
-
-    def completes(self, pos: Position, token: int) -> Any:
-        step = self._string_step(pos)
-        if step is None:
-            return super().completes(pos, token)
-        if token not in step:
-            why = f"action id {token} ({self.token_name(token)}) is not legal here"
-            raise IllegalActionError(f"eleusis: {why}")
-        return step[token]
-
-    def action_string(self, pos: Position, token: int) -> str:
-        step = None if self.is_terminal(pos) or pos.state.to_act is CHANCE else self._string_step(pos)
-        if step is not None:
-            action = step.get(token)
-            return str(action) if action is not None else self.token_name(token)
-        return super().action_string(pos, token)
+        return super()._next(pos) if step is None else step
 
     def _bounds(self) -> tuple[int, int]:
         r = self.rules
