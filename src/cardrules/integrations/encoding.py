@@ -54,7 +54,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import repeat
 from typing import Any, ClassVar
 
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
@@ -63,7 +62,42 @@ from ..protocol import CHANCE, GAMES, GameDef, Shuffle
 
 __all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
 
-Trie = dict[tuple[int, ...], dict[int, Any]]
+
+
+class Tree:
+    """The legal actions of a state by their tokens: at each prefix of tokens, the next
+    legal tokens, each to the action it completes (``None`` where it only extends the
+    prefix).  A prefix's tokens are sorted out when it is first asked for."""
+
+    __slots__ = ("_groups", "_levels")
+
+    def __init__(self, entries: list[tuple[tuple[int, ...], Any]]) -> None:
+        self._levels: dict[tuple[int, ...], dict[int, Any]] = {}
+        self._groups: dict[tuple[int, ...], list[tuple[tuple[int, ...], Any]]] = {(): entries}
+
+    def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
+        level = self._levels.get(prefix)
+        if level is None:
+            group = self._groups.pop(prefix, None)
+            if group is None:  # not a legal prefix, or its parent was not sorted out yet
+                if not prefix or prefix[:-1] in self._levels or self.get(prefix[:-1]) is None:
+                    return None
+                group = self._groups.pop(prefix, None)
+                if group is None:
+                    return None
+            level = self._levels[prefix] = {}
+            k = len(prefix) + 1
+            groups = self._groups
+            for toks, action in group:
+                t = toks[k - 1]
+                if len(toks) == k:
+                    level[t] = action
+                else:
+                    if t not in level:
+                        level[t] = None
+                        groups[toks[:k]] = []
+                    groups[toks[:k]].append((toks, action))
+        return level
 
 
 class _Deal:
@@ -71,14 +105,14 @@ class _Deal:
     draw: the last of them appends to it, so a draw copies nothing (a position behind
     the last one works its counts out again when asked)."""
 
-    __slots__ = ("cards", "counts", "ids", "left", "start", "tokens", "uniform")
+    __slots__ = ("cards", "counts", "ids", "left", "most", "start", "tokens")
 
     def __init__(self, cards: list[Card], counts: list[int]) -> None:
         self.cards = cards  # drawn so far, in order
         self.counts = counts  # how many of each alphabet card are left after them
         self.ids = [i for i, n in enumerate(counts) if n]  # the alphabet ids left, ascending
         self.left = sum(counts)
-        self.uniform = max(counts, default=0) <= 1
+        self.most = max(counts, default=0)  # copies of a card at most
         self.start = len(cards)
         self.tokens: list[int] = []  # the ids of cards[start:]
 
@@ -105,7 +139,7 @@ class Position:
         pending: tuple[int, ...] = (),
         dealt: tuple[Card, ...] = (),
         remaining: tuple[int, ...] | None = None,
-        trie: Trie | None = None,
+        trie: Tree | None = None,
     ) -> None:
         self.state = state
         self.pending = pending
@@ -153,7 +187,7 @@ class Encoding:
         self.cards: tuple[Card, ...] = self._alphabet()
         self.card_id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
         self.num_actions = self._num_actions()
-        self._probs: dict[int, tuple[float, ...]] = {}  # cards left -> the probability of a card left k times
+        self._rows: dict[int, tuple[tuple[tuple[int, float], ...], ...]] = {}  # by the cards left
 
     def __deepcopy__(self, memo: object) -> Encoding:
         return self  # fixed for its game, rules and players
@@ -229,33 +263,28 @@ class Encoding:
                 counts = deal.counts_at(pos._k)
                 ids = [i for i, n in enumerate(counts) if n]
                 total = sum(counts)
-            if deal.uniform:
-                out = list(zip(ids, repeat(1 / total)))
+            rows = self._rows.get(total)
+            if rows is None or len(rows) <= deal.most:
+                # the outcome of card i when it is left c times: rows[c][i], made once
+                rows = self._rows[total] = tuple(
+                    tuple((i, c / total) for i in range(len(self.cards))) for c in range(deal.most + 1)
+                )
+            if deal.most == 1:
+                row = rows[1]
+                out = [row[i] for i in ids]
             else:
-                probs = self._probs.get(total)
-                if probs is None:
-                    probs = self._probs[total] = tuple(n / total for n in range(total + 1))
-                out = [(i, probs[counts[i]]) for i in ids]
+                out = [rows[counts[i]][i] for i in ids]
             pos._outcomes = out
         return out
 
-    def trie(self, pos: Position) -> Trie:
-        if pos._trie is None:
-            trie: Trie = {}
+    def trie(self, pos: Position) -> Tree:
+        """The legal actions at ``pos`` by their tokens (a player's node)."""
+        tree = pos._trie
+        if tree is None:
             state = pos.state
-            root: dict[int, Any] = {}
-            trie[()] = root
             tokens = self._legal_tokens_of
-            for action in self.game.legal_actions(state):
-                toks = tokens(state, action)
-                if len(toks) == 1:
-                    root[toks[0]] = action
-                    continue
-                last = len(toks) - 1
-                for i, t in enumerate(toks):
-                    trie.setdefault(toks[:i], {})[t] = action if i == last else None
-            pos._trie = trie
-        return pos._trie
+            tree = pos._trie = Tree([(tokens(state, a), a) for a in self.game.legal_actions(state)])
+        return tree
 
     def _next(self, pos: Position) -> dict[int, Any] | None:
         """The legal ids after ``pos.pending``, each to the action it completes
@@ -378,6 +407,14 @@ class AegisEncoding(Encoding):
         if kind == "Bid":
             return (self.BID + action.n - 1,)
         return (self.PLAY + self.card_id[action.card],)
+
+    def _legal_tokens_of(self, state: Any, action: Any) -> tuple[int, ...]:
+        kind = type(action).__name__
+        if kind == "Play":
+            return (self.PLAY + self.card_id[action.card],)
+        if kind == "Exchange":
+            return (*map(self.card_id.__getitem__, action.cards), self.EXCHANGE)
+        return (self.BID + action.n - 1,)
 
     def token_name(self, token: int) -> str:
         if token < 52:
@@ -512,7 +549,7 @@ class HaggisEncoding(Encoding):
                 last = self.BOMB
             else:
                 last = self.seq[combo.width, combo.rank]
-            return (*(self.card_id[c] for c in combo.cards), last)
+            return (*map(self.card_id.__getitem__, combo.cards), last)
         if kind == "Pass":
             return (self.PASS,)
         if kind == "Bet":
