@@ -69,36 +69,28 @@ class Tree:
     legal tokens, each to the action it completes (``None`` where it only extends the
     prefix).  A prefix's tokens are sorted out when it is first asked for."""
 
-    __slots__ = ("_groups", "_levels")
+    __slots__ = ("_entries", "_levels")
 
     def __init__(self, entries: list[tuple[tuple[int, ...], Any]]) -> None:
         self._levels: dict[tuple[int, ...], dict[int, Any]] = {}
-        self._groups: dict[tuple[int, ...], list[tuple[tuple[int, ...], Any]]] = {(): entries}
+        # the (tokens, action) that go through a prefix
+        self._entries: dict[tuple[int, ...], list[tuple[tuple[int, ...], Any]]] = {(): entries}
 
     def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
         level = self._levels.get(prefix)
         if level is None:
-            group = self._groups.pop(prefix, None)
-            if group is None:  # not a legal prefix, or its parent was not sorted out yet
-                if not prefix or prefix[:-1] in self._levels or self.get(prefix[:-1]) is None:
-                    return None
-                group = self._groups.pop(prefix, None)
-                if group is None:
-                    return None
-            level = self._levels[prefix] = {}
-            k = len(prefix) + 1
-            groups = self._groups
-            for toks, action in group:
-                t = toks[k - 1]
-                if len(toks) == k:
-                    level[t] = action
-                else:
-                    if t not in level:
-                        level[t] = None
-                        groups[toks[:k]] = []
-                    groups[toks[:k]].append((toks, action))
+            k = len(prefix)
+            entries = self._entries.get(prefix)
+            if entries is None:
+                parent = self.get(prefix[:-1]) if prefix else None
+                if parent is None or parent.get(prefix[-1], 0) is not None:
+                    return None  # not a prefix of a legal action's tokens
+                t = prefix[-1]
+                entries = self._entries[prefix] = [e for e in self._entries[prefix[:-1]] if e[0][k - 1] == t]
+            level = self._levels[prefix] = {
+                toks[k]: (action if len(toks) == k + 1 else None) for toks, action in entries
+            }
         return level
-
 
 class _Deal:
     """The cards drawn so far at one chance node, shared by the positions along the

@@ -251,10 +251,11 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         def make(key: str) -> Any:
             if key == "observation":
                 return view_tensor(enc, pos, p)
-            mask = np.zeros(enc.num_actions, dtype=np.int8)
+            mask = bytearray(enc.num_actions)
             if enc.to_act(pos) == p:
-                mask[enc._legal(pos)] = 1
-            return mask
+                for t in enc._legal(pos):
+                    mask[t] = 1
+            return np.frombuffer(mask, dtype=np.int8)
 
         return _LazyDict(("observation", "action_mask"), make)
 
