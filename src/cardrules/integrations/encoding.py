@@ -53,9 +53,11 @@ draws) and is derived from the rules in each encoding's docstring.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
+from .. import aegis, gunsore, haggis
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
 from ..errors import CardRulesError, IllegalActionError
 from ..protocol import CHANCE, GAMES, GameDef, Shuffle
@@ -67,26 +69,36 @@ __all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
 class Tree:
     """The legal actions of a state by their tokens: at each prefix of tokens, the next
     legal tokens, each to the action it completes (``None`` where it only extends the
-    prefix).  A prefix's tokens are sorted out when it is first asked for."""
+    prefix).  Made from each action's first token (``heads``: the token itself when the
+    action is that one token, ``~token`` when more follow); the rest of an action's
+    tokens (``expand(action)``) are worked out only for the prefixes asked for."""
 
-    __slots__ = ("_entries", "_levels")
+    __slots__ = ("_actions", "_entries", "_expand", "_heads", "_levels")
 
-    def __init__(self, entries: list[tuple[tuple[int, ...], Any]]) -> None:
-        self._levels: dict[tuple[int, ...], dict[int, Any]] = {}
+    def __init__(self, actions: Sequence[Any], heads: list[int], expand: Callable[[Any], tuple[int, ...]]) -> None:
+        self._actions = actions
+        self._heads = heads
+        self._expand = expand
+        self._levels: dict[tuple[int, ...], dict[int, Any]] = {
+            (): {(h if h >= 0 else ~h): (a if h >= 0 else None) for h, a in zip(heads, actions)}
+        }
         # the (tokens, action) that go through a prefix
-        self._entries: dict[tuple[int, ...], list[tuple[tuple[int, ...], Any]]] = {(): entries}
+        self._entries: dict[tuple[int, ...], list[tuple[tuple[int, ...], Any]]] = {}
 
     def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
         level = self._levels.get(prefix)
         if level is None:
+            parent = self.get(prefix[:-1]) if prefix else None
+            t = prefix[-1] if prefix else 0
+            if parent is None or parent.get(t, 0) is not None:
+                return None  # not a prefix of a legal action's tokens
             k = len(prefix)
-            entries = self._entries.get(prefix)
-            if entries is None:
-                parent = self.get(prefix[:-1]) if prefix else None
-                if parent is None or parent.get(prefix[-1], 0) is not None:
-                    return None  # not a prefix of a legal action's tokens
-                t = prefix[-1]
-                entries = self._entries[prefix] = [e for e in self._entries[prefix[:-1]] if e[0][k - 1] == t]
+            if k == 1:
+                expand, first = self._expand, ~t
+                entries = [(expand(a), a) for h, a in zip(self._heads, self._actions) if h == first]
+            else:
+                entries = [e for e in self._entries[prefix[:-1]] if e[0][k - 1] == t]
+            self._entries[prefix] = entries
             level = self._levels[prefix] = {
                 toks[k]: (action if len(toks) == k + 1 else None) for toks, action in entries
             }
@@ -201,6 +213,11 @@ class Encoding:
         canonical order already)."""
         return self.tokens(state, action)
 
+    def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
+        """The first token of each of ``actions`` (legal at ``state``), as ``~token`` when
+        more tokens follow."""
+        return [t[0] if len(t) == 1 else ~t[0] for t in (self._legal_tokens_of(state, a) for a in actions)]
+
     def token_name(self, token: int) -> str:
         """The meaning of a token id on its own (the same in every state)."""
         raise NotImplementedError
@@ -274,8 +291,8 @@ class Encoding:
         tree = pos._trie
         if tree is None:
             state = pos.state
-            tokens = self._legal_tokens_of
-            tree = pos._trie = Tree([(tokens(state, a), a) for a in self.game.legal_actions(state)])
+            actions = self.game.legal_actions(state)
+            tree = pos._trie = Tree(actions, self._heads(state, actions), partial(self._legal_tokens_of, state))
         return tree
 
     def _next(self, pos: Position) -> dict[int, Any] | None:
@@ -400,6 +417,17 @@ class AegisEncoding(Encoding):
             return (self.BID + action.n - 1,)
         return (self.PLAY + self.card_id[action.card],)
 
+    def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
+        cid, play, bid = self.card_id, self.PLAY, self.BID - 1
+        Play, Bid = aegis.Play, aegis.Bid  # noqa: N806
+        return [
+            play + cid[a.card] if type(a) is Play
+            else bid + a.n if type(a) is Bid
+            else ~cid[a.cards[0]] if a.cards
+            else self.EXCHANGE
+            for a in actions
+        ]
+
     def _legal_tokens_of(self, state: Any, action: Any) -> tuple[int, ...]:
         kind = type(action).__name__
         if kind == "Play":
@@ -454,6 +482,10 @@ class GunsoreEncoding(Encoding):
         if type(action).__name__ == "DeclareWar":
             return (len(self.cards),)
         return (self.card_id[action.card],)
+
+    def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
+        cid, war, Play = self.card_id, len(self.cards), gunsore.Play  # noqa: N806
+        return [cid[a.card] if type(a) is Play else war for a in actions]
 
     def token_name(self, token: int) -> str:
         return "declare war" if token == len(self.cards) else str(self.cards[token])
@@ -547,6 +579,10 @@ class HaggisEncoding(Encoding):
         if kind == "Bet":
             return (self.bet_id[action.amount],)
         return (self.GIVE + action.player,)
+
+    def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
+        cid, Play, tokens = self.card_id, haggis.Play, self.tokens  # noqa: N806
+        return [~cid[a.combo.cards[0]] if type(a) is Play else tokens(state, a)[0] for a in actions]
 
     def token_name(self, token: int) -> str:
         if token < len(self.cards):
