@@ -54,10 +54,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any, ClassVar
 
-from .. import aegis, gunsore, haggis
+from .. import aegis, eleusis, gunsore, haggis
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
 from ..errors import CardRulesError, IllegalActionError
 from ..protocol import CHANCE, GAMES, GameDef, Shuffle
@@ -71,17 +70,20 @@ class Tree:
     legal tokens, each to the action it completes (``None`` where it only extends the
     prefix).  Made from each action's first token (``heads``: the token itself when the
     action is that one token, ``~token`` when more follow); the rest of an action's
-    tokens (``expand(action)``) are worked out only for the prefixes asked for."""
+    tokens (``expand(state, action)``) are worked out only for the prefixes asked for."""
 
-    __slots__ = ("_actions", "_entries", "_expand", "_heads", "_levels")
+    __slots__ = ("_actions", "_entries", "_expand", "_heads", "_levels", "_state", "root")
 
-    def __init__(self, actions: Sequence[Any], heads: list[int], expand: Callable[[Any], tuple[int, ...]]) -> None:
+    def __init__(
+        self, state: Any, actions: Sequence[Any], heads: list[int], expand: Callable[[Any, Any], tuple[int, ...]]
+    ) -> None:
+        self._state = state
         self._actions = actions
         self._heads = heads
         self._expand = expand
-        self._levels: dict[tuple[int, ...], dict[int, Any]] = {
-            (): {(h if h >= 0 else ~h): (a if h >= 0 else None) for h, a in zip(heads, actions)}
-        }
+        #: the legal tokens with nothing entered yet
+        self.root = {(h if h >= 0 else ~h): (a if h >= 0 else None) for h, a in zip(heads, actions)}
+        self._levels: dict[tuple[int, ...], dict[int, Any]] = {(): self.root}
         # the (tokens, action) that go through a prefix
         self._entries: dict[tuple[int, ...], list[tuple[tuple[int, ...], Any]]] = {}
 
@@ -94,8 +96,8 @@ class Tree:
                 return None  # not a prefix of a legal action's tokens
             k = len(prefix)
             if k == 1:
-                expand, first = self._expand, ~t
-                entries = [(expand(a), a) for h, a in zip(self._heads, self._actions) if h == first]
+                expand, state, first = self._expand, self._state, ~t
+                entries = [(expand(state, a), a) for h, a in zip(self._heads, self._actions) if h == first]
             else:
                 entries = [e for e in self._entries[prefix[:-1]] if e[0][k - 1] == t]
             self._entries[prefix] = entries
@@ -292,7 +294,7 @@ class Encoding:
         if tree is None:
             state = pos.state
             actions = self.game.legal_actions(state)
-            tree = pos._trie = Tree(actions, self._heads(state, actions), partial(self._legal_tokens_of, state))
+            tree = pos._trie = Tree(state, actions, self._heads(state, actions), self._legal_tokens_of)
         return tree
 
     def _next(self, pos: Position) -> dict[int, Any] | None:
@@ -306,7 +308,7 @@ class Encoding:
         if legal is None:
             step = pos._step
             if step is None:
-                step = pos._step = self._next(pos) or {}
+                step = pos._step = (self.trie(pos).root if not pos.pending else self._next(pos)) or {}
             legal = pos._legal = sorted(step)
         return legal
 
@@ -671,6 +673,15 @@ class EleusisEncoding(Encoding):
             return (self.WRONG,)
         return (self.WRONG, self.card_id[action.card])
 
+    def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
+        cid, Play, Judge, tokens = self.card_id, eleusis.Play, eleusis.Judge, self.tokens  # noqa: N806
+        return [
+            ~cid[a.cards[0]] if type(a) is Play
+            else ~self.WRONG if type(a) is Judge and a.card is not None
+            else tokens(state, a)[0]
+            for a in actions
+        ]
+
     def token_name(self, token: int) -> str:
         if token < 52:
             return f"+{self.cards[token]}"
@@ -688,8 +699,6 @@ class EleusisEncoding(Encoding):
         cards = tuple(self.cards[t] for t in pending)
         left = Counter(state.hands[state.to_act])
         left.subtract(cards)
-        from .. import eleusis
-
         step: dict[int, Any] = {self.END: eleusis.Play(cards)}
         if len(pending) < self.rules.max_string:
             for c, k in left.items():

@@ -61,7 +61,7 @@ class _LazyDict(dict[str, Any]):
     __slots__ = ("_make",)
 
     def __init__(self, keys: Iterable[str], make: Callable[[str], Any]) -> None:
-        super().__init__(dict.fromkeys(keys, _TODO))
+        super().__init__(keys if type(keys) is dict else dict.fromkeys(keys, _TODO))
         self._make = make
 
     def refresh(self, make: Callable[[str], Any]) -> None:
@@ -129,6 +129,10 @@ class _LazyDict(dict[str, Any]):
 
     def __reduce_ex__(self, protocol: Any) -> Any:  # copies and pickles are plain dicts
         return dict, (self._filled(),)
+
+
+_OBS_KEYS = dict.fromkeys(("observation", "action_mask"), _TODO)
+_INFO_KEYS = dict.fromkeys(("view",), _TODO)
 
 
 class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
@@ -212,7 +216,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         index = self._index
 
         def info(agent: str) -> dict[str, Any]:
-            return _LazyDict(("view",), lambda _: view(state, index[agent]))
+            return _LazyDict(_INFO_KEYS, lambda _: view(state, index[agent]))
 
         return info
 
@@ -257,7 +261,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
                     mask[t] = 1
             return np.frombuffer(mask, dtype=np.int8)
 
-        return _LazyDict(("observation", "action_mask"), make)
+        return _LazyDict(_OBS_KEYS, make)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
