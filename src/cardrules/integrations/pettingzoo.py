@@ -58,23 +58,26 @@ class _LazyDict(dict[str, Any]):
     by any means (``[]``, ``get``, ``items``, ``values``, comparison, ``repr``, copy, pickle,
     ``dict(d)``, ``{**d}``).  Its keys are there from the start, in order."""
 
-    __slots__ = ("_make",)
+    __slots__ = ("_made", "_make")
 
     def __init__(self, keys: Iterable[str], make: Callable[[str], Any]) -> None:
         super().__init__(keys if type(keys) is dict else dict.fromkeys(keys, _TODO))
         self._make = make
+        self._made = False  # whether a value was computed since the last refresh
 
-    def refresh(self, make: Callable[[str], Any]) -> None:
-        """Every value to be computed again, by ``make``."""
-        self._make = make
-        for key in list(dict.keys(self)):
-            dict.__setitem__(self, key, _TODO)
+    def refresh(self) -> None:
+        """Every value to be computed again."""
+        if self._made:
+            self._made = False
+            for key in list(dict.keys(self)):
+                dict.__setitem__(self, key, _TODO)
 
     def __getitem__(self, key: str) -> Any:
         value = dict.__getitem__(self, key)
         if value is _TODO:
             value = self._make(key)
             dict.__setitem__(self, key, value)
+            self._made = True
         return value
 
     def _filled(self) -> dict[str, Any]:
@@ -205,20 +208,14 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = _LazyDict(self.agents, self._info_maker())
+        self.infos: dict[str, dict[str, Any]] = _LazyDict(self.agents, self._info)
         self._sync()
 
-    def _info_maker(self) -> Callable[[str], dict[str, Any]]:
-        """What makes an agent's info (its view) at the current position."""
+    def _info(self, agent: str) -> dict[str, Any]:
+        """``agent``'s info (its view) at the current position."""
         assert self.position is not None
-        state = self.position.state
-        view = self._view
-        index = self._index
-
-        def info(agent: str) -> dict[str, Any]:
-            return _LazyDict(_INFO_KEYS, lambda _: view(state, index[agent]))
-
-        return info
+        state, view, p = self.position.state, self._view, self._index[agent]
+        return _LazyDict(_INFO_KEYS, lambda _: view(state, p))
 
     def _sync(self) -> None:
         assert self.position is not None
@@ -237,11 +234,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             self.agent_selection = self.possible_agents[who]
         infos = self.infos
         if isinstance(infos, _LazyDict):
-            infos.refresh(self._info_maker())
+            infos.refresh()
         else:  # replaced by the caller
-            make = self._info_maker()
             for a in self.agents:
-                infos[a] = make(a)
+                infos[a] = self._info(a)
 
     def agent_selection_is_unset(self) -> bool:
         return not hasattr(self, "agent_selection") or self.agent_selection not in self.agents
