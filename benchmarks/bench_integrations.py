@@ -14,6 +14,8 @@ the stepping loop is timed (best of ``repeats``):
 * ``pettingzoo``: ``reset(seed=...)`` (the same seeded deal as the native game) and the
   ``agent_iter``/``last()``/``step`` loop with the same ids, reading the action mask as a
   random agent would (the loop's closing dead steps included);
+* ``+tensor``: the same PettingZoo loop reading the observation tensor too (what a
+  learning agent reads; the other loops never compute it);
 * the *floors*: the same number of steps through a trivial OpenSpiel Python game and a
   trivial PettingZoo ``AECEnv`` that do nothing per step but return lists, outcomes and
   masks built in advance (of the same lengths as the adapter's): what the framework costs
@@ -103,7 +105,7 @@ def openspiel(game: Any, games: list[Recorded]) -> float:
     return elapsed
 
 
-def pettingzoo(env: Any, games: list[Recorded]) -> float:
+def pettingzoo(env: Any, games: list[Recorded], tensor: bool = False) -> float:
     start = time.perf_counter()
     for rec in games:
         env.reset(seed=rec.seed)
@@ -114,6 +116,8 @@ def pettingzoo(env: Any, games: list[Recorded]) -> float:
                 env.step(None)
             else:
                 obs["action_mask"]
+                if tensor:
+                    obs["observation"]
                 env.step(next(ids))
     elapsed = time.perf_counter() - start
     assert env.cardrules_state == games[-1].final
@@ -284,7 +288,7 @@ def main() -> None:
     print(f"{n_games} games per cell, best of {repeats}; microseconds per cardrules action")
     print(
         f"{'game':10} {'actions':>8} {'native':>7} | {'openspiel':>9} {'floor':>6} {'own':>5} |"
-        f" {'pettingzoo':>10} {'floor':>6} {'own':>5}"
+        f" {'pettingzoo':>10} {'floor':>6} {'own':>5} | {'+tensor':>7}"
     )
     for name, players in CASES:
         game = pyspiel.load_game(cos.GAME_NAMES[name], {"players": players})
@@ -311,9 +315,10 @@ def main() -> None:
         osf = us(best(lambda: openspiel_floor(floor, os_scripts), repeats))
         pz = us(best(lambda: pettingzoo(env, games), repeats))
         pzf = us(best(lambda: pettingzoo_floor(floor_env, pz_scripts), repeats))
+        pzt = us(best(lambda: pettingzoo(env, games, tensor=True), repeats))
         print(
             f"{name + '-' + str(players):10} {actions:8,} {nat:7.1f} | {osp:9.1f} {osf:6.1f} {(osp - osf) / nat:5.2f} |"
-            f" {pz:10.1f} {pzf:6.1f} {(pz - pzf) / nat:5.2f}",
+            f" {pz:10.1f} {pzf:6.1f} {(pz - pzf) / nat:5.2f} | {pzt:7.1f}",
             flush=True,
         )
 
