@@ -302,14 +302,31 @@ class Encoding:
         (``None`` where it only extends the pending tokens)."""
         return self.trie(pos).get(pos.pending)
 
+    def _step(self, pos: Position) -> dict[int, Any]:
+        """:meth:`_next` (``{}`` where nothing is legal), kept on the position."""
+        step = pos._step
+        if step is None:
+            if pos.pending:
+                step = self._next(pos) or {}
+            elif pos._trie is not None:
+                step = pos._trie.root
+            else:  # where every action is one token, no tree is needed
+                state = pos.state
+                actions = self.game.legal_actions(state)
+                heads = self._heads(state, actions)
+                if heads and min(heads) < 0:
+                    tree = pos._trie = Tree(state, actions, heads, self._legal_tokens_of)
+                    step = tree.root
+                else:
+                    step = dict(zip(heads, actions))
+            pos._step = step
+        return step
+
     def _legal(self, pos: Position) -> list[int]:
         """:meth:`legal_tokens`, kept on the position (not to be changed)."""
         legal = pos._legal
         if legal is None:
-            step = pos._step
-            if step is None:
-                step = pos._step = (self.trie(pos).root if not pos.pending else self._next(pos)) or {}
-            legal = pos._legal = sorted(step)
+            legal = pos._legal = sorted(self._step(pos))
         return legal
 
     def legal_tokens(self, pos: Position) -> list[int]:
@@ -319,9 +336,7 @@ class Encoding:
     def completes(self, pos: Position, token: int) -> Any:
         """The action ``token`` completes at ``pos``, ``None`` if it only extends the
         pending tokens; :class:`IllegalActionError` if it is not legal there."""
-        step = pos._step
-        if step is None:
-            step = pos._step = self._next(pos) or {}
+        step = self._step(pos)
         if token not in step:
             why = f"action id {token} ({self.token_name(token)}) is not legal here"
             raise IllegalActionError(f"{self.name}: {why}")
@@ -364,8 +379,7 @@ class Encoding:
         if pos.state.to_act is CHANCE:
             return f"deal {self.cards[token]}" if 0 <= token < len(self.cards) else f"chance {token}"
         if not self.is_terminal(pos):
-            step = self._next(pos) or {}
-            action = step.get(token)
+            action = self._step(pos).get(token)
             if action is not None:
                 return str(action)
         return self.token_name(token)
@@ -696,14 +710,12 @@ class EleusisEncoding(Encoding):
         if not pending or pending[0] >= 52:
             return None
         state = pos.state
-        cards = tuple(self.cards[t] for t in pending)
-        left = Counter(state.hands[state.to_act])
-        left.subtract(cards)
-        step: dict[int, Any] = {self.END: eleusis.Play(cards)}
+        step: dict[int, Any] = {self.END: eleusis.Play(tuple(map(self.cards.__getitem__, pending)))}
         if len(pending) < self.rules.max_string:
-            for c, k in left.items():
-                if k > 0:
-                    step[self.card_id[c]] = None
+            left = list(map(self.card_id.__getitem__, state.hands[state.to_act]))
+            for t in pending:
+                left.remove(t)
+            step.update(dict.fromkeys(left))
         return step
 
     def _next(self, pos: Position) -> dict[int, Any] | None:
