@@ -64,7 +64,6 @@ from ..protocol import CHANCE, GAMES, GameDef, Shuffle
 __all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
 
 
-
 class Tree:
     """The legal actions of a state by their tokens: at each prefix of tokens, the next
     legal tokens, each to the action it completes (``None`` where it only extends the
@@ -75,14 +74,20 @@ class Tree:
     __slots__ = ("_actions", "_entries", "_expand", "_heads", "_levels", "_state", "root")
 
     def __init__(
-        self, state: Any, actions: Sequence[Any], heads: list[int], expand: Callable[[Any, Any], tuple[int, ...]]
+        self,
+        state: Any,
+        actions: Sequence[Any],
+        heads: list[int],
+        expand: Callable[[Any, Any], tuple[int, ...]],
     ) -> None:
         self._state = state
         self._actions = actions
         self._heads = heads
         self._expand = expand
         #: the legal tokens with nothing entered yet
-        self.root = {(h if h >= 0 else ~h): (a if h >= 0 else None) for h, a in zip(heads, actions)}
+        self.root = {
+            (h if h >= 0 else ~h): (a if h >= 0 else None) for h, a in zip(heads, actions, strict=True)
+        }
         self._levels: dict[tuple[int, ...], dict[int, Any]] = {(): self.root}
         # the (tokens, action) that go through a prefix
         self._entries: dict[tuple[int, ...], list[tuple[tuple[int, ...], Any]]] = {}
@@ -97,7 +102,8 @@ class Tree:
             k = len(prefix)
             if k == 1:
                 expand, state, first = self._expand, self._state, ~t
-                entries = [(expand(state, a), a) for h, a in zip(self._heads, self._actions) if h == first]
+                pairs = zip(self._heads, self._actions, strict=True)
+                entries = [(expand(state, a), a) for h, a in pairs if h == first]
             else:
                 entries = [e for e in self._entries[prefix[:-1]] if e[0][k - 1] == t]
             self._entries[prefix] = entries
@@ -105,6 +111,7 @@ class Tree:
                 toks[k]: (action if len(toks) == k + 1 else None) for toks, action in entries
             }
         return level
+
 
 class _Deal:
     """The cards drawn so far at one chance node, shared by the positions along the
@@ -137,7 +144,9 @@ class Position:
     encoding derives from it (the player to act, the legal ids, the chance outcomes) is
     computed once and kept on it."""
 
-    __slots__ = ("_deal", "_k", "_legal", "_outcomes", "_step", "_trie", "_who", "pending", "player_id", "state")
+    __slots__ = (
+        "_deal", "_k", "_legal", "_outcomes", "_step", "_trie", "_who", "pending", "player_id", "state"
+    )
 
     def __init__(
         self,
@@ -153,7 +162,7 @@ class Position:
         self._deal = None if remaining is None else _Deal(list(dealt), list(remaining))
         self._k = len(dealt)
         self._who: Any = _UNSET  # Encoding.to_act
-        self._step: dict[int, Any] | None = None  # the legal ids after ``pending``, each to its action (or None)
+        self._step: dict[int, Any] | None = None  # the legal ids after ``pending``, to their action
         self._legal: list[int] | None = None  # the same ids, ascending
         self._outcomes: list[tuple[int, float]] | None = None
         #: free for a framework adapter to keep its own id of the player to act
@@ -318,7 +327,7 @@ class Encoding:
                     tree = pos._trie = Tree(state, actions, heads, self._legal_tokens_of)
                     step = tree.root
                 else:
-                    step = dict(zip(heads, actions))
+                    step = dict(zip(heads, actions, strict=True))
             pos._step = step
         return step
 
@@ -435,7 +444,7 @@ class AegisEncoding(Encoding):
 
     def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
         cid, play, bid = self.card_id, self.PLAY, self.BID - 1
-        Play, Bid = aegis.Play, aegis.Bid  # noqa: N806
+        Play, Bid = aegis.Play, aegis.Bid
         return [
             play + cid[a.card] if type(a) is Play
             else bid + a.n if type(a) is Bid
@@ -500,7 +509,7 @@ class GunsoreEncoding(Encoding):
         return (self.card_id[action.card],)
 
     def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
-        cid, war, Play = self.card_id, len(self.cards), gunsore.Play  # noqa: N806
+        cid, war, Play = self.card_id, len(self.cards), gunsore.Play
         return [cid[a.card] if type(a) is Play else war for a in actions]
 
     def token_name(self, token: int) -> str:
@@ -597,7 +606,7 @@ class HaggisEncoding(Encoding):
         return (self.GIVE + action.player,)
 
     def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
-        cid, Play, tokens = self.card_id, haggis.Play, self.tokens  # noqa: N806
+        cid, Play, tokens = self.card_id, haggis.Play, self.tokens
         return [~cid[a.combo.cards[0]] if type(a) is Play else tokens(state, a)[0] for a in actions]
 
     def token_name(self, token: int) -> str:
@@ -688,7 +697,7 @@ class EleusisEncoding(Encoding):
         return (self.WRONG, self.card_id[action.card])
 
     def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
-        cid, Play, Judge, tokens = self.card_id, eleusis.Play, eleusis.Judge, self.tokens  # noqa: N806
+        cid, Play, Judge, tokens = self.card_id, eleusis.Play, eleusis.Judge, self.tokens
         return [
             ~cid[a.cards[0]] if type(a) is Play
             else ~self.WRONG if type(a) is Judge and a.card is not None

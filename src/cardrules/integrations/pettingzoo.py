@@ -83,8 +83,11 @@ class _LazyDict(dict[str, Any]):
     def _filled(self) -> dict[str, Any]:
         return {key: self[key] for key in dict.keys(self)}
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
-        return self[key] if key in self else default
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
 
     def __iter__(self) -> Iterator[str]:  # also makes dict(d) and {**d} read through __getitem__
         return dict.__iter__(self)
