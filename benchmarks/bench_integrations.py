@@ -3,7 +3,8 @@ adapter, next to what OpenSpiel and PettingZoo cost on their own.
 
 For each game, ``games`` random games are played once through the native API (seeded,
 untimed) and their histories kept.  Then each path replays exactly those games, and only
-the stepping loop is timed (best of ``repeats``, after a warm-up run):
+the stepping loop is timed (best of ``repeats``, the paths taking turns, after a warm-up
+run):
 
 * ``native``: from a new unseeded game, ``legal_actions`` at every decision, ``apply`` of
   each recorded action (a ``Shuffle`` is one action);
@@ -276,9 +277,13 @@ def pettingzoo_floor(env: FloorEnv, scripts: list[list[int]]) -> float:
 # -- the run ------------------------------------------------------------------------------
 
 
-def best(fn: Callable[[], float], repeats: int) -> float:
-    fn()  # warm up (tables the first games build)
-    return min(fn() for _ in range(repeats))
+def best(paths: list[Callable[[], float]], repeats: int) -> list[float]:
+    """Each path's best time, the paths taking turns (so that a busy spell of a shared
+    machine does not fall on one path only), after a warm-up run of each."""
+    for path in paths:
+        path()
+    times = [[path() for path in paths] for _ in range(repeats)]
+    return [min(column) for column in zip(*times, strict=True)]
 
 
 def row(name: str, players: int, n_games: int, repeats: int, floor: Any) -> str:
@@ -301,12 +306,15 @@ def row(name: str, players: int, n_games: int, repeats: int, floor: Any) -> str:
     def us(seconds: float) -> float:
         return 1e6 * seconds / actions
 
-    nat = us(best(lambda: native(name, players, games), repeats))
-    osp = us(best(lambda: openspiel(game, games), repeats))
-    osf = us(best(lambda: openspiel_floor(floor, os_scripts), repeats))
-    pz = us(best(lambda: pettingzoo(env, games), repeats))
-    pzf = us(best(lambda: pettingzoo_floor(floor_env, pz_scripts), repeats))
-    pzt = us(best(lambda: pettingzoo(env, games, tensor=True), repeats))
+    paths: list[Callable[[], float]] = [
+        lambda: native(name, players, games),
+        lambda: openspiel(game, games),
+        lambda: openspiel_floor(floor, os_scripts),
+        lambda: pettingzoo(env, games),
+        lambda: pettingzoo_floor(floor_env, pz_scripts),
+        lambda: pettingzoo(env, games, tensor=True),
+    ]
+    nat, osp, osf, pz, pzf, pzt = (us(t) for t in best(paths, repeats))
     return (
         f"{name + '-' + str(players):10} {actions:8,} {nat:7.1f} | {osp:9.1f} {osf:6.1f} {(osp - osf) / nat:5.2f} |"
         f" {pz:10.1f} {pzf:6.1f} {(pz - pzf) / nat:5.2f} | {pzt:7.1f}"
