@@ -72,10 +72,13 @@ class _LazyDict(dict[str, Any]):
             for key in list(dict.keys(self)):
                 dict.__setitem__(self, key, _TODO)
 
+    def _compute(self, key: str) -> Any:
+        return self._make(key)
+
     def __getitem__(self, key: str) -> Any:
         value = dict.__getitem__(self, key)
         if value is _TODO:
-            value = self._make(key)
+            value = self._compute(key)
             dict.__setitem__(self, key, value)
             self._made = True
         return value
@@ -139,6 +142,42 @@ class _LazyDict(dict[str, Any]):
 
 _OBS_KEYS = dict.fromkeys(("observation", "action_mask"), _TODO)
 _INFO_KEYS = dict.fromkeys(("view",), _TODO)
+
+
+class _Observation(_LazyDict):
+    """A player's observation at a position: the tensor of its view and its action mask."""
+
+    __slots__ = ("_enc", "_player", "_pos")
+
+    def __init__(self, enc: Encoding, pos: Position, player: int) -> None:
+        dict.__init__(self, _OBS_KEYS)
+        self._made = False
+        self._enc, self._pos, self._player = enc, pos, player
+
+    def _compute(self, key: str) -> Any:
+        enc, pos, player = self._enc, self._pos, self._player
+        if key == "observation":
+            return view_tensor(enc, pos, player)
+        mask = bytearray(enc.num_actions)
+        if enc.to_act(pos) == player:
+            for t in enc._legal(pos):
+                mask[t] = 1
+        return np.frombuffer(mask, dtype=np.int8)
+
+
+class _ViewInfo(_LazyDict):
+    """A player's info at a state: ``{"view": view(state, player)}``."""
+
+    __slots__ = ("_args",)
+
+    def __init__(self, view: Callable[[Any, int], Any], state: Any, player: int) -> None:
+        dict.__init__(self, _INFO_KEYS)
+        self._made = False
+        self._args = (view, state, player)
+
+    def _compute(self, key: str) -> Any:
+        view, state, player = self._args
+        return view(state, player)
 
 
 class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
@@ -217,8 +256,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     def _info(self, agent: str) -> dict[str, Any]:
         """``agent``'s info (its view) at the current position."""
         assert self.position is not None
-        state, view, p = self.position.state, self._view, self._index[agent]
-        return _LazyDict(_INFO_KEYS, lambda _: view(state, p))
+        return _ViewInfo(self._view, self.position.state, self._index[agent])
 
     def _sync(self) -> None:
         assert self.position is not None
@@ -247,20 +285,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.position is not None
-        enc = self.encoding
-        pos = self.position
-        p = self._index[agent]
-
-        def make(key: str) -> Any:
-            if key == "observation":
-                return view_tensor(enc, pos, p)
-            mask = bytearray(enc.num_actions)
-            if enc.to_act(pos) == p:
-                for t in enc._legal(pos):
-                    mask[t] = 1
-            return np.frombuffer(mask, dtype=np.int8)
-
-        return _LazyDict(_OBS_KEYS, make)
+        return _Observation(self.encoding, self.position, self._index[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
