@@ -52,7 +52,6 @@ draws) and is derived from the rules in each encoding's docstring.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -120,12 +119,15 @@ class _Deal:
 
     __slots__ = ("cards", "counts", "ids", "left", "most", "start", "tokens")
 
-    def __init__(self, cards: list[Card], counts: list[int]) -> None:
+    def __init__(self, cards: list[Card], counts: list[int], start: _Deal | None = None) -> None:
         self.cards = cards  # drawn so far, in order
         self.counts = counts  # how many of each alphabet card are left after them
-        self.ids = [i for i, n in enumerate(counts) if n]  # the alphabet ids left, ascending
-        self.left = sum(counts)
-        self.most = max(counts, default=0)  # copies of a card at most
+        if start is None:
+            self.ids = [i for i, n in enumerate(counts) if n]  # the alphabet ids left, ascending
+            self.left = sum(counts)
+            self.most = max(counts, default=0)  # copies of a card at most
+        else:  # the same counts as ``start``
+            self.ids, self.left, self.most = list(start.ids), start.left, start.most
         self.start = len(cards)
         self.tokens: list[int] = []  # the ids of cards[start:]
 
@@ -203,6 +205,7 @@ class Encoding:
         self.card_id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
         self.num_actions = self._num_actions()
         self._rows: dict[int, tuple[tuple[tuple[int, float], ...], ...]] = {}  # by the cards left
+        self._deal_starts: dict[tuple[Card, ...], _Deal] = {}  # never drawn from
 
     def __deepcopy__(self, memo: object) -> Encoding:
         return self  # fixed for its game, rules and players
@@ -252,10 +255,20 @@ class Encoding:
 
     def enter(self, state: Any) -> Position:
         """The position at a cardrules ``state`` with nothing pending."""
+        pos = Position(state)
         if state.to_act is CHANCE:
-            counts = Counter(self.game.chance_cards(state))
-            return Position(state, remaining=tuple(counts.get(c, 0) for c in self.cards))
-        return Position(state)
+            cards = tuple(self.game.chance_cards(state))
+            start = self._deal_starts.get(cards)
+            if start is None:  # the deck of a deal, by its cards (most deals deal the same)
+                counts = [0] * len(self.cards)
+                for c in cards:
+                    counts[self.card_id[c]] += 1
+                start = _Deal([], counts)
+                if len(self._deal_starts) >= 64:
+                    self._deal_starts.clear()
+                self._deal_starts[cards] = start
+            pos._deal = _Deal([], list(start.counts), start)
+        return pos
 
     def is_terminal(self, pos: Position) -> bool:
         return self.to_act(pos) is None
