@@ -63,14 +63,16 @@ class _LazyDict(dict[str, Any]):
     def __init__(self, keys: Iterable[str], make: Callable[[str], Any]) -> None:
         super().__init__(keys if type(keys) is dict else dict.fromkeys(keys, _TODO))
         self._make = make
-        self._made = False  # whether a value was computed since the last refresh
+        self._made: list[str] = []  # the keys computed since the last refresh
 
     def refresh(self) -> None:
         """Every value to be computed again."""
-        if self._made:
-            self._made = False
-            for key in list(dict.keys(self)):
-                dict.__setitem__(self, key, _TODO)
+        made = self._made
+        if made:
+            for key in made:
+                if key in self:
+                    dict.__setitem__(self, key, _TODO)
+            made.clear()
 
     def _compute(self, key: str) -> Any:
         return self._make(key)
@@ -80,7 +82,7 @@ class _LazyDict(dict[str, Any]):
         if value is _TODO:
             value = self._compute(key)
             dict.__setitem__(self, key, value)
-            self._made = True
+            self._made.append(key)
         return value
 
     def _filled(self) -> dict[str, Any]:
@@ -151,7 +153,7 @@ class _Observation(_LazyDict):
 
     def __init__(self, enc: Encoding, pos: Position, player: int) -> None:
         dict.__init__(self, _OBS_KEYS)
-        self._made = False
+        self._made = []
         self._enc, self._pos, self._player = enc, pos, player
 
     def _compute(self, key: str) -> Any:
@@ -172,7 +174,7 @@ class _ViewInfo(_LazyDict):
 
     def __init__(self, view: Callable[[Any, int], Any], state: Any, player: int) -> None:
         dict.__init__(self, _INFO_KEYS)
-        self._made = False
+        self._made = []
         self._args = (view, state, player)
 
     def _compute(self, key: str) -> Any:
