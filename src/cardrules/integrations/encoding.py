@@ -66,30 +66,31 @@ __all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
 class Tree:
     """The legal actions of a state by their tokens: at each prefix of tokens, the next
     legal tokens, each to the action it completes (``None`` where it only extends the
-    prefix).  Made from each action's first token (``heads``: the token itself when the
-    action is that one token, ``~token`` when more follow); the rest of an action's
-    tokens (``expand(state, action)``) are worked out only for the prefixes asked for."""
+    prefix).  Made from each action's first token (``heads``); the next token of the
+    actions through a prefix (``codes(state, actions, k)``) is worked out only for the
+    prefixes asked for.  A token is coded as itself where it ends its action and as
+    ``~token`` where more tokens follow."""
 
-    __slots__ = ("_actions", "_entries", "_expand", "_heads", "_levels", "_state", "root")
+    __slots__ = ("_codes", "_entries", "_levels", "_state", "root")
 
     def __init__(
         self,
         state: Any,
         actions: Sequence[Any],
         heads: list[int],
-        expand: Callable[[Any, Any], tuple[int, ...]],
+        codes: Callable[[Any, list[Any], int], list[int]],
     ) -> None:
         self._state = state
-        self._actions = actions
-        self._heads = heads
-        self._expand = expand
+        self._codes = codes
         #: the legal tokens with nothing entered yet
-        self.root = {
-            (h if h >= 0 else ~h): (a if h >= 0 else None) for h, a in zip(heads, actions, strict=True)
-        }
+        self.root = self._level(actions, heads)
         self._levels: dict[tuple[int, ...], dict[int, Any]] = {(): self.root}
-        # the (tokens, action) that go through a prefix
-        self._entries: dict[tuple[int, ...], list[tuple[tuple[int, ...], Any]]] = {}
+        # the actions through a prefix, and the code of each one's next token
+        self._entries: dict[tuple[int, ...], tuple[Sequence[Any], list[int]]] = {(): (actions, heads)}
+
+    @staticmethod
+    def _level(actions: Sequence[Any], codes: list[int]) -> dict[int, Any]:
+        return {(c if c >= 0 else ~c): (a if c >= 0 else None) for c, a in zip(codes, actions, strict=True)}
 
     def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
         level = self._levels.get(prefix)
@@ -98,17 +99,12 @@ class Tree:
             t = prefix[-1] if prefix else 0
             if parent is None or parent.get(t, 0) is not None:
                 return None  # not a prefix of a legal action's tokens
-            k = len(prefix)
-            if k == 1:
-                expand, state, first = self._expand, self._state, ~t
-                pairs = zip(self._heads, self._actions, strict=True)
-                entries = [(expand(state, a), a) for h, a in pairs if h == first]
-            else:
-                entries = [e for e in self._entries[prefix[:-1]] if e[0][k - 1] == t]
-            self._entries[prefix] = entries
-            level = self._levels[prefix] = {
-                toks[k]: (action if len(toks) == k + 1 else None) for toks, action in entries
-            }
+            actions, codes = self._entries[prefix[:-1]]
+            more = ~t
+            through = [a for c, a in zip(codes, actions, strict=True) if c == more]
+            codes = self._codes(self._state, through, len(prefix))
+            self._entries[prefix] = (through, codes)
+            level = self._levels[prefix] = self._level(through, codes)
         return level
 
 
@@ -230,7 +226,13 @@ class Encoding:
     def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
         """The first token of each of ``actions`` (legal at ``state``), as ``~token`` when
         more tokens follow."""
-        return [t[0] if len(t) == 1 else ~t[0] for t in (self._legal_tokens_of(state, a) for a in actions)]
+        return self._codes_at(state, actions, 0)
+
+    def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
+        """The token at ``k`` of each of ``actions`` (legal at ``state``, with more than
+        ``k`` tokens), as ``~token`` when more tokens follow."""
+        tokens = [self._legal_tokens_of(state, a) for a in actions]
+        return [t[k] if len(t) == k + 1 else ~t[k] for t in tokens]
 
     def token_name(self, token: int) -> str:
         """The meaning of a token id on its own (the same in every state)."""
@@ -316,7 +318,7 @@ class Encoding:
         if tree is None:
             state = pos.state
             actions = self.game.legal_actions(state)
-            tree = pos._trie = Tree(state, actions, self._heads(state, actions), self._legal_tokens_of)
+            tree = pos._trie = Tree(state, actions, self._heads(state, actions), self._codes_at)
         return tree
 
     def _next(self, pos: Position) -> dict[int, Any] | None:
@@ -337,7 +339,7 @@ class Encoding:
                 actions = self.game.legal_actions(state)
                 heads = self._heads(state, actions)
                 if heads and min(heads) < 0:
-                    tree = pos._trie = Tree(state, actions, heads, self._legal_tokens_of)
+                    tree = pos._trie = Tree(state, actions, heads, self._codes_at)
                     step = tree.root
                 else:
                     step = dict(zip(heads, actions, strict=True))
@@ -465,6 +467,12 @@ class AegisEncoding(Encoding):
             else self.EXCHANGE
             for a in actions
         ]
+
+    def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
+        if not k:
+            return self._heads(state, actions)
+        cid, end = self.card_id, self.EXCHANGE  # beyond the first token: exchanges only
+        return [~cid[a.cards[k]] if k < len(a.cards) else end for a in actions]
 
     def _legal_tokens_of(self, state: Any, action: Any) -> tuple[int, ...]:
         kind = type(action).__name__
@@ -605,18 +613,24 @@ class HaggisEncoding(Encoding):
         kind = type(action).__name__
         if kind == "Play":
             combo = action.combo
-            if combo.kind == "set":
-                last = self.SET
-            elif combo.kind == "bomb":
-                last = self.BOMB
-            else:
-                last = self.seq[combo.width, combo.rank]
-            return (*map(self.card_id.__getitem__, combo.cards), last)
+            return (*map(self.card_id.__getitem__, combo.cards), self._declaration(combo))
         if kind == "Pass":
             return (self.PASS,)
         if kind == "Bet":
             return (self.bet_id[action.amount],)
         return (self.GIVE + action.player,)
+
+    def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
+        if not k:
+            return self._heads(state, actions)
+        cid, last = self.card_id, self._declaration  # beyond the first token: plays only
+        return [~cid[c[k]] if k < len(c) else last(a.combo) for a in actions for c in (a.combo.cards,)]
+
+    def _declaration(self, combo: Any) -> int:
+        kind = combo.kind
+        if kind == "set":
+            return self.SET
+        return self.BOMB if kind == "bomb" else self.seq[combo.width, combo.rank]
 
     def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
         cid, Play, tokens = self.card_id, haggis.Play, self.tokens
