@@ -182,6 +182,21 @@ class _ViewInfo(_LazyDict):
         return view(state, player)
 
 
+class _Infos(_LazyDict):
+    """The environment's ``infos``: each agent's :class:`_ViewInfo` at the current state."""
+
+    __slots__ = ("_env",)
+
+    def __init__(self, env: raw_env) -> None:
+        super().__init__(env.agents, env._info)
+        self._env = env
+
+    def _compute(self, key: str) -> Any:
+        env = self._env
+        assert env.position is not None
+        return _ViewInfo(env._view, env.position.state, env._index[key])
+
+
 class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     """A cardrules game as an AEC environment, without wrappers."""
 
@@ -252,7 +267,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = _LazyDict(self.agents, self._info)
+        self.infos: dict[str, dict[str, Any]] = _Infos(self)
         self._sync()
 
     def _info(self, agent: str) -> dict[str, Any]:
