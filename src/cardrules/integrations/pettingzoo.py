@@ -135,8 +135,21 @@ class _LazyDict(dict[str, Any]):
     def setdefault(self, key: str, default: Any = None) -> Any:
         if key in self:
             return self[key]
-        dict.__setitem__(self, key, default)
+        self[key] = default
         return default
+
+    # what a caller writes is also reset by the next refresh
+    def __setitem__(self, key: str, value: Any) -> None:
+        dict.__setitem__(self, key, value)
+        self._made.append(key)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def __ior__(self, other: Any) -> Any:
+        self.update(other)
+        return self
 
     def __reduce_ex__(self, protocol: Any) -> Any:  # copies and pickles are plain dicts
         return dict, (self._filled(),)
