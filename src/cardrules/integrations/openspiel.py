@@ -216,7 +216,8 @@ class CardRulesState(pyspiel.State):
         return player
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player():
+        current = self._pos.player_id  # OpenSpiel asked current_player() just before
+        if player != (self.current_player() if current is None else current):
             return []
         return self._enc._legal(self._pos)  # not changed: OpenSpiel copies it
 
