@@ -62,3 +62,42 @@ def test_render_draws_the_agents_table() -> None:
     e.reset(seed=1)
     player = e.possible_agents.index(e.agent_selection)
     assert e.render() == GAMES["gunsore"].render(e.cardrules_state, player)
+
+
+def test_observations_and_infos_read_like_plain_dicts() -> None:
+    """The observation and info dicts compute their values when read; every way of reading
+    gives what computing them at once gives, copies and pickles are plain dicts, an info
+    kept from an earlier step keeps its view, and what a caller writes into ``infos`` is
+    replaced at the next step."""
+    import copy
+    import pickle
+
+    from cardrules.integrations.tensors import view_tensor
+
+    e = raw_env("haggis", players=3)
+    e.reset(seed=2)
+    game = GAMES["haggis"]
+    agent = e.agent_selection
+    p = e.possible_agents.index(agent)
+    tensor = view_tensor(e.encoding, e.position, p)
+    mask = np.zeros(e.encoding.num_actions, dtype=np.int8)
+    mask[e.encoding.legal_tokens(e.position)] = 1
+
+    obs = e.observe(agent)
+    assert list(obs) == ["observation", "action_mask"] and len(obs) == 2 and "observation" in obs
+    assert np.array_equal(obs.get("action_mask"), mask)
+    for plain in (dict(obs), {**obs}, obs.copy(), copy.deepcopy(e.observe(agent)), pickle.loads(pickle.dumps(obs))):
+        assert type(plain) is dict
+        assert np.array_equal(plain["observation"], tensor) and np.array_equal(plain["action_mask"], mask)
+    assert [k for k, _ in e.observe(agent).items()] == ["observation", "action_mask"]
+
+    view = game.view(e.cardrules_state, p)
+    kept = e.infos[agent]
+    assert kept == {"view": view} and {"view": view} == kept and kept.get("view") == view
+    assert pickle.loads(pickle.dumps(e.infos)) == {a: {"view": game.view(e.cardrules_state, i)} for i, a in enumerate(e.agents)}
+    e.infos[agent] = {"written": True}
+    state = e.cardrules_state
+    for token in e.encoding.tokens(state, game.legal_actions(state)[0]):  # one whole action
+        e.step(token)
+    assert kept["view"] == view
+    assert e.infos[agent] == {"view": game.view(e.cardrules_state, p)} != {"view": view}

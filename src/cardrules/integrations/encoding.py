@@ -52,25 +52,99 @@ draws) and is derived from the rules in each encoding's docstring.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from .. import aegis, eleusis, gunsore, haggis
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
 from ..errors import CardRulesError, IllegalActionError
 from ..protocol import CHANCE, GAMES, GameDef, Shuffle
 
 __all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
 
-Trie = dict[tuple[int, ...], dict[int, Any]]
+
+class Tree:
+    """The legal actions of a state by their tokens: at each prefix of tokens, the next
+    legal tokens, each to the action it completes (``None`` where it only extends the
+    prefix).  Made from each action's first token (``heads``); the next token of the
+    actions through a prefix (``codes(state, actions, k)``) is worked out only for the
+    prefixes asked for.  A token is coded as itself where it ends its action and as
+    ``~token`` where more tokens follow."""
+
+    __slots__ = ("_codes", "_entries", "_levels", "_state", "root")
+
+    def __init__(
+        self,
+        state: Any,
+        actions: Sequence[Any],
+        heads: list[int],
+        codes: Callable[[Any, list[Any], int], list[int]],
+    ) -> None:
+        self._state = state
+        self._codes = codes
+        #: the legal tokens with nothing entered yet
+        self.root = self._level(actions, heads)
+        self._levels: dict[tuple[int, ...], dict[int, Any]] = {(): self.root}
+        # the actions through a prefix, and the code of each one's next token
+        self._entries: dict[tuple[int, ...], tuple[Sequence[Any], list[int]]] = {(): (actions, heads)}
+
+    @staticmethod
+    def _level(actions: Sequence[Any], codes: list[int]) -> dict[int, Any]:
+        return {(c if c >= 0 else ~c): (a if c >= 0 else None) for c, a in zip(codes, actions, strict=True)}
+
+    def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
+        level = self._levels.get(prefix)
+        if level is None:
+            parent = self.get(prefix[:-1]) if prefix else None
+            t = prefix[-1] if prefix else 0
+            if parent is None or parent.get(t, 0) is not None:
+                return None  # not a prefix of a legal action's tokens
+            actions, codes = self._entries[prefix[:-1]]
+            more = ~t
+            through = [a for c, a in zip(codes, actions, strict=True) if c == more]
+            codes = self._codes(self._state, through, len(prefix))
+            self._entries[prefix] = (through, codes)
+            level = self._levels[prefix] = self._level(through, codes)
+        return level
+
+
+class _Deal:
+    """The cards drawn so far at one chance node, shared by the positions along the
+    draw: the last of them appends to it, so a draw copies nothing (a position behind
+    the last one works its counts out again when asked)."""
+
+    __slots__ = ("cards", "counts", "ids", "left", "most", "start", "tokens")
+
+    def __init__(self, cards: list[Card], counts: list[int], start: _Deal | None = None) -> None:
+        self.cards = cards  # drawn so far, in order
+        self.counts = counts  # how many of each alphabet card are left after them
+        if start is None:
+            self.ids = [i for i, n in enumerate(counts) if n]  # the alphabet ids left, ascending
+            self.left = sum(counts)
+            self.most = max(counts, default=0)  # copies of a card at most
+        else:  # the same counts as ``start``
+            self.ids, self.left, self.most = list(start.ids), start.left, start.most
+        self.start = len(cards)
+        self.tokens: list[int] = []  # the ids of cards[start:]
+
+    def counts_at(self, k: int) -> list[int]:
+        counts = list(self.counts)
+        for t in self.tokens[k - self.start :]:
+            counts[t] += 1
+        return counts
 
 
 class Position:
     """A point of a game as the frameworks see it: the cardrules ``state``, the tokens
     the player to act has chosen so far (``pending``), and at a chance node the cards
-    drawn so far (``dealt``).  Treated as immutable: every step makes a new one."""
+    drawn so far (``dealt``) and how many of each alphabet card are left
+    (``remaining``).  Treated as immutable: every step makes a new one.  What the
+    encoding derives from it (the player to act, the legal ids, the chance outcomes) is
+    computed once and kept on it."""
 
-    __slots__ = ("_trie", "dealt", "pending", "remaining", "state")
+    __slots__ = (
+        "_deal", "_k", "_legal", "_outcomes", "_step", "_trie", "_who", "pending", "player_id", "state"
+    )
 
     def __init__(
         self,
@@ -78,19 +152,40 @@ class Position:
         pending: tuple[int, ...] = (),
         dealt: tuple[Card, ...] = (),
         remaining: tuple[int, ...] | None = None,
-        trie: Trie | None = None,
+        trie: Tree | None = None,
     ) -> None:
         self.state = state
         self.pending = pending
-        self.dealt = dealt
-        self.remaining = remaining  # at a chance node: how many of each alphabet card are left
         self._trie = trie
+        self._deal = None if remaining is None else _Deal(list(dealt), list(remaining))
+        self._k = len(dealt)
+        self._who: Any = _UNSET  # Encoding.to_act
+        self._step: dict[int, Any] | None = None  # the legal ids after ``pending``, to their action
+        self._legal: list[int] | None = None  # the same ids, ascending
+        self._outcomes: list[tuple[int, float]] | None = None
+        #: free for a framework adapter to keep its own id of the player to act
+        self.player_id: int | None = None
+
+    @property
+    def dealt(self) -> tuple[Card, ...]:
+        deal = self._deal
+        return () if deal is None else tuple(deal.cards[: self._k])
+
+    @property
+    def remaining(self) -> tuple[int, ...] | None:
+        deal = self._deal
+        if deal is None:
+            return None
+        return tuple(deal.counts if self._k == len(deal.cards) else deal.counts_at(self._k))
 
     def __deepcopy__(self, memo: object) -> Position:
         return self  # immutable: OpenSpiel clones states with deepcopy
 
     def __copy__(self) -> Position:
         return self
+
+
+_UNSET: Any = object()
 
 
 class Encoding:
@@ -105,6 +200,11 @@ class Encoding:
         self.cards: tuple[Card, ...] = self._alphabet()
         self.card_id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
         self.num_actions = self._num_actions()
+        self._rows: dict[int, tuple[tuple[tuple[int, float], ...], ...]] = {}  # by the cards left
+        self._deal_starts: dict[tuple[Card, ...], _Deal] = {}  # never drawn from
+
+    def __deepcopy__(self, memo: object) -> Encoding:
+        return self  # fixed for its game, rules and players
 
     # -- what each game says ----------------------------------------------------------
 
@@ -117,6 +217,22 @@ class Encoding:
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         """The token ids that enter ``action`` (a legal action of ``state``)."""
         raise NotImplementedError
+
+    def _legal_tokens_of(self, state: Any, action: Any) -> tuple[int, ...]:
+        """:meth:`tokens` of an action as ``legal_actions`` gives it (its cards in
+        canonical order already)."""
+        return self.tokens(state, action)
+
+    def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
+        """The first token of each of ``actions`` (legal at ``state``), as ``~token`` when
+        more tokens follow."""
+        return self._codes_at(state, actions, 0)
+
+    def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
+        """The token at ``k`` of each of ``actions`` (legal at ``state``, with more than
+        ``k`` tokens), as ``~token`` when more tokens follow."""
+        tokens = [self._legal_tokens_of(state, a) for a in actions]
+        return [t[k] if len(t) == k + 1 else ~t[k] for t in tokens]
 
     def token_name(self, token: int) -> str:
         """The meaning of a token id on its own (the same in every state)."""
@@ -141,47 +257,111 @@ class Encoding:
 
     def enter(self, state: Any) -> Position:
         """The position at a cardrules ``state`` with nothing pending."""
+        pos = Position(state)
         if state.to_act is CHANCE:
-            counts = Counter(self.game.chance_cards(state))
-            return Position(state, remaining=tuple(counts.get(c, 0) for c in self.cards))
-        return Position(state)
+            cards = tuple(self.game.chance_cards(state))
+            start = self._deal_starts.get(cards)
+            if start is None:  # the deck of a deal, by its cards (most deals deal the same)
+                counts = [0] * len(self.cards)
+                for c in cards:
+                    counts[self.card_id[c]] += 1
+                start = _Deal([], counts)
+                if len(self._deal_starts) >= 64:
+                    self._deal_starts.clear()
+                self._deal_starts[cards] = start
+            pos._deal = _Deal([], list(start.counts), start)
+        return pos
 
     def is_terminal(self, pos: Position) -> bool:
-        return bool(pos.state.is_over) or self.truncated(pos.state)
+        return self.to_act(pos) is None
 
     def to_act(self, pos: Position) -> Any:
         """The player to act, :data:`CHANCE`, or ``None`` at the end."""
-        if self.is_terminal(pos):
-            return None
-        return pos.state.to_act
+        who = pos._who
+        if who is _UNSET:
+            state = pos.state
+            who = pos._who = None if state.is_over or self.truncated(state) else state.to_act
+        return who
 
     def chance_outcomes(self, pos: Position) -> list[tuple[int, float]]:
-        remaining = pos.remaining
-        assert remaining is not None
-        total = sum(remaining)
-        return [(i, n / total) for i, n in enumerate(remaining) if n]
+        return list(self._chance_outcomes(pos))
 
-    def trie(self, pos: Position) -> Trie:
-        if pos._trie is None:
-            trie: Trie = {}
+    def _chance_outcomes(self, pos: Position) -> list[tuple[int, float]]:
+        """:meth:`chance_outcomes`, kept on the position (not to be changed)."""
+        out = pos._outcomes
+        if out is None:
+            deal = pos._deal
+            assert deal is not None
+            if pos._k == len(deal.cards):
+                counts, ids, total = deal.counts, deal.ids, deal.left
+            else:
+                counts = deal.counts_at(pos._k)
+                ids = [i for i, n in enumerate(counts) if n]
+                total = sum(counts)
+            rows = self._rows.get(total)
+            if rows is None or len(rows) <= deal.most:
+                # the outcome of card i when it is left c times: rows[c][i], made once
+                rows = self._rows[total] = tuple(
+                    tuple((i, c / total) for i in range(len(self.cards))) for c in range(deal.most + 1)
+                )
+            if deal.most == 1:
+                row = rows[1]
+                out = [row[i] for i in ids]
+            else:
+                out = [rows[counts[i]][i] for i in ids]
+            pos._outcomes = out
+        return out
+
+    def trie(self, pos: Position) -> Tree:
+        """The legal actions at ``pos`` by their tokens (a player's node)."""
+        tree = pos._trie
+        if tree is None:
             state = pos.state
-            for action in self.game.legal_actions(state):
-                toks = self.tokens(state, action)
-                last = len(toks) - 1
-                for i, t in enumerate(toks):
-                    trie.setdefault(toks[:i], {})[t] = action if i == last else None
-            pos._trie = trie
-        return pos._trie
+            actions = self.game.legal_actions(state)
+            tree = pos._trie = Tree(state, actions, self._heads(state, actions), self._codes_at)
+        return tree
+
+    def _next(self, pos: Position) -> dict[int, Any] | None:
+        """The legal ids after ``pos.pending``, each to the action it completes
+        (``None`` where it only extends the pending tokens)."""
+        return self.trie(pos).get(pos.pending)
+
+    def _step(self, pos: Position) -> dict[int, Any]:
+        """:meth:`_next` (``{}`` where nothing is legal), kept on the position."""
+        step = pos._step
+        if step is None:
+            if pos.pending:
+                step = self._next(pos) or {}
+            elif pos._trie is not None:
+                step = pos._trie.root
+            else:  # where every action is one token, no tree is needed
+                state = pos.state
+                actions = self.game.legal_actions(state)
+                heads = self._heads(state, actions)
+                if heads and min(heads) < 0:
+                    tree = pos._trie = Tree(state, actions, heads, self._codes_at)
+                    step = tree.root
+                else:
+                    step = dict(zip(heads, actions, strict=True))
+            pos._step = step
+        return step
+
+    def _legal(self, pos: Position) -> list[int]:
+        """:meth:`legal_tokens`, kept on the position (not to be changed)."""
+        legal = pos._legal
+        if legal is None:
+            legal = pos._legal = sorted(self._step(pos))
+        return legal
 
     def legal_tokens(self, pos: Position) -> list[int]:
         """The legal token ids at ``pos`` (a player's node), ascending."""
-        return sorted(self.trie(pos).get(pos.pending, ()))
+        return list(self._legal(pos))
 
     def completes(self, pos: Position, token: int) -> Any:
         """The action ``token`` completes at ``pos``, ``None`` if it only extends the
         pending tokens; :class:`IllegalActionError` if it is not legal there."""
-        step = self.trie(pos).get(pos.pending)
-        if step is None or token not in step:
+        step = self._step(pos)
+        if token not in step:
             why = f"action id {token} ({self.token_name(token)}) is not legal here"
             raise IllegalActionError(f"{self.name}: {why}")
         return step[token]
@@ -190,16 +370,28 @@ class Encoding:
         """The position after chance outcome or player token ``token``."""
         state = pos.state
         if state.to_act is CHANCE:
-            remaining = pos.remaining
-            assert remaining is not None
-            if not 0 <= token < len(remaining) or not remaining[token]:
+            deal = pos._deal
+            assert deal is not None
+            k = pos._k
+            if k != len(deal.cards):  # a position behind the last one of its deal: draw on a copy
+                deal = _Deal(deal.cards[:k], deal.counts_at(k))
+            counts = deal.counts
+            if not 0 <= token < len(counts) or not counts[token]:
                 raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
-            dealt = (*pos.dealt, self.cards[token])
-            left = list(remaining)
-            left[token] -= 1
-            if any(left):
-                return Position(state, dealt=dealt, remaining=tuple(left))
-            return self.enter(self.game.apply(state, Shuffle(dealt)))
+            card = self.cards[token]
+            if deal.left == 1:  # the deal is complete
+                return self.enter(self.game.apply(state, Shuffle((*deal.cards, card))))
+            deal.cards.append(card)
+            deal.tokens.append(token)
+            deal.left -= 1
+            counts[token] -= 1
+            if not counts[token]:
+                deal.ids.remove(token)
+            out = Position(state)
+            out._deal = deal
+            out._k = k + 1
+            out._who = pos._who  # the same state
+            return out
         action = self.completes(pos, token)
         if action is None:
             return Position(state, (*pos.pending, token), trie=pos._trie)
@@ -211,8 +403,7 @@ class Encoding:
         if pos.state.to_act is CHANCE:
             return f"deal {self.cards[token]}" if 0 <= token < len(self.cards) else f"chance {token}"
         if not self.is_terminal(pos):
-            step = self.trie(pos).get(pos.pending, {})
-            action = step.get(token)
+            action = self._step(pos).get(token)
             if action is not None:
                 return str(action)
         return self.token_name(token)
@@ -266,6 +457,31 @@ class AegisEncoding(Encoding):
             return (self.BID + action.n - 1,)
         return (self.PLAY + self.card_id[action.card],)
 
+    def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
+        cid, play, bid = self.card_id, self.PLAY, self.BID - 1
+        Play, Bid = aegis.Play, aegis.Bid
+        return [
+            play + cid[a.card] if type(a) is Play
+            else bid + a.n if type(a) is Bid
+            else ~cid[a.cards[0]] if a.cards
+            else self.EXCHANGE
+            for a in actions
+        ]
+
+    def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
+        if not k:
+            return self._heads(state, actions)
+        cid, end = self.card_id, self.EXCHANGE  # beyond the first token: exchanges only
+        return [~cid[a.cards[k]] if k < len(a.cards) else end for a in actions]
+
+    def _legal_tokens_of(self, state: Any, action: Any) -> tuple[int, ...]:
+        kind = type(action).__name__
+        if kind == "Play":
+            return (self.PLAY + self.card_id[action.card],)
+        if kind == "Exchange":
+            return (*map(self.card_id.__getitem__, action.cards), self.EXCHANGE)
+        return (self.BID + action.n - 1,)
+
     def token_name(self, token: int) -> str:
         if token < 52:
             return f"+{self.cards[token]}"
@@ -312,6 +528,10 @@ class GunsoreEncoding(Encoding):
         if type(action).__name__ == "DeclareWar":
             return (len(self.cards),)
         return (self.card_id[action.card],)
+
+    def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
+        cid, war, Play = self.card_id, len(self.cards), gunsore.Play
+        return [cid[a.card] if type(a) is Play else war for a in actions]
 
     def token_name(self, token: int) -> str:
         return "declare war" if token == len(self.cards) else str(self.cards[token])
@@ -393,18 +613,28 @@ class HaggisEncoding(Encoding):
         kind = type(action).__name__
         if kind == "Play":
             combo = action.combo
-            if combo.kind == "set":
-                last = self.SET
-            elif combo.kind == "bomb":
-                last = self.BOMB
-            else:
-                last = self.seq[combo.width, combo.rank]
-            return (*(self.card_id[c] for c in combo.cards), last)
+            return (*map(self.card_id.__getitem__, combo.cards), self._declaration(combo))
         if kind == "Pass":
             return (self.PASS,)
         if kind == "Bet":
             return (self.bet_id[action.amount],)
         return (self.GIVE + action.player,)
+
+    def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
+        if not k:
+            return self._heads(state, actions)
+        cid, last = self.card_id, self._declaration  # beyond the first token: plays only
+        return [~cid[c[k]] if k < len(c) else last(a.combo) for a in actions for c in (a.combo.cards,)]
+
+    def _declaration(self, combo: Any) -> int:
+        kind = combo.kind
+        if kind == "set":
+            return self.SET
+        return self.BOMB if kind == "bomb" else self.seq[combo.width, combo.rank]
+
+    def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
+        cid, Play, tokens = self.card_id, haggis.Play, self.tokens
+        return [~cid[a.combo.cards[0]] if type(a) is Play else tokens(state, a)[0] for a in actions]
 
     def token_name(self, token: int) -> str:
         if token < len(self.cards):
@@ -493,6 +723,15 @@ class EleusisEncoding(Encoding):
             return (self.WRONG,)
         return (self.WRONG, self.card_id[action.card])
 
+    def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
+        cid, Play, Judge, tokens = self.card_id, eleusis.Play, eleusis.Judge, self.tokens
+        return [
+            ~cid[a.cards[0]] if type(a) is Play
+            else ~self.WRONG if type(a) is Judge and a.card is not None
+            else tokens(state, a)[0]
+            for a in actions
+        ]
+
     def token_name(self, token: int) -> str:
         if token < 52:
             return f"+{self.cards[token]}"
@@ -507,39 +746,17 @@ class EleusisEncoding(Encoding):
         if not pending or pending[0] >= 52:
             return None
         state = pos.state
-        cards = tuple(self.cards[t] for t in pending)
-        left = Counter(state.hands[state.to_act])
-        left.subtract(cards)
-        from .. import eleusis
-
-        step: dict[int, Any] = {self.END: eleusis.Play(cards)}
+        step: dict[int, Any] = {self.END: eleusis.Play(tuple(map(self.cards.__getitem__, pending)))}
         if len(pending) < self.rules.max_string:
-            for c, k in left.items():
-                if k > 0:
-                    step[self.card_id[c]] = None
+            left = list(map(self.card_id.__getitem__, state.hands[state.to_act]))
+            for t in pending:
+                left.remove(t)
+            step.update(dict.fromkeys(left))
         return step
 
-    def legal_tokens(self, pos: Position) -> list[int]:
+    def _next(self, pos: Position) -> dict[int, Any] | None:
         step = self._string_step(pos)
-        if step is None:
-            return super().legal_tokens(pos)
-        return sorted(step)
-
-    def completes(self, pos: Position, token: int) -> Any:
-        step = self._string_step(pos)
-        if step is None:
-            return super().completes(pos, token)
-        if token not in step:
-            why = f"action id {token} ({self.token_name(token)}) is not legal here"
-            raise IllegalActionError(f"eleusis: {why}")
-        return step[token]
-
-    def action_string(self, pos: Position, token: int) -> str:
-        step = None if self.is_terminal(pos) or pos.state.to_act is CHANCE else self._string_step(pos)
-        if step is not None:
-            action = step.get(token)
-            return str(action) if action is not None else self.token_name(token)
-        return super().action_string(pos, token)
+        return super()._next(pos) if step is None else step
 
     def _bounds(self) -> tuple[int, int]:
         r = self.rules

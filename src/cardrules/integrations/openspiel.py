@@ -179,18 +179,21 @@ class CardRulesGame(pyspiel.Game):
         return CardRulesObserver(self.encoding, iig_obs_type, params)
 
 
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+
+
 class CardRulesState(pyspiel.State):
     """An OpenSpiel state over a cardrules state (``cardrules_state``)."""
 
+    # the encoding sits in a slot, not in the __dict__ OpenSpiel deep-copies and pickles
+    # (a clone or a deserialized state is made by new_initial_state, which sets it)
+    __slots__ = ("__dict__", "_enc")
+
     def __init__(self, game: CardRulesGame, position: Position | None = None) -> None:
         super().__init__(game)
+        self._enc: Encoding = game.encoding
         self._pos = position if position is not None else game.encoding.initial()
-
-    @property
-    def _enc(self) -> Encoding:
-        # from the game, not the state's __dict__: OpenSpiel deep-copies and pickles that
-        enc: Encoding = self.get_game().encoding
-        return enc
 
     # the cardrules side
     @property
@@ -205,29 +208,30 @@ class CardRulesState(pyspiel.State):
 
     # the OpenSpiel side
     def current_player(self) -> int:
-        who = self._enc.to_act(self._pos)
-        if who is None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if who is CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        return int(who)
+        pos = self._pos
+        player = pos.player_id
+        if player is None:
+            who = self._enc.to_act(pos)
+            player = pos.player_id = _TERMINAL if who is None else _CHANCE if who is CHANCE else int(who)
+        return player
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player():
+        current = self._pos.player_id  # OpenSpiel asked current_player() just before
+        if player != (self.current_player() if current is None else current):
             return []
-        return self._enc.legal_tokens(self._pos)
+        return self._enc._legal(self._pos)  # not changed: OpenSpiel copies it
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self._enc.chance_outcomes(self._pos)
+        return self._enc._chance_outcomes(self._pos)  # likewise
 
     def _apply_action(self, action: int) -> None:
-        self._pos = self._enc.apply(self._pos, int(action))
+        self._pos = self._enc.apply(self._pos, action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._enc.action_string(self._pos, int(action))
 
     def is_terminal(self) -> bool:
-        return self._enc.is_terminal(self._pos)
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         if not self.is_terminal():

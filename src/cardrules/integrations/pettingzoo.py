@@ -11,6 +11,10 @@ same agent), and a dict observation with ``observation`` and ``action_mask``.
 tensor (:mod:`cardrules.integrations.tensors`: readable blocks, the tokens the agent has
 chosen so far, and the whole view coded exactly); the view itself is in
 ``infos[agent]["view"]``.
+The observation dicts and the info dicts are computed as they are read: ``last()`` and
+``observe`` return at once, and an agent that reads only ``obs["action_mask"]`` never pays
+for the tensor (or for the view in ``infos``).  They are ``dict`` objects (a subclass
+that computes each value the first time any way of reading asks for it).
 ``reset(seed=...)`` deals with the library's seeded shuffle (``new_game(seed=...)``), so
 chance never stops the environment.  Rewards come at the end: each agent's final score.
 ``render_mode="ansi"`` returns the table as the selected agent sees it.
@@ -19,6 +23,7 @@ chance never stops the environment.  Rewards come at the end: each agent's final
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -43,6 +48,166 @@ def env(game: str, **options: Any) -> AECEnv:
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+_TODO: Any = object()
+
+
+class _LazyDict(dict[str, Any]):
+    """A ``dict`` whose values are computed by ``make(key)`` the first time they are read,
+    by any means (``[]``, ``get``, ``items``, ``values``, comparison, ``repr``, copy, pickle,
+    ``dict(d)``, ``{**d}``).  Its keys are there from the start, in order."""
+
+    __slots__ = ("_made", "_make")
+
+    def __init__(self, keys: Iterable[str], make: Callable[[str], Any]) -> None:
+        super().__init__(keys if type(keys) is dict else dict.fromkeys(keys, _TODO))
+        self._make = make
+        self._made: list[str] = []  # the keys computed since the last refresh
+
+    def refresh(self) -> None:
+        """Every value to be computed again."""
+        made = self._made
+        if made:
+            for key in made:
+                if key in self:
+                    dict.__setitem__(self, key, _TODO)
+            made.clear()
+
+    def _compute(self, key: str) -> Any:
+        return self._make(key)
+
+    def __getitem__(self, key: str) -> Any:
+        value = dict.__getitem__(self, key)
+        if value is _TODO:
+            value = self._compute(key)
+            dict.__setitem__(self, key, value)
+            self._made.append(key)
+        return value
+
+    def _filled(self) -> dict[str, Any]:
+        return {key: self[key] for key in dict.keys(self)}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __iter__(self) -> Iterator[str]:  # also makes dict(d) and {**d} read through __getitem__
+        return dict.__iter__(self)
+
+    def values(self) -> Any:
+        return self._filled().values()
+
+    def items(self) -> Any:
+        return self._filled().items()
+
+    def copy(self) -> dict[str, Any]:
+        return self._filled()
+
+    def __eq__(self, other: object) -> bool:
+        return self._filled() == other
+
+    def __ne__(self, other: object) -> bool:
+        return self._filled() != other
+
+    def __repr__(self) -> str:
+        return repr(self._filled())
+
+    def __or__(self, other: Any) -> Any:
+        return self._filled() | other
+
+    def __ror__(self, other: Any) -> Any:
+        return other | self._filled()
+
+    def pop(self, key: str, *default: Any) -> Any:
+        if key in self:
+            value = self[key]
+            dict.__delitem__(self, key)
+            return value
+        return dict.pop(self, key, *default)
+
+    def popitem(self) -> tuple[str, Any]:
+        key = next(reversed(dict.keys(self)))
+        return key, self.pop(key)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if key in self:
+            return self[key]
+        self[key] = default
+        return default
+
+    # what a caller writes is also reset by the next refresh
+    def __setitem__(self, key: str, value: Any) -> None:
+        dict.__setitem__(self, key, value)
+        self._made.append(key)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def __ior__(self, other: Any) -> Any:
+        self.update(other)
+        return self
+
+    def __reduce_ex__(self, protocol: Any) -> Any:  # copies and pickles are plain dicts
+        return dict, (self._filled(),)
+
+
+_OBS_KEYS = dict.fromkeys(("observation", "action_mask"), _TODO)
+_INFO_KEYS = dict.fromkeys(("view",), _TODO)
+
+
+class _Observation(_LazyDict):
+    """A player's observation at a position: the tensor of its view and its action mask."""
+
+    __slots__ = ("_enc", "_player", "_pos")
+
+    def __init__(self, enc: Encoding, pos: Position, player: int) -> None:
+        dict.__init__(self, _OBS_KEYS)
+        self._made = []
+        self._enc, self._pos, self._player = enc, pos, player
+
+    def _compute(self, key: str) -> Any:
+        enc, pos, player = self._enc, self._pos, self._player
+        if key == "observation":
+            return view_tensor(enc, pos, player)
+        mask = bytearray(enc.num_actions)
+        if enc.to_act(pos) == player:
+            for t in enc._legal(pos):
+                mask[t] = 1
+        return np.frombuffer(mask, dtype=np.int8)
+
+
+class _ViewInfo(_LazyDict):
+    """A player's info at a state: ``{"view": view(state, player)}``."""
+
+    __slots__ = ("_args",)
+
+    def __init__(self, view: Callable[[Any, int], Any], state: Any, player: int) -> None:
+        dict.__init__(self, _INFO_KEYS)
+        self._made = []
+        self._args = (view, state, player)
+
+    def _compute(self, key: str) -> Any:
+        view, state, player = self._args
+        return view(state, player)
+
+
+class _Infos(_LazyDict):
+    """The environment's ``infos``: each agent's :class:`_ViewInfo` at the current state."""
+
+    __slots__ = ("_env",)
+
+    def __init__(self, env: raw_env) -> None:
+        super().__init__(env.agents, env._info)
+        self._env = env
+
+    def _compute(self, key: str) -> Any:
+        env = self._env
+        assert env.position is not None
+        return _ViewInfo(env._view, env.position.state, env._index[key])
 
 
 class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
@@ -72,6 +237,8 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self.metadata = {**raw_env.metadata, "name": f"cardrules_{game}_v0"}  # type: ignore[misc]
         n = self.encoding.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        self._view = GAMES[game].view
         self.agents = self.possible_agents[:]
         size = tensor_size(self.encoding)
         obs_space = spaces.Dict(
@@ -99,7 +266,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         return self.position.state
 
     def _player(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        return self._index[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -113,8 +280,13 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = _Infos(self)
         self._sync()
+
+    def _info(self, agent: str) -> dict[str, Any]:
+        """``agent``'s info (its view) at the current position."""
+        assert self.position is not None
+        return _ViewInfo(self._view, self.position.state, self._index[agent])
 
     def _sync(self) -> None:
         assert self.position is not None
@@ -131,22 +303,19 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
                 self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[who]
-        for a in self.agents:
-            self.infos[a] = {"view": GAMES[self.game_name].view(self.position.state, self._player(a))}
+        infos = self.infos
+        if isinstance(infos, _LazyDict):
+            infos.refresh()
+        else:  # replaced by the caller
+            for a in self.agents:
+                infos[a] = self._info(a)
 
     def agent_selection_is_unset(self) -> bool:
         return not hasattr(self, "agent_selection") or self.agent_selection not in self.agents
 
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.position is not None
-        enc = self.encoding
-        pos = self.position
-        p = self._player(agent)
-        vec = view_tensor(enc, pos, p)
-        mask = np.zeros(enc.num_actions, dtype=np.int8)
-        if enc.to_act(pos) == p and not enc.is_terminal(pos):
-            mask[enc.legal_tokens(pos)] = 1
-        return {"observation": vec, "action_mask": mask}
+        return _Observation(self.encoding, self.position, self._index[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
