@@ -1,7 +1,7 @@
 """The scientist on the science round: rounds solved, cards per solved round, average
 score and seconds per decision, per rule and in all.
 
-    python benchmarks/bench_scientist.py [--rounds 3] [--rules FILE ...] [--extra]
+    python benchmarks/bench_scientist.py [--rounds 3] [--rules FILE ...] [--extra] [--bits]
 
 By default the rules are the example rules (``examples/rules/*.rule``); ``--extra`` adds
 the independent rules of ``benchmarks/science_rules.rules``.  A third set,
@@ -10,15 +10,24 @@ written before the scientist's second round of work and measured only at its end
 the fair test of generality.  Round ``k`` of a rule uses
 seed ``k`` for the deck and for the scientist.  Goals: at least 95% of rounds solved, at
 most 10 cards per solved round, an average score of at least 18, at most 1 s a decision.
+
+``--bits`` plays no round: for each rule it prints how many bits its behaviour's prior
+probability is worth (``-log2`` of the prior mass of the search's rules that judge like
+it on the fingerprint probes, found from 60 random plays the rule judges), the
+information that verdicts (at most one bit each) must bring before the rule is sure.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import random
 import time
 from pathlib import Path
 
-from cardrules.eleusis import Scientist, play_science
+from cardrules.cards import canonical, standard_deck
+from cardrules.eleusis import Observation, Scientist, play_science
+from cardrules.lang import induce
 from cardrules.lang.rules import Rule, compile_rule, compile_rules
 
 HERE = Path(__file__).resolve().parent
@@ -36,11 +45,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rules", nargs="*", type=Path, default=None)
     parser.add_argument("--extra", action="store_true", help="add benchmarks/science_rules.rules")
+    parser.add_argument("--bits", action="store_true", help="print each rule's prior bits instead")
     args = parser.parse_args()
     paths = args.rules if args.rules else sorted((HERE.parent / "examples" / "rules").glob("*.rule"))
     if args.extra:
         paths = [*paths, HERE / "science_rules.rules"]
     rules = [r for p in paths for r in load(p)]
+    if args.bits:
+        bits(rules)
+        return
     total = solved = cards = score = decisions = 0
     seconds = worst = 0.0
     print(f"{'rule':40} solved  cards  score  s/decision")
@@ -74,6 +87,41 @@ def main() -> None:
         f"{cards / max(1, solved):.1f} cards per solved round, average score {score / total:.2f}, "
         f"{seconds / decisions:.3f} s per decision (worst round {worst:.3f})"
     )
+
+
+def bits(rules: list[Rule], plays: int = 60) -> None:
+    """Each rule's prior bits: -log2 of the prior mass of its behaviour in the search."""
+    deck = canonical(standard_deck())
+    search = induce.searcher()
+    found: list[float] = []
+    print(f"{'rule':40} bits")
+    for rule in rules:
+        rng = random.Random(rule.source)
+        starter = rng.choice([c for c in deck if rule.accepts_start(c)])
+        line = [starter]
+        obs = [Observation((), starter, True)]
+        for _ in range(plays):
+            card = rng.choice(deck)
+            ok = rule.accepts(line, card)
+            obs.append(Observation(line, card, ok))
+            if ok:
+                line.append(card)
+        mine = sum(1 << j for j, (ln, c) in enumerate(induce.probes()) if rule.accepts(ln, c))
+        ranked = induce.ranked(obs)
+        mass = next(
+            (w for h, w in zip(ranked.hypotheses, ranked.weights, strict=True) if search.fingerprint(h) == mine),
+            None,
+        )
+        text = "  -   (outside the search)" if mass is None else f"{-math.log2(mass):5.1f}"
+        if mass is not None:
+            found.append(-math.log2(mass))
+        print(f"{(rule.name or str(rule))[:40]:40} {text}")
+    if found:
+        found.sort()
+        print(
+            f"\n{len(found)} of {len(rules)} rules inside the search: {sum(found) / len(found):.1f} bits on "
+            f"average, median {found[len(found) // 2]:.1f}"
+        )
 
 
 if __name__ == "__main__":
