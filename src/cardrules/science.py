@@ -80,6 +80,9 @@ MIN_GUESS: Final = 0.04
 #: How many of the most probable hypotheses a wrong guess is compared with, to drop its
 #: lookalikes too (see :meth:`Scientist.wrong_guess`).
 LOOKALIKE_HYPOTHESES: Final = 200
+#: How many of them, found alike on random lines, are confirmed equivalent in play (and
+#: dropped) at most.
+LOOKALIKE_CHECKS: Final = 8
 
 #: The weight of a verdict's expected information (bits) beside the chance of a right
 #: guess when choosing a card (see :meth:`Scientist.choose`).
@@ -195,15 +198,27 @@ class Scientist:
 
     def wrong_guess(self, rule: Rule, observations: Sequence[Observation]) -> None:
         """Told that ``rule`` was a wrong guess: neither it nor its lookalikes (the
-        hypotheses that judge every card as it does on the lines it builds, so build the
-        same lines from the first card on) are stated again this round."""
+        hypotheses that build the same lines from the first card on, so are as wrong as
+        it) are stated again this round.  Lookalikes are found among the
+        :data:`LOOKALIKE_HYPOTHESES` most probable hypotheses by random lines, then each
+        is confirmed by :func:`~cardrules.lang.analysis.equivalent` (``in_play=True``,
+        the check that judged the guess), at most :data:`LOOKALIKE_CHECKS` of them."""
         b = self.belief(observations)
         s = searcher()
         wrong = {s.fingerprint(h) for h in b.hypotheses if h.text() == rule.source}
-        wrong.update(
-            s.fingerprint(h)
-            for h in _lookalikes(rule, b.hypotheses[:LOOKALIKE_HYPOTHESES], random.Random(len(observations)))
-        )
+        candidates = _lookalikes(rule, b.hypotheses[:LOOKALIKE_HYPOTHESES], random.Random(len(observations)))
+        checked = 0
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EquivalenceNotProven)
+            for h in candidates:
+                fp = s.fingerprint(h)
+                if fp in wrong:
+                    continue
+                if checked >= LOOKALIKE_CHECKS:
+                    break
+                checked += 1
+                if equivalent(h.rule(), rule, in_play=True) is None:
+                    wrong.add(fp)
         self._wrong.extend(sorted(wrong))
         self._wrong_at = tuple(observations)
 
