@@ -113,7 +113,7 @@ class _Deal:
     draw: the last of them appends to it, so a draw copies nothing (a position behind
     the last one works its counts out again when asked)."""
 
-    __slots__ = ("cards", "counts", "ids", "left", "most", "start", "tokens")
+    __slots__ = ("cards", "counts", "ids", "keys", "left", "most", "start", "tokens")
 
     def __init__(self, cards: list[Card], counts: list[int], start: _Deal | None = None) -> None:
         self.cards = cards  # drawn so far, in order
@@ -122,8 +122,12 @@ class _Deal:
             self.ids = [i for i, n in enumerate(counts) if n]  # the alphabet ids left, ascending
             self.left = sum(counts)
             self.most = max(counts, default=0)  # copies of a card at most
+            # each id left as ``count * alphabet size + id``: its place in the outcome table
+            size = len(counts)
+            self.keys = [counts[i] * size + i for i in self.ids]
         else:  # the same counts as ``start``
             self.ids, self.left, self.most = list(start.ids), start.left, start.most
+            self.keys = list(start.keys)
         self.start = len(cards)
         self.tokens: list[int] = []  # the ids of cards[start:]
 
@@ -200,7 +204,7 @@ class Encoding:
         self.cards: tuple[Card, ...] = self._alphabet()
         self.card_id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
         self.num_actions = self._num_actions()
-        self._rows: dict[int, tuple[tuple[tuple[int, float], ...], ...]] = {}  # by the cards left
+        self._rows: dict[int, tuple[tuple[int, float], ...]] = {}  # outcome tables, by the cards left
         self._deal_starts: dict[tuple[Card, ...], _Deal] = {}  # never drawn from
 
     def __deepcopy__(self, memo: object) -> Encoding:
@@ -293,24 +297,26 @@ class Encoding:
             deal = pos._deal
             assert deal is not None
             if pos._k == len(deal.cards):
-                counts, ids, total = deal.counts, deal.ids, deal.left
+                keys, total = deal.keys, deal.left
             else:
                 counts = deal.counts_at(pos._k)
-                ids = [i for i, n in enumerate(counts) if n]
+                size = len(counts)
+                keys = [n * size + i for i, n in enumerate(counts) if n]
                 total = sum(counts)
-            rows = self._rows.get(total)
-            if rows is None or len(rows) <= deal.most:
-                # the outcome of card i when it is left c times: rows[c][i], made once
-                rows = self._rows[total] = tuple(
-                    tuple((i, c / total) for i in range(len(self.cards))) for c in range(deal.most + 1)
-                )
-            if deal.most == 1:
-                row = rows[1]
-                out = [row[i] for i in ids]
-            else:
-                out = [rows[counts[i]][i] for i in ids]
-            pos._outcomes = out
+            table = self._table(total, deal.most)
+            out = pos._outcomes = [table[k] for k in keys]
         return out
+
+    def _table(self, total: int, most: int) -> tuple[tuple[int, float], ...]:
+        """The outcome of card ``i`` left ``c`` times of ``total`` cards, at
+        ``c * len(self.cards) + i``: made once per ``total``."""
+        table = self._rows.get(total)
+        size = len(self.cards)
+        if table is None or len(table) <= most * size:
+            table = self._rows[total] = tuple(
+                (i, c / total) for c in range(most + 1) for i in range(size)
+            )
+        return table
 
     def trie(self, pos: Position) -> Tree:
         """The legal actions at ``pos`` by their tokens (a player's node)."""
@@ -368,10 +374,9 @@ class Encoding:
 
     def apply(self, pos: Position, token: int) -> Position:
         """The position after chance outcome or player token ``token``."""
+        deal = pos._deal
         state = pos.state
-        if state.to_act is CHANCE:
-            deal = pos._deal
-            assert deal is not None
+        if deal is not None:  # a chance node: draw one card
             k = pos._k
             if k != len(deal.cards):  # a position behind the last one of its deal: draw on a copy
                 deal = _Deal(deal.cards[:k], deal.counts_at(k))
@@ -379,22 +384,37 @@ class Encoding:
             if not 0 <= token < len(counts) or not counts[token]:
                 raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
             card = self.cards[token]
-            if deal.left == 1:  # the deal is complete
+            left = deal.left
+            if left == 1:  # the deal is complete
                 return self.enter(self.game.apply(state, Shuffle((*deal.cards, card))))
             deal.cards.append(card)
             deal.tokens.append(token)
-            deal.left -= 1
-            counts[token] -= 1
-            if not counts[token]:
-                deal.ids.remove(token)
+            deal.left = left - 1
+            n = counts[token] - 1
+            counts[token] = n
+            ids = deal.ids
+            j = ids.index(token)
+            if n:
+                deal.keys[j] -= len(counts)
+            else:
+                del ids[j]
+                del deal.keys[j]
             out = Position(state)
             out._deal = deal
             out._k = k + 1
-            out._who = pos._who  # the same state
+            out._who = pos._who  # the same state, the same player
+            out.player_id = pos.player_id
             return out
-        action = self.completes(pos, token)
+        if state.to_act is CHANCE:
+            raise AssertionError("a chance node without its deal")
+        step = pos._step
+        if step is None:
+            step = self._step(pos)
+        action = step.get(token, _UNSET)
         if action is None:
             return Position(state, (*pos.pending, token), trie=pos._trie)
+        if action is _UNSET:
+            self.completes(pos, token)  # raises
         return self.enter(self.game.apply(state, action))
 
     def action_string(self, pos: Position, token: int) -> str:
