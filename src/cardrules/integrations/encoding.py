@@ -108,6 +108,44 @@ class Tree:
         return level
 
 
+class _SubsetTree(Tree):
+    """The :class:`Tree` of a choice of any subset of ``hand`` (distinct cards, in
+    canonical order), each entered as its cards in that order then ``end``: the legal
+    ids after a prefix are the cards after its last one, and ``end``.  Works each level
+    out from the hand alone, where :class:`Tree` would filter the actions."""
+
+    __slots__ = ("_actions", "_by_cards", "_end", "_hand", "_ids", "_place")
+
+    def __init__(self, actions: Sequence[Any], hand: Sequence[Card], ids: list[int], end: int) -> None:
+        self._actions = actions  # actions[0] is the empty choice
+        self._hand = tuple(hand)
+        self._ids = ids
+        self._place = {t: i for i, t in enumerate(ids)}
+        self._end = end
+        self._by_cards: dict[tuple[Card, ...], Any] | None = None
+        self.root = dict.fromkeys(ids)
+        self.root[end] = actions[0]
+        self._levels = {(): self.root}
+
+    def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
+        level = self._levels.get(prefix)
+        if level is None:
+            place, last = self._place, -1
+            for t in prefix:
+                i = place.get(t, -1)
+                if i <= last:
+                    return None  # not a prefix of a legal action's tokens
+                last = i
+            by_cards = self._by_cards
+            if by_cards is None:
+                by_cards = self._by_cards = {a.cards: a for a in self._actions}
+            hand = self._hand
+            level = dict.fromkeys(self._ids[last + 1 :])
+            level[self._end] = by_cards[tuple(hand[place[t]] for t in prefix)]
+            self._levels[prefix] = level
+        return level
+
+
 class _Deal:
     """The cards drawn so far at one chance node, shared by the positions along the
     draw: the last of them appends to it, so a draw copies nothing (a position behind
@@ -203,6 +241,7 @@ class Encoding:
         self.players = players
         self.cards: tuple[Card, ...] = self._alphabet()
         self.card_id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
+        self._legal_of: Callable[[Any], Sequence[Any]] = self.game._legal  # legal_actions, one call less
         self.num_actions = self._num_actions()
         self._rows: dict[int, tuple[tuple[int, float], ...]] = {}  # outcome tables, by the cards left
         self._deal_starts: dict[tuple[Card, ...], _Deal] = {}  # never drawn from
@@ -323,7 +362,7 @@ class Encoding:
         tree = pos._trie
         if tree is None:
             state = pos.state
-            actions = self.game.legal_actions(state)
+            actions = self._legal_of(state)
             tree = pos._trie = Tree(state, actions, self._heads(state, actions), self._codes_at)
         return tree
 
@@ -342,13 +381,13 @@ class Encoding:
                 step = pos._trie.root
             else:  # where every action is one token, no tree is needed
                 state = pos.state
-                actions = self.game.legal_actions(state)
+                actions = self._legal_of(state)
                 heads = self._heads(state, actions)
                 if heads and min(heads) < 0:
                     tree = pos._trie = Tree(state, actions, heads, self._codes_at)
                     step = tree.root
                 else:
-                    step = dict(zip(heads, actions, strict=True))
+                    step = dict(zip(heads, actions))  # as many heads as actions
             pos._step = step
         return step
 
@@ -356,7 +395,8 @@ class Encoding:
         """:meth:`legal_tokens`, kept on the position (not to be changed)."""
         legal = pos._legal
         if legal is None:
-            legal = pos._legal = sorted(self._step(pos))
+            step = pos._step
+            legal = pos._legal = sorted(self._step(pos) if step is None else step)
         return legal
 
     def legal_tokens(self, pos: Position) -> list[int]:
@@ -487,6 +527,30 @@ class AegisEncoding(Encoding):
             else self.EXCHANGE
             for a in actions
         ]
+
+    def trie(self, pos: Position) -> Tree:
+        tree = pos._trie
+        if tree is None:
+            state = pos.state
+            if state.phase == "exchange" and type(state.to_act) is int:
+                actions = self._legal_of(state)
+                hand = state.hands[state.to_act]
+                # every subset of the hand (distinct cards), the empty one first: a subset tree
+                if len(actions) == 1 << len(hand) and not actions[0].cards:
+                    ids = list(map(self.card_id.__getitem__, hand))
+                    tree = pos._trie = _SubsetTree(actions, hand, ids, self.EXCHANGE)
+                    return tree
+            tree = super().trie(pos)
+        return tree
+
+    def _step(self, pos: Position) -> dict[int, Any]:
+        step = pos._step
+        if step is None:
+            if pos._trie is None and not pos.pending and pos.state.phase == "exchange":
+                step = pos._step = self.trie(pos).root
+            else:
+                step = super()._step(pos)
+        return step
 
     def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
         if not k:
@@ -745,12 +809,31 @@ class EleusisEncoding(Encoding):
 
     def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
         cid, Play, Judge, tokens = self.card_id, eleusis.Play, eleusis.Judge, self.tokens
+        NoPlay, BecomeProphet, Pass = eleusis.NoPlay, eleusis.BecomeProphet, eleusis.Pass
         return [
             ~cid[a.cards[0]] if type(a) is Play
-            else ~self.WRONG if type(a) is Judge and a.card is not None
+            else self.NOPLAY if type(a) is NoPlay
+            else self.PROPHET if type(a) is BecomeProphet
+            else self.PASS if type(a) is Pass
+            else (self.RIGHT if a.right else self.WRONG if a.card is None else ~self.WRONG)
+            if type(a) is Judge
             else tokens(state, a)[0]
             for a in actions
         ]
+
+    def _step(self, pos: Position) -> dict[int, Any]:
+        step = pos._step
+        if step is None and not pos.pending and pos._trie is None:
+            # the first token of every action, without a tree: the tokens after a card
+            # (a string) come from the hand, and a tree is made only after ``judge wrong``
+            state = pos.state
+            actions = self._legal_of(state)
+            step = pos._step = {
+                (c if c >= 0 else ~c): (a if c >= 0 else None)
+                for c, a in zip(self._heads(state, actions), actions)
+            }
+            return step
+        return super()._step(pos)
 
     def token_name(self, token: int) -> str:
         if token < 52:

@@ -175,7 +175,8 @@ class _Observation(_LazyDict):
             return view_tensor(enc, pos, player)
         mask = bytearray(enc.num_actions)
         if enc.to_act(pos) == player:
-            for t in enc._legal(pos):
+            legal = pos._legal
+            for t in enc._legal(pos) if legal is None else legal:
                 mask[t] = 1
         return np.frombuffer(mask, dtype=np.int8)
 
@@ -324,8 +325,16 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             return
         assert self.position is not None
         self._cumulative_rewards[agent] = 0.0
-        self.position = self.encoding.apply(self.position, int(action))
-        self._sync()
+        enc = self.encoding
+        pos = self.position = enc.apply(self.position, int(action))
+        who = enc.to_act(pos)
+        infos = self.infos
+        if who is not None and type(infos) is _Infos:  # the game goes on: what _sync does then
+            self.agent_selection = self.possible_agents[who]
+            if infos._made:
+                infos.refresh()
+        else:
+            self._sync()
         self._accumulate_rewards()
 
     def render(self) -> str | None:
