@@ -53,6 +53,7 @@ draws) and is derived from the rules in each encoding's docstring.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter as _pick
 from typing import Any, ClassVar
 
 from .. import aegis, eleusis, gunsore, haggis
@@ -343,7 +344,7 @@ class Encoding:
                 keys = [n * size + i for i, n in enumerate(counts) if n]
                 total = sum(counts)
             table = self._table(total, deal.most)
-            out = pos._outcomes = [table[k] for k in keys]
+            out = pos._outcomes = list(_pick(*keys)(table)) if len(keys) > 1 else [table[k] for k in keys]
         return out
 
     def _table(self, total: int, most: int) -> tuple[tuple[int, float], ...]:
@@ -387,7 +388,7 @@ class Encoding:
                     tree = pos._trie = Tree(state, actions, heads, self._codes_at)
                     step = tree.root
                 else:
-                    step = dict(zip(heads, actions))  # as many heads as actions
+                    step = dict(zip(heads, actions, strict=True))
             pos._step = step
         return step
 
@@ -830,7 +831,7 @@ class EleusisEncoding(Encoding):
             actions = self._legal_of(state)
             step = pos._step = {
                 (c if c >= 0 else ~c): (a if c >= 0 else None)
-                for c, a in zip(self._heads(state, actions), actions)
+                for c, a in zip(self._heads(state, actions), actions, strict=True)
             }
             return step
         return super()._step(pos)
