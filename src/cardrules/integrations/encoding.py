@@ -235,6 +235,8 @@ class Encoding:
     """A game's integer actions and chance outcomes (see the module docstring)."""
 
     name: ClassVar[str]
+    #: whether :meth:`truncated` can be true (the adapter may end a game early)
+    _truncates: ClassVar[bool] = False
 
     def __init__(self, rules: Any, players: int) -> None:
         self.game: GameDef[Any, Any] = GAMES[self.name]
@@ -324,7 +326,9 @@ class Encoding:
         who = pos._who
         if who is _UNSET:
             state = pos.state
-            who = pos._who = None if state.is_over or self.truncated(state) else state.to_act
+            who = pos._who = (
+                None if state.is_over or (self._truncates and self.truncated(state)) else state.to_act
+            )
         return who
 
     def chance_outcomes(self, pos: Position) -> list[tuple[int, float]]:
@@ -343,19 +347,18 @@ class Encoding:
                 size = len(counts)
                 keys = [n * size + i for i, n in enumerate(counts) if n]
                 total = sum(counts)
-            table = self._table(total, deal.most)
+            table = self._rows.get(total)
+            if table is None or len(table) <= deal.most * len(self.cards):
+                table = self._table(total, deal.most)
             out = pos._outcomes = list(_pick(*keys)(table)) if len(keys) > 1 else [table[k] for k in keys]
         return out
 
     def _table(self, total: int, most: int) -> tuple[tuple[int, float], ...]:
         """The outcome of card ``i`` left ``c`` times of ``total`` cards, at
-        ``c * len(self.cards) + i``: made once per ``total``."""
-        table = self._rows.get(total)
+        ``c * len(self.cards) + i``, for ``c`` up to ``most``: made once per ``total``
+        (and kept in ``_rows``)."""
         size = len(self.cards)
-        if table is None or len(table) <= most * size:
-            table = self._rows[total] = tuple(
-                (i, c / total) for c in range(most + 1) for i in range(size)
-            )
+        table = self._rows[total] = tuple((i, c / total) for c in range(most + 1) for i in range(size))
         return table
 
     def trie(self, pos: Position) -> Tree:
@@ -663,6 +666,7 @@ class HaggisEncoding(Encoding):
     """
 
     name = "haggis"
+    _truncates = True
     extra_hands = 10
 
     def __init__(self, rules: Any, players: int, max_hands: int | None = None) -> None:

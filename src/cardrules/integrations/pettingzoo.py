@@ -32,7 +32,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..protocol import GAMES
-from .encoding import Encoding, Position, encoding_for
+from .encoding import _UNSET, Encoding, Position, encoding_for
 from .tensors import tensor_size, view_tensor
 
 __all__ = ["env", "raw_env"]
@@ -169,16 +169,28 @@ class _Observation(_LazyDict):
         self._made = []
         self._enc, self._pos, self._player = enc, pos, player
 
-    def _compute(self, key: str) -> Any:
-        enc, pos, player = self._enc, self._pos, self._player
-        if key == "observation":
-            return view_tensor(enc, pos, player)
+    def __getitem__(self, key: str) -> Any:  # _LazyDict's, with the mask made in place
+        value = dict.__getitem__(self, key)
+        if value is _TODO:
+            value = self._mask() if key == "action_mask" else self._compute(key)
+            dict.__setitem__(self, key, value)
+            self._made.append(key)
+        return value
+
+    def _mask(self) -> Any:
+        enc, pos = self._enc, self._pos
         mask = bytearray(enc.num_actions)
-        if enc.to_act(pos) == player:
+        who = pos._who
+        if (enc.to_act(pos) if who is _UNSET else who) == self._player:
             legal = pos._legal
             for t in enc._legal(pos) if legal is None else legal:
                 mask[t] = 1
         return np.frombuffer(mask, dtype=np.int8)
+
+    def _compute(self, key: str) -> Any:
+        if key == "observation":
+            return view_tensor(self._enc, self._pos, self._player)
+        return self._mask()
 
 
 class _ViewInfo(_LazyDict):
@@ -204,6 +216,16 @@ class _Infos(_LazyDict):
     def __init__(self, env: raw_env) -> None:
         super().__init__(env.agents, env._info)
         self._env = env
+
+    def __getitem__(self, key: str) -> Any:  # _LazyDict's, with _compute in place
+        value = dict.__getitem__(self, key)
+        if value is _TODO:
+            env = self._env
+            assert env.position is not None
+            value = _ViewInfo(env._view, env.position.state, env._index[key])
+            dict.__setitem__(self, key, value)
+            self._made.append(key)
+        return value
 
     def _compute(self, key: str) -> Any:
         env = self._env
@@ -327,7 +349,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self._cumulative_rewards[agent] = 0.0
         enc = self.encoding
         pos = self.position = enc.apply(self.position, int(action))
-        who = enc.to_act(pos)
+        who = pos._who
+        if who is _UNSET:
+            who = enc.to_act(pos)
         infos = self.infos
         if who is not None and type(infos) is _Infos:  # the game goes on: what _sync does then
             self.agent_selection = self.possible_agents[who]
