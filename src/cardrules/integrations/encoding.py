@@ -793,6 +793,10 @@ class EleusisEncoding(Encoding):
     name = "eleusis"
     END, NOPLAY, PROPHET, PASS, RIGHT, WRONG = 52, 53, 54, 55, 56, 57
 
+    def __init__(self, rules: Any, players: int) -> None:
+        super().__init__(rules, players)
+        self._one_card: dict[int, Any] = {}  # Play((card,)) by card id
+
     def _num_actions(self) -> int:
         return 58
 
@@ -854,7 +858,13 @@ class EleusisEncoding(Encoding):
         if not pending or pending[0] >= 52:
             return None
         state = pos.state
-        step: dict[int, Any] = {self.END: eleusis.Play(tuple(map(self.cards.__getitem__, pending)))}
+        if len(pending) == 1:  # a one-card play: made once per card (a value, the same each time)
+            play = self._one_card.get(pending[0])
+            if play is None:
+                play = self._one_card[pending[0]] = eleusis.Play((self.cards[pending[0]],))
+        else:
+            play = eleusis.Play(tuple(map(self.cards.__getitem__, pending)))
+        step: dict[int, Any] = {self.END: play}
         if len(pending) < self.rules.max_string:
             left = list(map(self.card_id.__getitem__, state.hands[state.to_act]))
             for t in pending:
