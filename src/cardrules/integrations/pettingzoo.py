@@ -155,6 +155,7 @@ class _LazyDict(dict[str, Any]):
         return dict, (self._filled(),)
 
 
+_INT8 = np.dtype(np.int8)
 _OBS_KEYS = dict.fromkeys(("observation", "action_mask"), _TODO)
 _INFO_KEYS = dict.fromkeys(("view",), _TODO)
 
@@ -185,7 +186,7 @@ class _Observation(_LazyDict):
             legal = pos._legal
             for t in enc._legal(pos) if legal is None else legal:
                 mask[t] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+        return np.frombuffer(mask, _INT8)  # a dtype object, positional: half the cost of dtype=np.int8
 
     def _compute(self, key: str) -> Any:
         if key == "observation":
