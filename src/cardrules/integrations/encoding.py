@@ -53,6 +53,7 @@ draws) and is derived from the rules in each encoding's docstring.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter as _pick
 from typing import Any, ClassVar
 
 from .. import aegis, eleusis, gunsore, haggis
@@ -108,12 +109,50 @@ class Tree:
         return level
 
 
+class _SubsetTree(Tree):
+    """The :class:`Tree` of a choice of any subset of ``hand`` (distinct cards, in
+    canonical order), each entered as its cards in that order then ``end``: the legal
+    ids after a prefix are the cards after its last one, and ``end``.  Works each level
+    out from the hand alone, where :class:`Tree` would filter the actions."""
+
+    __slots__ = ("_actions", "_by_cards", "_end", "_hand", "_ids", "_place")
+
+    def __init__(self, actions: Sequence[Any], hand: Sequence[Card], ids: list[int], end: int) -> None:
+        self._actions = actions  # actions[0] is the empty choice
+        self._hand = tuple(hand)
+        self._ids = ids
+        self._place = {t: i for i, t in enumerate(ids)}
+        self._end = end
+        self._by_cards: dict[tuple[Card, ...], Any] | None = None
+        self.root = dict.fromkeys(ids)
+        self.root[end] = actions[0]
+        self._levels = {(): self.root}
+
+    def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
+        level = self._levels.get(prefix)
+        if level is None:
+            place, last = self._place, -1
+            for t in prefix:
+                i = place.get(t, -1)
+                if i <= last:
+                    return None  # not a prefix of a legal action's tokens
+                last = i
+            by_cards = self._by_cards
+            if by_cards is None:
+                by_cards = self._by_cards = {a.cards: a for a in self._actions}
+            hand = self._hand
+            level = dict.fromkeys(self._ids[last + 1 :])
+            level[self._end] = by_cards[tuple(hand[place[t]] for t in prefix)]
+            self._levels[prefix] = level
+        return level
+
+
 class _Deal:
     """The cards drawn so far at one chance node, shared by the positions along the
     draw: the last of them appends to it, so a draw copies nothing (a position behind
     the last one works its counts out again when asked)."""
 
-    __slots__ = ("cards", "counts", "ids", "left", "most", "start", "tokens")
+    __slots__ = ("cards", "counts", "ids", "keys", "left", "most", "start", "tokens")
 
     def __init__(self, cards: list[Card], counts: list[int], start: _Deal | None = None) -> None:
         self.cards = cards  # drawn so far, in order
@@ -122,8 +161,12 @@ class _Deal:
             self.ids = [i for i, n in enumerate(counts) if n]  # the alphabet ids left, ascending
             self.left = sum(counts)
             self.most = max(counts, default=0)  # copies of a card at most
+            # each id left as ``count * alphabet size + id``: its place in the outcome table
+            size = len(counts)
+            self.keys = [counts[i] * size + i for i in self.ids]
         else:  # the same counts as ``start``
             self.ids, self.left, self.most = list(start.ids), start.left, start.most
+            self.keys = list(start.keys)
         self.start = len(cards)
         self.tokens: list[int] = []  # the ids of cards[start:]
 
@@ -192,6 +235,8 @@ class Encoding:
     """A game's integer actions and chance outcomes (see the module docstring)."""
 
     name: ClassVar[str]
+    #: whether :meth:`truncated` can be true (the adapter may end a game early)
+    _truncates: ClassVar[bool] = False
 
     def __init__(self, rules: Any, players: int) -> None:
         self.game: GameDef[Any, Any] = GAMES[self.name]
@@ -199,8 +244,9 @@ class Encoding:
         self.players = players
         self.cards: tuple[Card, ...] = self._alphabet()
         self.card_id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
+        self._legal_of: Callable[[Any], Sequence[Any]] = self.game._legal  # legal_actions, one call less
         self.num_actions = self._num_actions()
-        self._rows: dict[int, tuple[tuple[tuple[int, float], ...], ...]] = {}  # by the cards left
+        self._rows: dict[int, tuple[tuple[int, float], ...]] = {}  # outcome tables, by the cards left
         self._deal_starts: dict[tuple[Card, ...], _Deal] = {}  # never drawn from
 
     def __deepcopy__(self, memo: object) -> Encoding:
@@ -280,7 +326,9 @@ class Encoding:
         who = pos._who
         if who is _UNSET:
             state = pos.state
-            who = pos._who = None if state.is_over or self.truncated(state) else state.to_act
+            who = pos._who = (
+                None if state.is_over or (self._truncates and self.truncated(state)) else state.to_act
+            )
         return who
 
     def chance_outcomes(self, pos: Position) -> list[tuple[int, float]]:
@@ -293,31 +341,32 @@ class Encoding:
             deal = pos._deal
             assert deal is not None
             if pos._k == len(deal.cards):
-                counts, ids, total = deal.counts, deal.ids, deal.left
+                keys, total = deal.keys, deal.left
             else:
                 counts = deal.counts_at(pos._k)
-                ids = [i for i, n in enumerate(counts) if n]
+                size = len(counts)
+                keys = [n * size + i for i, n in enumerate(counts) if n]
                 total = sum(counts)
-            rows = self._rows.get(total)
-            if rows is None or len(rows) <= deal.most:
-                # the outcome of card i when it is left c times: rows[c][i], made once
-                rows = self._rows[total] = tuple(
-                    tuple((i, c / total) for i in range(len(self.cards))) for c in range(deal.most + 1)
-                )
-            if deal.most == 1:
-                row = rows[1]
-                out = [row[i] for i in ids]
-            else:
-                out = [rows[counts[i]][i] for i in ids]
-            pos._outcomes = out
+            table = self._rows.get(total)
+            if table is None or len(table) <= deal.most * len(self.cards):
+                table = self._table(total, deal.most)
+            out = pos._outcomes = list(_pick(*keys)(table)) if len(keys) > 1 else [table[k] for k in keys]
         return out
+
+    def _table(self, total: int, most: int) -> tuple[tuple[int, float], ...]:
+        """The outcome of card ``i`` left ``c`` times of ``total`` cards, at
+        ``c * len(self.cards) + i``, for ``c`` up to ``most``: made once per ``total``
+        (and kept in ``_rows``)."""
+        size = len(self.cards)
+        table = self._rows[total] = tuple((i, c / total) for c in range(most + 1) for i in range(size))
+        return table
 
     def trie(self, pos: Position) -> Tree:
         """The legal actions at ``pos`` by their tokens (a player's node)."""
         tree = pos._trie
         if tree is None:
             state = pos.state
-            actions = self.game.legal_actions(state)
+            actions = self._legal_of(state)
             tree = pos._trie = Tree(state, actions, self._heads(state, actions), self._codes_at)
         return tree
 
@@ -336,7 +385,7 @@ class Encoding:
                 step = pos._trie.root
             else:  # where every action is one token, no tree is needed
                 state = pos.state
-                actions = self.game.legal_actions(state)
+                actions = self._legal_of(state)
                 heads = self._heads(state, actions)
                 if heads and min(heads) < 0:
                     tree = pos._trie = Tree(state, actions, heads, self._codes_at)
@@ -350,7 +399,8 @@ class Encoding:
         """:meth:`legal_tokens`, kept on the position (not to be changed)."""
         legal = pos._legal
         if legal is None:
-            legal = pos._legal = sorted(self._step(pos))
+            step = pos._step
+            legal = pos._legal = sorted(self._step(pos) if step is None else step)
         return legal
 
     def legal_tokens(self, pos: Position) -> list[int]:
@@ -368,10 +418,9 @@ class Encoding:
 
     def apply(self, pos: Position, token: int) -> Position:
         """The position after chance outcome or player token ``token``."""
+        deal = pos._deal
         state = pos.state
-        if state.to_act is CHANCE:
-            deal = pos._deal
-            assert deal is not None
+        if deal is not None:  # a chance node: draw one card
             k = pos._k
             if k != len(deal.cards):  # a position behind the last one of its deal: draw on a copy
                 deal = _Deal(deal.cards[:k], deal.counts_at(k))
@@ -379,22 +428,37 @@ class Encoding:
             if not 0 <= token < len(counts) or not counts[token]:
                 raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
             card = self.cards[token]
-            if deal.left == 1:  # the deal is complete
+            left = deal.left
+            if left == 1:  # the deal is complete
                 return self.enter(self.game.apply(state, Shuffle((*deal.cards, card))))
             deal.cards.append(card)
             deal.tokens.append(token)
-            deal.left -= 1
-            counts[token] -= 1
-            if not counts[token]:
-                deal.ids.remove(token)
+            deal.left = left - 1
+            n = counts[token] - 1
+            counts[token] = n
+            ids = deal.ids
+            j = ids.index(token)
+            if n:
+                deal.keys[j] -= len(counts)
+            else:
+                del ids[j]
+                del deal.keys[j]
             out = Position(state)
             out._deal = deal
             out._k = k + 1
-            out._who = pos._who  # the same state
+            out._who = pos._who  # the same state, the same player
+            out.player_id = pos.player_id
             return out
-        action = self.completes(pos, token)
+        if state.to_act is CHANCE:
+            raise AssertionError("a chance node without its deal")
+        step = pos._step
+        if step is None:
+            step = self._step(pos)
+        action = step.get(token, _UNSET)
         if action is None:
             return Position(state, (*pos.pending, token), trie=pos._trie)
+        if action is _UNSET:
+            self.completes(pos, token)  # raises
         return self.enter(self.game.apply(state, action))
 
     def action_string(self, pos: Position, token: int) -> str:
@@ -467,6 +531,30 @@ class AegisEncoding(Encoding):
             else self.EXCHANGE
             for a in actions
         ]
+
+    def trie(self, pos: Position) -> Tree:
+        tree = pos._trie
+        if tree is None:
+            state = pos.state
+            if state.phase == "exchange" and type(state.to_act) is int:
+                actions = self._legal_of(state)
+                hand = state.hands[state.to_act]
+                # every subset of the hand (distinct cards), the empty one first: a subset tree
+                if len(actions) == 1 << len(hand) and not actions[0].cards:
+                    ids = list(map(self.card_id.__getitem__, hand))
+                    tree = pos._trie = _SubsetTree(actions, hand, ids, self.EXCHANGE)
+                    return tree
+            tree = super().trie(pos)
+        return tree
+
+    def _step(self, pos: Position) -> dict[int, Any]:
+        step = pos._step
+        if step is None:
+            if pos._trie is None and not pos.pending and pos.state.phase == "exchange":
+                step = pos._step = self.trie(pos).root
+            else:
+                step = super()._step(pos)
+        return step
 
     def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
         if not k:
@@ -578,6 +666,7 @@ class HaggisEncoding(Encoding):
     """
 
     name = "haggis"
+    _truncates = True
     extra_hands = 10
 
     def __init__(self, rules: Any, players: int, max_hands: int | None = None) -> None:
@@ -704,6 +793,10 @@ class EleusisEncoding(Encoding):
     name = "eleusis"
     END, NOPLAY, PROPHET, PASS, RIGHT, WRONG = 52, 53, 54, 55, 56, 57
 
+    def __init__(self, rules: Any, players: int) -> None:
+        super().__init__(rules, players)
+        self._one_card: dict[int, Any] = {}  # Play((card,)) by card id
+
     def _num_actions(self) -> int:
         return 58
 
@@ -725,12 +818,31 @@ class EleusisEncoding(Encoding):
 
     def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
         cid, Play, Judge, tokens = self.card_id, eleusis.Play, eleusis.Judge, self.tokens
+        NoPlay, BecomeProphet, Pass = eleusis.NoPlay, eleusis.BecomeProphet, eleusis.Pass
         return [
             ~cid[a.cards[0]] if type(a) is Play
-            else ~self.WRONG if type(a) is Judge and a.card is not None
+            else self.NOPLAY if type(a) is NoPlay
+            else self.PROPHET if type(a) is BecomeProphet
+            else self.PASS if type(a) is Pass
+            else (self.RIGHT if a.right else self.WRONG if a.card is None else ~self.WRONG)
+            if type(a) is Judge
             else tokens(state, a)[0]
             for a in actions
         ]
+
+    def _step(self, pos: Position) -> dict[int, Any]:
+        step = pos._step
+        if step is None and not pos.pending and pos._trie is None:
+            # the first token of every action, without a tree: the tokens after a card
+            # (a string) come from the hand, and a tree is made only after ``judge wrong``
+            state = pos.state
+            actions = self._legal_of(state)
+            step = pos._step = {
+                (c if c >= 0 else ~c): (a if c >= 0 else None)
+                for c, a in zip(self._heads(state, actions), actions, strict=True)
+            }
+            return step
+        return super()._step(pos)
 
     def token_name(self, token: int) -> str:
         if token < 52:
@@ -746,7 +858,13 @@ class EleusisEncoding(Encoding):
         if not pending or pending[0] >= 52:
             return None
         state = pos.state
-        step: dict[int, Any] = {self.END: eleusis.Play(tuple(map(self.cards.__getitem__, pending)))}
+        if len(pending) == 1:  # a one-card play: made once per card (a value, the same each time)
+            play = self._one_card.get(pending[0])
+            if play is None:
+                play = self._one_card[pending[0]] = eleusis.Play((self.cards[pending[0]],))
+        else:
+            play = eleusis.Play(tuple(map(self.cards.__getitem__, pending)))
+        step: dict[int, Any] = {self.END: play}
         if len(pending) < self.rules.max_string:
             left = list(map(self.card_id.__getitem__, state.hands[state.to_act]))
             for t in pending:

@@ -216,13 +216,17 @@ class CardRulesState(pyspiel.State):
         return player
 
     def _legal_actions(self, player: int) -> list[int]:
-        current = self._pos.player_id  # OpenSpiel asked current_player() just before
+        pos = self._pos
+        current = pos.player_id  # OpenSpiel asked current_player() just before
         if player != (self.current_player() if current is None else current):
             return []
-        return self._enc._legal(self._pos)  # not changed: OpenSpiel copies it
+        legal = pos._legal
+        return self._enc._legal(pos) if legal is None else legal  # not changed: OpenSpiel copies it
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self._enc._chance_outcomes(self._pos)  # likewise
+        pos = self._pos
+        out = pos._outcomes
+        return self._enc._chance_outcomes(pos) if out is None else out  # likewise
 
     def _apply_action(self, action: int) -> None:
         self._pos = self._enc.apply(self._pos, action)
@@ -231,7 +235,8 @@ class CardRulesState(pyspiel.State):
         return self._enc.action_string(self._pos, int(action))
 
     def is_terminal(self) -> bool:
-        return self.current_player() == _TERMINAL
+        player = self._pos.player_id
+        return (self.current_player() if player is None else player) == _TERMINAL
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
