@@ -342,18 +342,8 @@ class Scientist:
         it any more: those that judge every card alike on random lines the best rule
         builds from the main line as it stands (the past cannot be played again)."""
         assert b.best is not None
-        best = b.best.rule()
-        rng = random.Random(len(b.line))
-        lines: set[tuple[Card, ...]] = {b.line}
-        for _ in range(walks):
-            line = list(b.line)
-            for _ in range(length):
-                ok = [c for c in _DECK if best.accepts(line, c)]
-                if not ok:
-                    break
-                line.append(ok[rng.randrange(len(ok))])
-                lines.add(tuple(line))
-        plays = [(line, c) for line in sorted(lines, key=len) for c in _DECK]
+        lines = _random_lines(b.best.rule(), [b.line], random.Random(len(b.line)), walks, length)
+        plays = [(line, c) for line in lines for c in _DECK]
         hyps = b.hypotheses[:LOOKAHEAD_HYPOTHESES]
         used = {i for h in hyps for i in h.parts}
         masks, longs, full = searcher().evaluate(plays, only=used)
@@ -398,18 +388,15 @@ class Scientist:
         return E.Play((self.choose(hand, observations),))
 
 
-def _lookalikes(
-    rule: Rule, hyps: Sequence[Hypothesis], rng: random.Random, *, walks: int = 8, length: int = 6
-) -> list[Hypothesis]:
-    """The hypotheses of ``hyps`` that judge all 52 cards as ``rule`` does on random
-    lines ``rule`` builds from a starter it accepts (a sample: they are probably
-    equivalent to ``rule`` in play)."""
-    starters = [c for c in _DECK if rule.accepts_start(c)]
-    if not starters or not hyps:
-        return []
+def _random_lines(
+    rule: Rule, starts: Sequence[tuple[Card, ...]], rng: random.Random, walks: int, length: int
+) -> list[tuple[Card, ...]]:
+    """The lines of ``walks`` random walks of up to ``length`` cards that ``rule`` accepts,
+    each from one of ``starts`` (drawn at random when there are several), with every line
+    on the way, shortest first."""
     lines: set[tuple[Card, ...]] = set()
     for _ in range(walks):
-        line = [starters[rng.randrange(len(starters))]]
+        line = list(starts[0] if len(starts) == 1 else starts[rng.randrange(len(starts))])
         lines.add(tuple(line))
         for _ in range(length):
             ok = [c for c in _DECK if rule.accepts(line, c)]
@@ -417,7 +404,19 @@ def _lookalikes(
                 break
             line.append(ok[rng.randrange(len(ok))])
             lines.add(tuple(line))
-    plays = [(line, c) for line in sorted(lines, key=lambda x: (len(x), [k.index for k in x])) for c in _DECK]
+    return sorted(lines, key=lambda x: (len(x), [k.index for k in x]))
+
+
+def _lookalikes(
+    rule: Rule, hyps: Sequence[Hypothesis], rng: random.Random, *, walks: int = 8, length: int = 6
+) -> list[Hypothesis]:
+    """The hypotheses of ``hyps`` that judge all 52 cards as ``rule`` does on random
+    lines ``rule`` builds from a starter it accepts (a sample: they are probably
+    equivalent to ``rule`` in play)."""
+    starters = [(c,) for c in _DECK if rule.accepts_start(c)]
+    if not starters or not hyps:
+        return []
+    plays = [(line, c) for line in _random_lines(rule, starters, rng, walks, length) for c in _DECK]
     mine = sum(1 << j for j, (line, c) in enumerate(plays) if rule.accepts(line, c))
     used = {i for h in hyps for i in h.parts}
     masks, longs, full = searcher().evaluate(plays, only=used)
