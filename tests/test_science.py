@@ -463,15 +463,25 @@ def _rising() -> list[Observation]:
 def test_a_wrong_guess_rules_out_its_lookalikes_in_play() -> None:
     """Told that "lower than the last card" is wrong, the scientist drops with it the rules
     that build the same lines ("lower than every card of the line" ...), checked here by
-    the exact in-play equivalence, and keeps those that do not."""
+    the exact in-play equivalence, and keeps those that do not.  A dropped play part
+    keeps only the share of its ``start:`` variants (the guess had no ``start:`` part)."""
     line = parse_cards("9S 5H")
     obs = [Observation((), line[0], True), Observation(line[:1], line[1], True)]
     obs.append(Observation(line, parse_card("KD"), False))
     s = Scientist(seed=0)
-    before = s.belief(obs).hypotheses[:200]
+    b0 = s.belief(obs)
+    before = b0.hypotheses[:200]
+    p0 = dict(zip((h.text() for h in b0.hypotheses), b0.probabilities, strict=True))
     wrong = compile_rule("card.rank < prev.rank")
     s.wrong_guess(wrong, obs)
-    after = {h.text() for h in s.belief(obs).hypotheses}
+    b1 = s.belief(obs)
+    p1 = dict(zip((h.text() for h in b1.hypotheses), b1.probabilities, strict=True))
+    kept_scale = max(p1[t] / p0[t] for t in p1)
+    start_share = 1.0 - dict(s.starts(obs))[None]
+    after = {t for t in p1 if p1[t] / p0[t] > 0.5 * kept_scale}
+    for t in p1:
+        if t not in after:  # what is left of a dropped rule is its start: variants' share
+            assert p1[t] / p0[t] == pytest.approx(kept_scale * start_share)
     dropped = [h for h in before if h.text() not in after]
     assert "all(x in line where x.rank > card.rank)" in {h.text() for h in dropped}
     assert "card.rank < prev.rank" not in after
@@ -530,3 +540,58 @@ def test_a_rule_that_differs_from_the_wrong_guess_only_on_rare_lines_is_kept(
     assert truth_fp in before
     s.wrong_guess(wrong, obs)
     assert truth_fp in {fingerprint(h) for h in s.belief(obs).hypotheses}
+
+
+def test_start_parts_follow_the_size_principle() -> None:
+    """After an ace starter, every start: part offered takes the ace, the probabilities
+    add up to one (within the parts left out), "no start: part" is the most probable,
+    and two parts compare as their priors times 52 over the cards they take: "an ace"
+    (4 cards) gains 26/4 on "a red card" (26 cards)."""
+    s = Scientist(seed=0)
+    ace = parse_card("AH")
+    parts = s.starts([Observation((), ace, True)])
+    assert parts[0][0] is None and sum(q for _, q in parts) == pytest.approx(1.0, abs=1e-4)
+    found = search.atoms()
+    texts = {found[i].text: q for i, q in parts if i is not None}
+    for i, _ in parts[1:]:
+        assert i is not None and found[i].fn((), ace)
+    prior = {found[i].text: w for i, _, w in science._start_parts()}
+    ratio = texts["card is ace"] / texts["card is red"]
+    assert ratio == pytest.approx(prior["card is ace"] / prior["card is red"] * 26 / 4)
+    none = dict(parts)[None]
+    assert texts["card is ace"] / none == pytest.approx(
+        science.START_SHARE * prior["card is ace"] * 52 / 4 / (1 - science.START_SHARE)
+    )
+    # No accepted starter seen, or a refused one: the search fits start: parts itself.
+    assert s.starts([]) == ((None, 1.0),)
+    assert s.starts([Observation((), ace, False), Observation((), parse_card("2C"), True)]) == ((None, 1.0),)
+
+
+def test_a_refuted_play_part_is_guessed_again_with_a_start_part() -> None:
+    """The secret rule climbs from an ace.  Once the scientist has stated "not lower"
+    without a start: part and been told it is wrong, it does not drop the play part: it
+    states it again with the start: part the starter makes most probable, and is then
+    right (the exact in-play equivalence)."""
+    secret = compile_rule('rule "r":\n    start: card is ace\n    play: card.rank >= prev.rank')
+    line = [parse_card("AS")]
+    obs = [Observation((), line[0], True)]
+    for card in parse_cards("2C AD 2D 4H 3S 4S 6C AC 5C 7D 7H 2S 6S 9S 4D 8H 9H 10C 3H 9D 10D QD 5H JS QH 6D KS 7S"):
+        ok = secret.accepts(line, card)
+        obs.append(Observation(line, card, ok))
+        if ok:
+            line.append(card)
+    s = Scientist(seed=0)
+    stated: list[str] = []
+    for _ in range(6):
+        guess = s.guess(obs)
+        assert guess is not None and _fits(guess, obs)
+        stated.append(str(guess))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EquivalenceNotProven)
+            if equivalent(guess, secret, in_play=True) is None:
+                break
+        s.wrong_guess(guess, obs)
+    else:
+        pytest.fail(f"never right: {stated}")
+    assert "start:" not in stated[0] and "start: card is ace" in stated[-1]
+    assert len(set(stated)) == len(stated)  # no guess is stated twice

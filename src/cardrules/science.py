@@ -15,9 +15,12 @@ that prefers short, simple rules.  The scientist
   the probability ``s`` of the rules no card can tell from it any more, times the turns
   the cards at hand would take to make it sure, outweighs the cost of a wrong guess
   (2) times ``1 - s``.  A wrong guess rules out its lookalikes too (the rules that build
-  the same lines).  A share of the probability is kept for "a rule the search does not
-  know", falling with every observation as a coin's would, so a rule that fits only
-  because nothing simpler does is not believed at once.
+  the same lines).  A rule may have a ``start:`` part, which only the starter shows:
+  a wrong guess refutes its play part with the ``start:`` part it was stated with, and
+  the play part may be stated again with the most probable ``start:`` part the
+  starter leaves (:meth:`Scientist.starts`).  A share of the probability is kept for
+  "a rule the search does not know", falling with every observation as a coin's would,
+  so a rule that fits only because nothing simpler does is not believed at once.
 
 :func:`play_science` is the single-player round that measures it: a hand of 12 from two
 shuffled decks, one card a turn, a guess after each verdict; the score is ``turns -
@@ -31,6 +34,7 @@ turn - penalty * wrong guesses`` for a right guess at turn ``turn``.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -44,7 +48,7 @@ import attrs
 from .cards import Card, canonical, standard_deck
 from .errors import CardRulesError
 from .lang.analysis import EquivalenceNotProven, equivalent
-from .lang.induce import Hypothesis, Observation, ranked, searcher
+from .lang.induce import Hypothesis, Observation, atoms, ranked, searcher
 from .lang.rules import Rule
 
 __all__ = ["ScienceRound", "Scientist", "observations_from_view", "play_science"]
@@ -83,6 +87,13 @@ LOOKALIKE_HYPOTHESES: Final = 200
 #: How many of them, found alike on random lines, are confirmed equivalent in play (and
 #: dropped) at most.
 LOOKALIKE_CHECKS: Final = 8
+
+#: The prior probability that a secret rule has a ``start:`` part (a condition on the
+#: starter alone); see :meth:`Scientist.starts`.
+START_SHARE: Final = 0.05
+#: How many of the most probable hypotheses a guess is chosen among, each with its most
+#: probable ``start:`` part not yet refuted (see :meth:`Scientist.guess`).
+GUESS_HYPOTHESES: Final = 20
 
 #: The weight of a verdict's expected information (bits) beside the chance of a right
 #: guess when choosing a card (see :meth:`Scientist.choose`).
@@ -145,7 +156,10 @@ class Scientist:
         self.prophet_confidence = prophet_confidence
         self._rng = random.Random(0 if seed is None else seed)
         self._cache: OrderedDict[tuple[Observation, ...], Belief] = OrderedDict()
-        self._wrong: list[int] = []  # fingerprints of refuted guesses (this round)
+        # Refuted guesses of this round: fingerprint of the play part -> the start parts
+        # (atom index, or None for "no start: part") refuted with it.
+        self._wrong: dict[int, set[int | None]] = {}
+        self._stated: tuple[str, int, int | None] | None = None  # the last guess: text, fingerprint, start
         self._wrong_at: tuple[Observation, ...] = ()
         self._hand: tuple[Card, ...] = ()  # the hand seen by choose(), less the card played
 
@@ -171,17 +185,63 @@ class Scientist:
             if len(self._cache) > 64:
                 self._cache.popitem(last=False)
         if self._wrong:
+            # A refuted guess takes away its play part's share for the start parts it
+            # was stated with: all of it when only "no start: part" is possible.
+            starts = self.starts(key)
             s = searcher()
-            keep = [i for i, h in enumerate(cached.hypotheses) if s.fingerprint(h) not in self._wrong]
-            mass = sum(cached.probabilities[i] for i in keep)
+            hyps: list[Hypothesis] = []
+            probs: list[float] = []
+            for h, p in zip(cached.hypotheses, cached.probabilities, strict=True):
+                left = _left(starts, self._wrong.get(s.fingerprint(h)))
+                if left > 1e-12:
+                    hyps.append(h)
+                    probs.append(p * left)
             lost = 1.0 - sum(cached.probabilities)  # the unknown rule's share
-            scale = 1.0 / (mass + lost) if mass + lost > 0 else 0.0
-            return Belief(
-                tuple(cached.hypotheses[i] for i in keep),
-                tuple(cached.probabilities[i] * scale for i in keep),
-                cached.line,
-            )
+            total = sum(probs) + lost
+            scale = 1.0 / total if total > 0 else 0.0
+            order = sorted(range(len(hyps)), key=lambda i: -probs[i])  # stable: ties keep their order
+            return Belief(tuple(hyps[i] for i in order), tuple(probs[i] * scale for i in order), cached.line)
         return cached
+
+    def starts(self, observations: Sequence[Observation]) -> tuple[tuple[int | None, float], ...]:
+        """The ``start:`` parts the starter leaves possible, with their probabilities,
+        most probable first: ``None`` for "no ``start:`` part", else the index of an atom
+        about the card alone (one per set of cards it takes).
+
+        A secret rule has a ``start:`` part with prior probability :data:`START_SHARE`,
+        which is then an atom about the card alone, by the atoms' prior.  The verdicts on
+        played cards say nothing about it (the ``start:`` part judges the starter only);
+        the starter does: it is the first card turned that the part takes, so a part
+        that takes ``n`` of the 52 cards shows this starter with chance ``1/n``, against
+        ``1/52`` without one (the size principle: "an ace" explains an ace starter 13
+        times better than "any card").  When a starter was refused, or there is no
+        starter, the search fits the ``start:`` part itself and this is ``((None, 1.0),)``.
+        """
+        starters = [o for o in observations if not o.line]
+        if len(starters) != 1 or not starters[0].accepted:
+            return ((None, 1.0),)
+        return _start_posterior(starters[0].card)
+
+    def _pick(
+        self, b: Belief, observations: Sequence[Observation]
+    ) -> tuple[Hypothesis, int | None, float] | None:
+        """The guess to state: among the :data:`GUESS_HYPOTHESES` most probable play parts,
+        the one whose most probable ``start:`` part not refuted with it makes the most
+        probable rule; that rule, its ``start:`` part (as :meth:`starts` names it) and its
+        probability."""
+        starts = self.starts(observations)
+        s = searcher()
+        best: tuple[Hypothesis, int | None, float] | None = None
+        for h, p in zip(b.hypotheses[:GUESS_HYPOTHESES], b.probabilities, strict=False):
+            refuted = self._wrong.get(s.fingerprint(h))
+            left = _left(starts, refuted)
+            part = next(((st, q) for st, q in starts if refuted is None or st not in refuted), None)
+            if part is None or left <= 0.0:
+                continue
+            chance = p * part[1] / left
+            if best is None or chance > best[2]:
+                best = (h if part[0] is None else attrs.evolve(h, start=part[0]), part[0], chance)
+        return best
 
     def _forget_other_rounds(self, key: tuple[Observation, ...]) -> None:
         """Refuted guesses count only while the observations extend those of the
@@ -202,10 +262,18 @@ class Scientist:
         it) are stated again this round.  Lookalikes are found among the
         :data:`LOOKALIKE_HYPOTHESES` most probable hypotheses by random lines, then each
         is confirmed by :func:`~cardrules.lang.analysis.equivalent` (``in_play=True``,
-        the check that judged the guess), at most :data:`LOOKALIKE_CHECKS` of them."""
+        the check that judged the guess), at most :data:`LOOKALIKE_CHECKS` of them.  A
+        guess refutes its play part only with the ``start:`` part it was stated with
+        (none, or the one :meth:`guess` chose): the same play part may still be right
+        with another ``start:`` part."""
         b = self.belief(observations)
         s = searcher()
-        wrong = {s.fingerprint(h) for h in b.hypotheses if h.text() == rule.source}
+        start: int | None = None
+        if self._stated is not None and self._stated[0] == rule.source:
+            wrong = {self._stated[1]}
+            start = self._stated[2]
+        else:
+            wrong = {s.fingerprint(h) for h in b.hypotheses if h.text() == rule.source}
         candidates = _lookalikes(rule, b.hypotheses[:LOOKALIKE_HYPOTHESES], random.Random(len(observations)))
         checked = 0
         with warnings.catch_warnings():
@@ -217,9 +285,11 @@ class Scientist:
                 if checked >= LOOKALIKE_CHECKS:
                     break
                 checked += 1
-                if equivalent(h.rule(), rule, in_play=True) is None:
+                alike = h if start is None else attrs.evolve(h, start=start)
+                if equivalent(alike.rule(), rule, in_play=True) is None:
                     wrong.add(fp)
-        self._wrong.extend(sorted(wrong))
+        for fp in sorted(wrong):
+            self._wrong.setdefault(fp, set()).add(start)
         self._wrong_at = tuple(observations)
 
     # -- the science round -------------------------------------------------------------
@@ -310,17 +380,26 @@ class Scientist:
         (a wrong guess is not repeated), and so is the best rule when the cards at hand
         can hardly tell anything more."""
         b = self.belief(observations)
-        if b.best is None:
+        pick = self._pick(b, observations)
+        if pick is None:
             return None
-        p = b.confidence
+        h, start, p = pick
         if p >= self.confidence or self._stuck(b):
-            return b.best.rule()
+            return self._state(h, start)
         if p < MIN_GUESS:
             return None
-        s = max(self.settled(b), p)
+        # Its start: variants are among the rules no experiment can tell from it.
+        s = max(self.settled(b, h), p)
         if s * self.delay(b) > PENALTY * (1 - s):
-            return b.best.rule()
+            return self._state(h, start)
         return None
+
+    def _state(self, h: Hypothesis, start: int | None) -> Rule:
+        """``h`` as the rule to state, remembered so that :meth:`wrong_guess` knows which
+        play part and ``start:`` part it refutes."""
+        rule = h.rule()
+        self._stated = (rule.source, searcher().fingerprint(h), start)
+        return rule
 
     def delay(self, b: Belief) -> float:
         """The turns that playing is expected to take before the best rule is sure: the
@@ -337,20 +416,22 @@ class Scientist:
             return DELAY_CAP
         return max(1.0, needed / info)
 
-    def settled(self, b: Belief, *, walks: int = 3, length: int = 4) -> float:
-        """The probability of the best rule and of the rules no experiment can tell from
-        it any more: those that judge every card alike on random lines the best rule
-        builds from the main line as it stands (the past cannot be played again)."""
-        assert b.best is not None
-        lines = _random_lines(b.best.rule(), [b.line], random.Random(len(b.line)), walks, length)
+    def settled(self, b: Belief, h: Hypothesis | None = None, *, walks: int = 3, length: int = 4) -> float:
+        """The probability of the rule ``h`` (the best rule by default) and of the rules
+        no experiment can tell from it any more: those that judge every card alike on
+        random lines ``h`` builds from the main line as it stands (the past cannot be
+        played again)."""
+        if h is None:
+            assert b.best is not None
+            h = b.best
+        lines = _random_lines(h.rule(), [b.line], random.Random(len(b.line)), walks, length)
         plays = [(line, c) for line in lines for c in _DECK]
         hyps = b.hypotheses[:LOOKAHEAD_HYPOTHESES]
-        used = {i for h in hyps for i in h.parts}
+        used = {i for x in (*hyps, h) for i in x.parts}
         masks, longs, full = searcher().evaluate(plays, only=used)
-        mine = hyps[0].value(masks, longs, full)
-        return sum(
-            p for h, p in zip(hyps, b.probabilities, strict=False) if h.value(masks, longs, full) == mine
-        )
+        mine = h.value(masks, longs, full)
+        probs = b.probabilities
+        return sum(p for x, p in zip(hyps, probs, strict=False) if x.value(masks, longs, full) == mine)
 
     def _stuck(self, b: Belief) -> bool:
         """Whether no card at all is likely to be accepted after the main line: then
@@ -386,6 +467,53 @@ class Scientist:
         if b.hypotheses and max(self._acceptance(b, cards)) < 0.02 and E.NoPlay() in legal_actions:
             return E.NoPlay()
         return E.Play((self.choose(hand, observations),))
+
+
+def _left(starts: Sequence[tuple[int | None, float]], refuted: set[int | None] | None) -> float:
+    """The share of a play part's probability left when the ``start:`` parts ``refuted``
+    were refuted with it."""
+    if not refuted:
+        return 1.0
+    return max(0.0, 1.0 - sum(q for st, q in starts if st in refuted))
+
+
+@functools.cache
+def _start_parts() -> tuple[tuple[int, int, float], ...]:
+    """The ``start:`` parts a scientist weighs: one atom about the card alone per set of
+    cards (the most probable text), with the set as a mask over the 52 cards and the
+    prior probability of the set (the atoms' weights, summed and normalised)."""
+    found = atoms()
+    full = (1 << len(_DECK)) - 1
+    sets: dict[int, list[Any]] = {}
+    for i, a in enumerate(found):
+        if not a.card_only:
+            continue
+        mask = sum(1 << k for k, c in enumerate(_DECK) if a.fn((), c))
+        if mask in (0, full):
+            continue
+        if mask in sets:
+            sets[mask][1] += a.weight
+        else:
+            sets[mask] = [i, a.weight]
+    total = sum(w for _, w in sets.values())
+    return tuple(sorted(((i, m, w / total) for m, (i, w) in sets.items()), key=lambda t: (-t[2], t[0])))
+
+
+@functools.lru_cache(maxsize=64)
+def _start_posterior(starter: Card) -> tuple[tuple[int | None, float], ...]:
+    """The probabilities of the ``start:`` parts after the starter (see
+    :meth:`Scientist.starts`), most probable first; parts below one in a million are
+    left out."""
+    bit = 1 << _DECK.index(starter)
+    n = len(_DECK)
+    weights: list[tuple[int | None, float]] = [(None, 1.0 - START_SHARE)]
+    for i, mask, prior in _start_parts():
+        if mask & bit:
+            weights.append((i, START_SHARE * prior * n / mask.bit_count()))
+    total = sum(w for _, w in weights)
+    out = [(i, w / total) for i, w in weights if w / total >= 1e-6]
+    out.sort(key=lambda t: -t[1])
+    return tuple(out)
 
 
 def _random_lines(
