@@ -227,11 +227,12 @@ class Scientist:
     ) -> tuple[Hypothesis, int | None, float] | None:
         """The guess to state: among the :data:`GUESS_HYPOTHESES` most probable play parts,
         the one whose most probable ``start:`` part not refuted with it makes the most
-        probable rule; that rule, its ``start:`` part (as :meth:`starts` names it) and its
-        probability."""
+        probable rule; that rule, its ``start:`` part (as :meth:`starts` names it) and the
+        probability of its play part (with whatever ``start:`` part is left)."""
         starts = self.starts(observations)
         s = searcher()
         best: tuple[Hypothesis, int | None, float] | None = None
+        top = 0.0
         for h, p in zip(b.hypotheses[:GUESS_HYPOTHESES], b.probabilities, strict=False):
             refuted = self._wrong.get(s.fingerprint(h))
             left = _left(starts, refuted)
@@ -239,8 +240,9 @@ class Scientist:
             if part is None or left <= 0.0:
                 continue
             chance = p * part[1] / left
-            if best is None or chance > best[2]:
-                best = (h if part[0] is None else attrs.evolve(h, start=part[0]), part[0], chance)
+            if best is None or chance > top:
+                best = (h if part[0] is None else attrs.evolve(h, start=part[0]), part[0], p)
+                top = chance
         return best
 
     def _forget_other_rounds(self, key: tuple[Observation, ...]) -> None:
@@ -369,8 +371,12 @@ class Scientist:
     def guess(self, observations: Sequence[Observation]) -> Rule | None:
         """The rule it would state now, or ``None`` while waiting is worth more.
 
-        With ``p`` the probability of the most probable rule and ``s >= p`` that of the
-        rules no experiment can tell from it any more (:meth:`settled`), it guesses when
+        The rule is the most probable one: a play part with the most probable ``start:``
+        part not yet refuted with it (:meth:`starts`; the first guess has none).  With
+        ``p`` the probability of its play part (whatever its ``start:`` part: no
+        experiment can tell ``start:`` parts apart, so waiting does not make them surer)
+        and ``s >= p`` that of the rules no experiment can tell from its play part any
+        more (:meth:`settled`), it guesses when
         ``p >= confidence`` or ``s * delay > PENALTY * (1 - s)``, where ``delay``
         (:meth:`delay`) is the number of turns the cards at hand would take to make the
         best rule sure.  If the secret rule is among the rules of ``s`` (probability
