@@ -248,6 +248,10 @@ class Encoding:
         self.num_actions = self._num_actions()
         self._rows: dict[int, tuple[tuple[int, float], ...]] = {}  # outcome tables, by the cards left
         self._deal_starts: dict[tuple[Card, ...], _Deal] = {}  # never drawn from
+        # the token of each one-token action the game interns, by the object's id (the
+        # game module keeps the objects alive, so an id is never reused): a position
+        # where every legal action is one of them finds its ids in C loops
+        self._single: dict[int, int] = {id(a): t for a, t in self._interned_singles()}
 
     def __deepcopy__(self, memo: object) -> Encoding:
         return self  # fixed for its game, rules and players
@@ -259,6 +263,11 @@ class Encoding:
 
     def _num_actions(self) -> int:
         raise NotImplementedError
+
+    def _interned_singles(self) -> list[tuple[Any, int]]:
+        """The one-token actions the game module interns (``legal_actions`` returns
+        those very objects), each with its token."""
+        return []
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         """The token ids that enter ``action`` (a legal action of ``state``)."""
@@ -386,6 +395,14 @@ class Encoding:
             else:  # where every action is one token, no tree is needed
                 state = pos.state
                 actions = self._legal_of(state)
+                # every action one the game interns: their ids by identity, in C loops
+                single = self._single
+                if single:
+                    token_of: Callable[[int], int | None] = single.get
+                    found = dict(zip(map(token_of, map(id, actions)), actions, strict=True))
+                    if None not in found:  # so every key is a token
+                        pos._step = found  # type: ignore[assignment]
+                        return found  # type: ignore[return-value]
                 heads = self._heads(state, actions)
                 if heads and min(heads) < 0:
                     tree = pos._trie = Tree(state, actions, heads, self._codes_at)
@@ -513,6 +530,11 @@ class AegisEncoding(Encoding):
     def _num_actions(self) -> int:
         return 110
 
+    def _interned_singles(self) -> list[tuple[Any, int]]:
+        cid = self.card_id
+        plays = [(a, self.PLAY + cid[c]) for c, a in aegis._PLAYS.items()]
+        return [*plays, *((b, self.BID + b.n - 1) for b in aegis._BIDS), (aegis._KEEP, self.EXCHANGE)]
+
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         kind = type(action).__name__
         if kind == "Exchange":
@@ -611,6 +633,10 @@ class GunsoreEncoding(Encoding):
 
     def _num_actions(self) -> int:
         return len(self.cards) + 1
+
+    def _interned_singles(self) -> list[tuple[Any, int]]:
+        cid = self.card_id
+        return [*((a, cid[c]) for c, a in gunsore._PLAY.items()), (gunsore._DECLARE, len(self.cards))]
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         if type(action).__name__ == "DeclareWar":
