@@ -53,8 +53,9 @@ draws) and is derived from the rules in each encoding's docstring.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import combinations
 from operator import itemgetter as _pick
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from .. import aegis, eleusis, gunsore, haggis
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
@@ -62,6 +63,8 @@ from ..errors import CardRulesError, IllegalActionError
 from ..protocol import CHANCE, GAMES, GameDef, Shuffle
 
 __all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
+
+_P = TypeVar("_P", bound="Position")
 
 
 class Tree:
@@ -110,20 +113,22 @@ class Tree:
 
 
 class _SubsetTree(Tree):
-    """The :class:`Tree` of a choice of any subset of ``hand`` (distinct cards, in
-    canonical order), each entered as its cards in that order then ``end``: the legal
-    ids after a prefix are the cards after its last one, and ``end``.  Works each level
-    out from the hand alone, where :class:`Tree` would filter the actions."""
+    """The :class:`Tree` of a choice of any subset of a hand (distinct cards, in
+    canonical order, ``ids`` their tokens), each entered as its cards in that order then
+    ``end``: the legal ids after a prefix are the cards after its last one, and ``end``.  ``actions`` are
+    the subsets in ``itertools.combinations`` order by size (the empty one first), so
+    the action a prefix completes is found by the places of its cards in the hand.
+    Works each level out from the hand alone, where :class:`Tree` would filter the
+    actions."""
 
-    __slots__ = ("_actions", "_by_cards", "_end", "_hand", "_ids", "_place")
+    __slots__ = ("_actions", "_end", "_ids", "_index", "_place")
 
-    def __init__(self, actions: Sequence[Any], hand: Sequence[Card], ids: list[int], end: int) -> None:
+    def __init__(self, actions: Sequence[Any], ids: list[int], end: int) -> None:
         self._actions = actions  # actions[0] is the empty choice
-        self._hand = tuple(hand)
         self._ids = ids
-        self._place = {t: i for i, t in enumerate(ids)}
+        self._place = dict(zip(ids, range(len(ids)), strict=True))
+        self._index = _subset_index(len(ids))
         self._end = end
-        self._by_cards: dict[tuple[Card, ...], Any] | None = None
         self.root = dict.fromkeys(ids)
         self.root[end] = actions[0]
         self._levels = {(): self.root}
@@ -131,20 +136,27 @@ class _SubsetTree(Tree):
     def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
         level = self._levels.get(prefix)
         if level is None:
-            place, last = self._place, -1
-            for t in prefix:
-                i = place.get(t, -1)
-                if i <= last:
-                    return None  # not a prefix of a legal action's tokens
-                last = i
-            by_cards = self._by_cards
-            if by_cards is None:
-                by_cards = self._by_cards = {a.cards: a for a in self._actions}
-            hand = self._hand
-            level = dict.fromkeys(self._ids[last + 1 :])
-            level[self._end] = by_cards[tuple(hand[place[t]] for t in prefix)]
+            places = tuple(map(self._place.get, prefix))  # None for a card not in the hand
+            i = self._index.get(places)  # None unless the places rise
+            if i is None:
+                return None  # not a prefix of a legal action's tokens
+            level = dict.fromkeys(self._ids[places[-1] + 1 :])  # type: ignore[operator]
+            level[self._end] = self._actions[i]
             self._levels[prefix] = level
         return level
+
+
+_SUBSET_INDEX: dict[int, dict[tuple[int | None, ...], int]] = {}
+
+
+def _subset_index(n: int) -> dict[tuple[int | None, ...], int]:
+    """The place of each subset of ``range(n)`` (as its rising tuple) in the order of
+    ``itertools.combinations`` by size, the empty one first."""
+    index = _SUBSET_INDEX.get(n)
+    if index is None:
+        subsets = (c for k in range(n + 1) for c in combinations(range(n), k))
+        index = _SUBSET_INDEX[n] = {c: i for i, c in enumerate(subsets)}
+    return index
 
 
 class _Deal:
@@ -152,20 +164,20 @@ class _Deal:
     draw: the last of them appends to it, so a draw copies nothing (a position behind
     the last one works its counts out again when asked)."""
 
-    __slots__ = ("cards", "counts", "ids", "keys", "left", "most", "start", "tokens")
+    __slots__ = ("cards", "counts", "keys", "left", "most", "start", "tokens")
 
     def __init__(self, cards: list[Card], counts: list[int], start: _Deal | None = None) -> None:
         self.cards = cards  # drawn so far, in order
         self.counts = counts  # how many of each alphabet card are left after them
         if start is None:
-            self.ids = [i for i, n in enumerate(counts) if n]  # the alphabet ids left, ascending
             self.left = sum(counts)
             self.most = max(counts, default=0)  # copies of a card at most
-            # each id left as ``count * alphabet size + id``: its place in the outcome table
+            # each alphabet id left, ascending, as ``count * alphabet size + id``: its
+            # place in the outcome table
             size = len(counts)
-            self.keys = [counts[i] * size + i for i in self.ids]
+            self.keys = [n * size + i for i, n in enumerate(counts) if n]
         else:  # the same counts as ``start``
-            self.ids, self.left, self.most = list(start.ids), start.left, start.most
+            self.left, self.most = start.left, start.most
             self.keys = list(start.keys)
         self.start = len(cards)
         self.tokens: list[int] = []  # the ids of cards[start:]
@@ -226,6 +238,44 @@ class Position:
 
     def __copy__(self) -> Position:
         return self
+
+
+class _Drawing(Position):
+    """A chance position that draws in place (``Encoding._draw``): what a framework
+    state that changes in place (OpenSpiel's) keeps during a deal, instead of a new
+    position per card.  Never shared: a copy (``copy``, ``deepcopy``) is a new one at
+    the same point (the cards drawn stay shared, as along any draw); :meth:`frozen` is
+    the :class:`Position` it is at."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: object) -> _Drawing:
+        return _moved(self, _Drawing)
+
+    def __copy__(self) -> _Drawing:
+        return _moved(self, _Drawing)
+
+    def frozen(self) -> Position:
+        return _moved(self, Position)
+
+
+_new = object.__new__
+
+
+def _moved(pos: Position, cls: type[_P]) -> _P:
+    """A ``cls`` at the chance position ``pos`` (before the next draw: nothing derived)."""
+    out: Any = _new(cls)
+    out.state = pos.state
+    out.pending = ()
+    out._trie = None
+    out._deal = pos._deal
+    out._k = pos._k
+    out._who = pos._who  # the same state, the same player
+    out._step = None
+    out._legal = None
+    out._outcomes = pos._outcomes
+    out.player_id = pos.player_id
+    return out  # type: ignore[no-any-return]
 
 
 _UNSET: Any = object()
@@ -312,7 +362,17 @@ class Encoding:
 
     def enter(self, state: Any) -> Position:
         """The position at a cardrules ``state`` with nothing pending."""
-        pos = Position(state)
+        pos = _new(Position)  # Position(state), without the call
+        pos.state = state
+        pos.pending = ()
+        pos._trie = None
+        pos._deal = None
+        pos._k = 0
+        pos._who = _UNSET
+        pos._step = None
+        pos._legal = None
+        pos._outcomes = None
+        pos.player_id = None
         if state.to_act is CHANCE:
             cards = tuple(self.game.chance_cards(state))
             start = self._deal_starts.get(cards)
@@ -435,48 +495,67 @@ class Encoding:
 
     def apply(self, pos: Position, token: int) -> Position:
         """The position after chance outcome or player token ``token``."""
-        deal = pos._deal
         state = pos.state
-        if deal is not None:  # a chance node: draw one card
-            k = pos._k
-            if k != len(deal.cards):  # a position behind the last one of its deal: draw on a copy
-                deal = _Deal(deal.cards[:k], deal.counts_at(k))
-            counts = deal.counts
-            if not 0 <= token < len(counts) or not counts[token]:
-                raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
-            card = self.cards[token]
-            left = deal.left
-            if left == 1:  # the deal is complete
-                return self.enter(self.game.apply(state, Shuffle((*deal.cards, card))))
-            deal.cards.append(card)
-            deal.tokens.append(token)
-            deal.left = left - 1
-            n = counts[token] - 1
-            counts[token] = n
-            ids = deal.ids
-            j = ids.index(token)
-            if n:
-                deal.keys[j] -= len(counts)
-            else:
-                del ids[j]
-                del deal.keys[j]
-            out = Position(state)
-            out._deal = deal
-            out._k = k + 1
-            out._who = pos._who  # the same state, the same player
-            out.player_id = pos.player_id
-            return out
+        if pos._deal is not None:  # a chance node: draw one card
+            out = _moved(pos, Position)
+            done = self._draw(out, token)
+            return out if done is None else done
         if state.to_act is CHANCE:
             raise AssertionError("a chance node without its deal")
         step = pos._step
         if step is None:
             step = self._step(pos)
         action = step.get(token, _UNSET)
-        if action is None:
-            return Position(state, (*pos.pending, token), trie=pos._trie)
+        if action is None:  # Position(state, (*pos.pending, token), trie=pos._trie), and the same player
+            out = _new(Position)
+            out.state = state
+            out.pending = (*pos.pending, token)
+            out._trie = pos._trie
+            out._deal = None
+            out._k = 0
+            out._who = pos._who
+            out._step = None
+            out._legal = None
+            out._outcomes = None
+            out.player_id = pos.player_id
+            return out
         if action is _UNSET:
             self.completes(pos, token)  # raises
         return self.enter(self.game.apply(state, action))
+
+    def _draw(self, pos: Position, token: int) -> Position | None:
+        """Draw the card ``token`` at the chance position ``pos``, which changes in
+        place to the next one (a new one of the caller's, or a :class:`_Drawing`); when
+        the card completes the deal, ``pos`` is left as it was and the position after
+        the ``Shuffle`` is returned."""
+        deal = pos._deal
+        assert deal is not None
+        k = pos._k
+        cards = deal.cards
+        if k != len(cards):  # a position behind the last one of its deal: draw on a copy
+            deal = pos._deal = _Deal(cards[:k], deal.counts_at(k))
+            cards = deal.cards
+        counts = deal.counts
+        if not 0 <= token < len(counts) or not counts[token]:
+            raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
+        left = deal.left
+        if left == 1:  # the deal is complete
+            return self.enter(self.game.apply(pos.state, Shuffle((*cards, self.cards[token]))))
+        cards.append(self.cards[token])
+        deal.tokens.append(token)
+        deal.left = left - 1
+        n = counts[token]
+        counts[token] = n - 1
+        keys = deal.keys
+        size = len(counts)
+        j = keys.index(n * size + token)
+        if n > 1:
+            keys[j] -= size
+        else:
+            del keys[j]
+        pos._k = k + 1
+        pos._outcomes = None
+        return None
 
     def action_string(self, pos: Position, token: int) -> str:
         """``str(action)`` when ``token`` completes an action at ``pos``; the chance draw
@@ -561,10 +640,12 @@ class AegisEncoding(Encoding):
             if state.phase == "exchange" and type(state.to_act) is int:
                 actions = self._legal_of(state)
                 hand = state.hands[state.to_act]
-                # every subset of the hand (distinct cards), the empty one first: a subset tree
-                if len(actions) == 1 << len(hand) and not actions[0].cards:
+                # every subset of the hand (distinct cards), the empty one first and the
+                # whole hand last (in combinations order, as legal_actions gives them): a
+                # subset tree
+                if len(actions) == 1 << len(hand) and not actions[0].cards and actions[-1].cards == hand:
                     ids = list(map(self.card_id.__getitem__, hand))
-                    tree = pos._trie = _SubsetTree(actions, hand, ids, self.EXCHANGE)
+                    tree = pos._trie = _SubsetTree(actions, ids, self.EXCHANGE)
                     return tree
             tree = super().trie(pos)
         return tree
