@@ -54,10 +54,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from operator import itemgetter as _pick
 from typing import Any, ClassVar, TypeVar
 
 from .. import aegis, eleusis, gunsore, haggis
+from .._hotloops import deal_draw, deal_outcomes
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
 from ..errors import CardRulesError, IllegalActionError
 from ..protocol import CHANCE, GAMES, GameDef, Shuffle
@@ -298,10 +298,13 @@ class Encoding:
         self.num_actions = self._num_actions()
         self._rows: dict[int, tuple[tuple[int, float], ...]] = {}  # outcome tables, by the cards left
         self._deal_starts: dict[tuple[Card, ...], _Deal] = {}  # never drawn from
-        # the token of each one-token action the game interns, by the object's id (the
-        # game module keeps the objects alive, so an id is never reused): a position
-        # where every legal action is one of them finds its ids in C loops
-        self._single: dict[int, int] = {id(a): t for a, t in self._interned_singles()}
+        # the first token of each action the game interns, and the action it completes
+        # (None if more tokens follow), by the object's id (the game module keeps the
+        # objects alive, so an id is never reused): a position where every legal action
+        # is one of them finds its first tokens in C loops
+        firsts = self._interned_firsts()
+        self._first_token: dict[int, int] = {id(a): t for a, t, _ in firsts}
+        self._first_value: dict[int, Any] = {id(a): a if ends else None for a, _, ends in firsts}
 
     def __deepcopy__(self, memo: object) -> Encoding:
         return self  # fixed for its game, rules and players
@@ -314,10 +317,20 @@ class Encoding:
     def _num_actions(self) -> int:
         raise NotImplementedError
 
-    def _interned_singles(self) -> list[tuple[Any, int]]:
-        """The one-token actions the game module interns (``legal_actions`` returns
-        those very objects), each with its token."""
+    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
+        """The actions the game module interns (``legal_actions`` returns those very
+        objects), each with its first token and whether that token ends it."""
         return []
+
+    def _first_step(self, actions: Sequence[Any]) -> dict[int, Any] | None:
+        """The first tokens of ``actions``, each to the action it completes (``None``
+        where more tokens follow), if every one of them is an interned action."""
+        if not self._first_token:
+            return None
+        ids = list(map(id, actions))
+        token_of: Callable[[int], int | None] = self._first_token.get
+        found = dict(zip(map(token_of, ids), map(self._first_value.get, ids), strict=True))
+        return None if None in found else found  # type: ignore[return-value]
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         """The token ids that enter ``action`` (a legal action of ``state``)."""
@@ -419,7 +432,7 @@ class Encoding:
             table = self._rows.get(total)
             if table is None or len(table) <= deal.most * len(self.cards):
                 table = self._table(total, deal.most)
-            out = pos._outcomes = list(_pick(*keys)(table)) if len(keys) > 1 else [table[k] for k in keys]
+            out = pos._outcomes = deal_outcomes(table, keys)
         return out
 
     def _table(self, total: int, most: int) -> tuple[tuple[int, float], ...]:
@@ -455,14 +468,10 @@ class Encoding:
             else:  # where every action is one token, no tree is needed
                 state = pos.state
                 actions = self._legal_of(state)
-                # every action one the game interns: their ids by identity, in C loops
-                single = self._single
-                if single:
-                    token_of: Callable[[int], int | None] = single.get
-                    found = dict(zip(map(token_of, map(id, actions)), actions, strict=True))
-                    if None not in found:  # so every key is a token
-                        pos._step = found  # type: ignore[assignment]
-                        return found  # type: ignore[return-value]
+                found = self._first_step(actions)
+                if found is not None:  # (a tree, if one is needed, is made at the next token)
+                    pos._step = found
+                    return found
                 heads = self._heads(state, actions)
                 if heads and min(heads) < 0:
                     tree = pos._trie = Tree(state, actions, heads, self._codes_at)
@@ -535,24 +544,17 @@ class Encoding:
         if k != len(cards):  # a position behind the last one of its deal: draw on a copy
             deal = pos._deal = _Deal(cards[:k], deal.counts_at(k))
             cards = deal.cards
-        counts = deal.counts
-        if not 0 <= token < len(counts) or not counts[token]:
-            raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
         left = deal.left
         if left == 1:  # the deal is complete
+            counts = deal.counts
+            if not 0 <= token < len(counts) or not counts[token]:
+                raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
             return self.enter(self.game.apply(pos.state, Shuffle((*cards, self.cards[token]))))
+        if not deal_draw(deal.counts, deal.keys, token):
+            raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
         cards.append(self.cards[token])
         deal.tokens.append(token)
         deal.left = left - 1
-        n = counts[token]
-        counts[token] = n - 1
-        keys = deal.keys
-        size = len(counts)
-        j = keys.index(n * size + token)
-        if n > 1:
-            keys[j] -= size
-        else:
-            del keys[j]
         pos._k = k + 1
         pos._outcomes = None
         return None
@@ -609,10 +611,11 @@ class AegisEncoding(Encoding):
     def _num_actions(self) -> int:
         return 110
 
-    def _interned_singles(self) -> list[tuple[Any, int]]:
+    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
         cid = self.card_id
-        plays = [(a, self.PLAY + cid[c]) for c, a in aegis._PLAYS.items()]
-        return [*plays, *((b, self.BID + b.n - 1) for b in aegis._BIDS), (aegis._KEEP, self.EXCHANGE)]
+        plays = [(a, self.PLAY + cid[c], True) for c, a in aegis._PLAYS.items()]
+        bids = [(b, self.BID + b.n - 1, True) for b in aegis._BIDS]
+        return [*plays, *bids, (aegis._KEEP, self.EXCHANGE, True)]
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         kind = type(action).__name__
@@ -715,9 +718,10 @@ class GunsoreEncoding(Encoding):
     def _num_actions(self) -> int:
         return len(self.cards) + 1
 
-    def _interned_singles(self) -> list[tuple[Any, int]]:
+    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
         cid = self.card_id
-        return [*((a, cid[c]) for c, a in gunsore._PLAY.items()), (gunsore._DECLARE, len(self.cards))]
+        plays = [(a, cid[c], True) for c, a in gunsore._PLAY.items()]
+        return [*plays, (gunsore._DECLARE, len(self.cards), True)]
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         if type(action).__name__ == "DeclareWar":
@@ -907,6 +911,14 @@ class EleusisEncoding(Encoding):
     def _num_actions(self) -> int:
         return 58
 
+    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
+        cid, e = self.card_id, eleusis
+        plays = [(a, cid[c], False) for c, a in e._PLAY1.items()]  # a card, then the string goes on
+        names = [(a, self.WRONG, False) for a in e._NAMES.values()]  # judge wrong, then the card
+        singles = [(e._NOPLAY, self.NOPLAY), (e._BECOME, self.PROPHET), (e._PASS, self.PASS)]
+        judged = [(e._RIGHT, self.RIGHT), (e._WRONG, self.WRONG)]
+        return [*plays, *names, *((a, t, True) for a, t in (*singles, *judged))]
+
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         kind = type(action).__name__
         if kind == "Play":
@@ -944,7 +956,8 @@ class EleusisEncoding(Encoding):
             # (a string) come from the hand, and a tree is made only after ``judge wrong``
             state = pos.state
             actions = self._legal_of(state)
-            step = pos._step = {
+            found = self._first_step(actions)
+            step = pos._step = found if found is not None else {
                 (c if c >= 0 else ~c): (a if c >= 0 else None)
                 for c, a in zip(self._heads(state, actions), actions, strict=True)
             }
