@@ -305,6 +305,7 @@ class Encoding:
         firsts = self._interned_firsts()
         self._first_token: dict[int, int] = {id(a): t for a, t, _ in firsts}
         self._first_value: dict[int, Any] = {id(a): a if ends else None for a, _, ends in firsts}
+        self._firsts_end = all(ends for _, _, ends in firsts)
 
     def __deepcopy__(self, memo: object) -> Encoding:
         return self  # fixed for its game, rules and players
@@ -325,11 +326,13 @@ class Encoding:
     def _first_step(self, actions: Sequence[Any]) -> dict[int, Any] | None:
         """The first tokens of ``actions``, each to the action it completes (``None``
         where more tokens follow), if every one of them is an interned action."""
-        if not self._first_token:
-            return None
-        ids = list(map(id, actions))
+        # (comprehensions: cheaper here than dict(zip(map(...))))
         token_of: Callable[[int], int | None] = self._first_token.get
-        found = dict(zip(map(token_of, ids), map(self._first_value.get, ids), strict=True))
+        if self._firsts_end:  # every interned action is one token
+            found = {token_of(id(a)): a for a in actions}
+        else:
+            value_of = self._first_value.get
+            found = {token_of(i): value_of(i) for i in map(id, actions)}
         return None if None in found else found  # type: ignore[return-value]
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
@@ -381,7 +384,8 @@ class Encoding:
         pos._trie = None
         pos._deal = None
         pos._k = 0
-        pos._who = _UNSET
+        # to_act, without the call (every framework asks at once)
+        pos._who = None if state.is_over or (self._truncates and self.truncated(state)) else state.to_act
         pos._step = None
         pos._legal = None
         pos._outcomes = None
@@ -461,14 +465,16 @@ class Encoding:
         """:meth:`_next` (``{}`` where nothing is legal), kept on the position."""
         step = pos._step
         if step is None:
-            if pos.pending:
-                step = self._next(pos) or {}
+            pending = pos.pending
+            if pending:  # the tree the first token was read from, if one was made (_next's)
+                tree = pos._trie
+                step = (self._next(pos) if tree is None else tree.get(pending)) or {}
             elif pos._trie is not None:
                 step = pos._trie.root
             else:  # where every action is one token, no tree is needed
                 state = pos.state
                 actions = self._legal_of(state)
-                found = self._first_step(actions)
+                found = self._first_step(actions) if self._first_token else None
                 if found is not None:  # (a tree, if one is needed, is made at the next token)
                     pos._step = found
                     return found
@@ -961,6 +967,9 @@ class EleusisEncoding(Encoding):
                 (c if c >= 0 else ~c): (a if c >= 0 else None)
                 for c, a in zip(self._heads(state, actions), actions, strict=True)
             }
+            return step
+        if step is None and pos.pending:  # always through _next: a string's tokens come from the hand
+            step = pos._step = self._next(pos) or {}
             return step
         return super()._step(pos)
 
