@@ -301,10 +301,12 @@ class Encoding:
         # the first token of each action the game interns, and the action it completes
         # (None if more tokens follow), by the object's id (the game module keeps the
         # objects alive, so an id is never reused): a position where every legal action
-        # is one of them finds its first tokens in C loops
+        # is one of them finds its first tokens without going through their types
         firsts = self._interned_firsts()
         self._first_token: dict[int, int] = {id(a): t for a, t, _ in firsts}
-        self._first_value: dict[int, Any] = {id(a): a if ends else None for a, _, ends in firsts}
+        self._first_pair: dict[int, tuple[int, Any]] = {
+            id(a): (t, a if ends else None) for a, t, ends in firsts
+        }
         self._firsts_end = all(ends for _, _, ends in firsts)
 
     def __deepcopy__(self, memo: object) -> Encoding:
@@ -326,14 +328,16 @@ class Encoding:
     def _first_step(self, actions: Sequence[Any]) -> dict[int, Any] | None:
         """The first tokens of ``actions``, each to the action it completes (``None``
         where more tokens follow), if every one of them is an interned action."""
-        # (comprehensions: cheaper here than dict(zip(map(...))))
-        token_of: Callable[[int], int | None] = self._first_token.get
+        # (measured here: a comprehension with one lookup, or dict() of looked-up pairs,
+        # is cheaper than dict(zip(map(...))) or a comprehension with two lookups)
         if self._firsts_end:  # every interned action is one token
+            token_of: Callable[[int], int | None] = self._first_token.get
             found = {token_of(id(a)): a for a in actions}
-        else:
-            value_of = self._first_value.get
-            found = {token_of(i): value_of(i) for i in map(id, actions)}
-        return None if None in found else found  # type: ignore[return-value]
+            return None if None in found else found  # type: ignore[return-value]
+        try:
+            return dict(map(self._first_pair.__getitem__, map(id, actions)))
+        except KeyError:  # not an interned action
+            return None
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         """The token ids that enter ``action`` (a legal action of ``state``)."""
