@@ -151,3 +151,42 @@ def test_deal_functions_refuse_bad_input(call: object, error: str) -> None:
     with pytest.raises((TypeError, ValueError, IndexError)) as info:
         call()  # type: ignore[operator]
     assert error in f"{type(info.value).__name__}: {info.value}"
+
+
+# Objects that stand for interned actions, and the (token, value) pair of some of them.
+ACTIONS = [object() for _ in range(12)]
+
+
+@given(
+    st.lists(st.integers(0, 11), max_size=15),
+    st.dictionaries(st.integers(0, 11), st.tuples(st.integers(0, 5), st.booleans()), max_size=12),
+)
+def test_first_step_c_is_the_python_reference(picks: list[int], table: dict[int, tuple[int, bool]]) -> None:
+    actions = tuple(ACTIONS[i] for i in picks)
+    pairs = {id(ACTIONS[i]): (t, ACTIONS[i] if ends else None) for i, (t, ends) in table.items()}
+    got = speedups.first_step(actions, pairs)
+    assert got == _hotloops.first_step_py(actions, pairs)
+    if all(i in table for i in picks):  # the last action of each token wins, as in a dict
+        expected = {}
+        for i in picks:
+            expected[table[i][0]] = ACTIONS[i] if table[i][1] else None
+        assert got == expected and list(got) == list(expected)
+    else:
+        assert got is None
+    assert speedups.first_step(list(actions), pairs) == got  # any sequence
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (((), []), "pairs must be a dict"),
+        ((5, {}), "must be a sequence"),
+        (((ACTIONS[0],), {id(ACTIONS[0]): 3}), "(token, value) tuples"),
+        (((ACTIONS[0],), {id(ACTIONS[0]): ([], 1)}), "unhashable"),
+        (((),), "first_step"),
+    ],
+)
+def test_first_step_refuses_bad_input(args: tuple[object, ...], error: str) -> None:
+    with pytest.raises(TypeError) as info:
+        speedups.first_step(*args)
+    assert error in str(info.value)

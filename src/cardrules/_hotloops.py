@@ -1,6 +1,6 @@
 """The optional C accelerator: what it holds, its pure-Python references, and the switch.
 
-cardrules is a pure-Python library.  Three things it does at every step of a game have a
+cardrules is a pure-Python library.  A few things it does at every step of a game have a
 C version in the optional module ``cardrules._speedups`` (``src/cardrules/_speedups.c``),
 compiled when cardrules is installed with a C compiler at hand:
 
@@ -12,7 +12,8 @@ compiled when cardrules is installed with a C compiler at hand:
   exchange decision has 32 of them);
 * :func:`deal_outcomes` and :func:`deal_draw`: a chance node's outcome list and one card
   drawn, in the card-by-card deals of :mod:`cardrules.integrations.encoding` (an OpenSpiel
-  game has a chance node per dealt card).
+  game has a chance node per dealt card), and :func:`first_step`: the first tokens of a
+  decision's legal actions there.
 
 The pure-Python versions are the reference: the attrs constructor itself for records,
 :func:`subset_objects_py` here.  Both give the same results (the tests compare them, and
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations, repeat
 from math import comb
 from operator import itemgetter as _pick
@@ -42,6 +43,8 @@ __all__ = [
     "deal_draw_py",
     "deal_outcomes",
     "deal_outcomes_py",
+    "first_step",
+    "first_step_py",
     "subset_objects",
     "subset_objects_py",
 ]
@@ -95,7 +98,19 @@ def deal_draw_py(counts: list[int], keys: list[int], token: int) -> bool:
     return True
 
 
+def first_step_py(actions: Sequence[Any], pairs: dict[int, tuple[int, Any]]) -> dict[int, Any] | None:
+    """``{token: value}`` of ``pairs[id(action)] == (token, value)`` for each action, in
+    order (a later equal token wins), or ``None`` if an action's id is not in ``pairs``:
+    the first tokens of a decision's legal actions, where the game interns its action
+    objects (the caller keeps them alive, so an id stands for one object)."""
+    try:
+        return dict(map(pairs.__getitem__, map(id, actions)))
+    except KeyError:
+        return None
+
+
 subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
+first_step: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], dict[int, Any] | None]
 deal_outcomes: Callable[[tuple[Any, ...], list[int]], list[Any]]
 deal_draw: Callable[[list[int], list[int], int], bool]
 IMPLEMENTATION: str
@@ -109,9 +124,10 @@ try:
 except ImportError:  # not compiled at install time (no C compiler), or not wanted
     c_speedups = None
     subset_objects = subset_objects_py
-    deal_outcomes, deal_draw = deal_outcomes_py, deal_draw_py
+    deal_outcomes, deal_draw, first_step = deal_outcomes_py, deal_draw_py, first_step_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
     deal_outcomes, deal_draw = c_speedups.deal_outcomes, c_speedups.deal_draw
+    first_step = c_speedups.first_step
     IMPLEMENTATION = "C"

@@ -35,6 +35,13 @@
  *       (count * len(counts) + token) down by len(counts), or out at a count of 0.
  *       Reference: cardrules._hotloops.deal_draw_py.
  *
+ *   first_step(actions, pairs) -> dict or None
+ *       {token: value for each action, (token, value) = pairs[id(action)]}, or None if
+ *       the id of an action is not in `pairs`: the first tokens of a position's legal
+ *       actions in the integer encoding, where the game interns its action objects (the
+ *       caller keeps them alive, so an id stands for one object).  Reference:
+ *       cardrules._hotloops.first_step_py.
+ *
  * Nothing here knows a game's rules.
  *
  * Threads and interpreters.  The module keeps no state of its own (a layout is an object
@@ -552,6 +559,60 @@ done:
     return result;
 }
 
+/* ----------------------------------------------------------------------------------- */
+/* first_step                                                                           */
+
+static PyObject *
+first_step(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "first_step(actions, pairs)");
+        return NULL;
+    }
+    PyObject *pairs = args[1];
+    if (!PyDict_CheckExact(pairs)) {
+        PyErr_SetString(PyExc_TypeError, "first_step: pairs must be a dict");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(args[0], "first_step: actions must be a sequence");
+    if (seq == NULL) {
+        return NULL;
+    }
+    PyObject *out = PyDict_New();
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *key = PyLong_FromVoidPtr(items[i]); /* id(action) */
+        if (key == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyObject *pair = interned_get(pairs, key);
+        Py_DECREF(key);
+        if (pair == NULL) {
+            Py_CLEAR(out);
+            if (PyErr_ExceptionMatches(PyExc_KeyError)) { /* not an interned action */
+                PyErr_Clear();
+                Py_DECREF(seq);
+                Py_RETURN_NONE;
+            }
+            break;
+        }
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "first_step: pairs must map ids to (token, value) tuples");
+            Py_DECREF(pair);
+            Py_CLEAR(out);
+            break;
+        }
+        if (PyDict_SetItem(out, PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1)) < 0) {
+            Py_CLEAR(out);
+        }
+        Py_DECREF(pair);
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
 static PyMethodDef speedups_methods[] = {
     {"subset_objects", (PyCFunction)(void (*)(void))subset_objects, METH_FASTCALL,
      "Every subset of a tuple, by size then position, as interned or new one-slot objects."},
@@ -561,6 +622,8 @@ static PyMethodDef speedups_methods[] = {
      "new_record(layout, **fields): cls(**fields) for a class whose __init__ only stores."},
     {"replace_record", (PyCFunction)(void (*)(void))replace_record, METH_FASTCALL | METH_KEYWORDS,
      "replace_record(layout, record, **changes): attrs.evolve(record, **changes), likewise."},
+    {"first_step", (PyCFunction)(void (*)(void))first_step, METH_FASTCALL,
+     "first_step(actions, pairs): {token: value} of pairs[id(a)] for each action, or None."},
     {"deal_outcomes", (PyCFunction)(void (*)(void))deal_outcomes, METH_FASTCALL,
      "deal_outcomes(table, keys): [table[k] for k in keys]."},
     {"deal_draw", (PyCFunction)(void (*)(void))deal_draw, METH_FASTCALL,

@@ -57,7 +57,7 @@ from itertools import combinations
 from typing import Any, ClassVar, TypeVar
 
 from .. import aegis, eleusis, gunsore, haggis
-from .._hotloops import deal_draw, deal_outcomes
+from .._hotloops import c_speedups, deal_draw, deal_outcomes, first_step
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
 from ..errors import CardRulesError, IllegalActionError
 from ..protocol import CHANCE, GAMES, GameDef, Shuffle
@@ -65,6 +65,7 @@ from ..protocol import CHANCE, GAMES, GameDef, Shuffle
 __all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
 
 _P = TypeVar("_P", bound="Position")
+_COMPILED = c_speedups is not None
 
 
 class Tree:
@@ -328,8 +329,11 @@ class Encoding:
     def _first_step(self, actions: Sequence[Any]) -> dict[int, Any] | None:
         """The first tokens of ``actions``, each to the action it completes (``None``
         where more tokens follow), if every one of them is an interned action."""
+        if _COMPILED:  # one C loop
+            return first_step(actions, self._first_pair)
         # (measured here: a comprehension with one lookup, or dict() of looked-up pairs,
-        # is cheaper than dict(zip(map(...))) or a comprehension with two lookups)
+        # is cheaper than dict(zip(map(...))) or a comprehension with two lookups; the
+        # same results as _hotloops.first_step_py)
         if self._firsts_end:  # every interned action is one token
             token_of: Callable[[int], int | None] = self._first_token.get
             found = {token_of(id(a)): a for a in actions}
