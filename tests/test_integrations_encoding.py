@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cardrules import CHANCE, GAMES
+from cardrules import CHANCE, GAMES, Shuffle
 from cardrules.integrations.encoding import Encoding, Position, encoding_for
 
 CASES = [("aegis", 2), ("gunsore", 2), ("haggis", 3), ("eleusis", 4)]
@@ -41,7 +41,7 @@ def test_legal_ids_are_the_next_tokens_of_the_legal_actions(name: str, players: 
     enc = encoding_for(name, players=players)
     gd = GAMES[name]
     rng = random.Random(11)
-    checked = {"chance": 0, "first": 0, "later": 0}
+    checked = {"chance": 0, "deals": 0, "first": 0, "later": 0}
     for _game in range(3):
         pos = enc.initial()
         for n in range(2000):
@@ -53,7 +53,12 @@ def test_legal_ids_are_the_next_tokens_of_the_legal_actions(name: str, players: 
                     check_chance(enc, pos)
                     checked["chance"] += 1
                 outcomes = enc.chance_outcomes(pos)
-                pos = enc.apply(pos, rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0])
+                token = rng.choices([t for t, _ in outcomes], [p for _, p in outcomes])[0]
+                before, dealt = pos.state, pos.dealt
+                pos = enc.apply(pos, token)
+                if pos.state is not before:  # the last card: the Shuffle of the drawn order
+                    assert pos.state == gd.apply(before, Shuffle((*dealt, enc.cards[token])))
+                    checked["deals"] += 1
                 continue
             state = pos.state
             actions = gd.legal_actions(state)
@@ -73,4 +78,4 @@ def test_legal_ids_are_the_next_tokens_of_the_legal_actions(name: str, players: 
             pos = enc.apply(pos, token)
             if action is not None:
                 assert pos.state == gd.apply(state, action)
-    assert checked["chance"] and checked["first"] and (checked["later"] or name == "gunsore")  # one token each
+    assert checked["chance"] and checked["deals"] and checked["first"] and (checked["later"] or name == "gunsore")  # one token each

@@ -563,7 +563,9 @@ class Encoding:
             counts = deal.counts
             if not 0 <= token < len(counts) or not counts[token]:
                 raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
-            return self.enter(self.game.apply(pos.state, Shuffle((*cards, self.cards[token]))))
+            # the order holds exactly the deal's cards (each draw was checked against
+            # what is left): apply it without the check apply() would make again
+            return self.enter(self.game._apply_dealt(pos.state, Shuffle((*cards, self.cards[token]))))
         if not deal_draw(deal.counts, deal.keys, token):
             raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
         cards.append(self.cards[token])
