@@ -116,34 +116,38 @@ class Tree:
 class _SubsetTree(Tree):
     """The :class:`Tree` of a choice of any subset of a hand (distinct cards, in
     canonical order, ``ids`` their tokens), each entered as its cards in that order then
-    ``end``: the legal ids after a prefix are the cards after its last one, and ``end``.  ``actions`` are
-    the subsets in ``itertools.combinations`` order by size (the empty one first), so
-    the action a prefix completes is found by the places of its cards in the hand.
-    Works each level out from the hand alone, where :class:`Tree` would filter the
-    actions."""
+    ``end``: the legal ids after a prefix are the cards after its last one, and
+    ``end``.  ``actions`` are the subsets in ``itertools.combinations`` order by size
+    (the empty one first), so the action a prefix completes is found by the places of
+    its cards in the hand.  Works each level out from the hand alone, where
+    :class:`Tree` would filter the actions."""
 
-    __slots__ = ("_actions", "_end", "_ids", "_index", "_place")
+    __slots__ = ("_actions", "_end", "_ids", "_place")
 
     def __init__(self, actions: Sequence[Any], ids: list[int], end: int) -> None:
         self._actions = actions  # actions[0] is the empty choice
         self._ids = ids
-        self._place = dict(zip(ids, range(len(ids)), strict=True))
-        self._index = _subset_index(len(ids))
         self._end = end
+        self._place: dict[int, int] | None = None  # made at the first token (not for a keep)
         self.root = dict.fromkeys(ids)
         self.root[end] = actions[0]
-        self._levels = {(): self.root}
 
     def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
-        level = self._levels.get(prefix)
-        if level is None:
-            places = tuple(map(self._place.get, prefix))  # None for a card not in the hand
-            i = self._index.get(places)  # None unless the places rise
-            if i is None:
-                return None  # not a prefix of a legal action's tokens
-            level = dict.fromkeys(self._ids[places[-1] + 1 :])  # type: ignore[operator]
-            level[self._end] = self._actions[i]
-            self._levels[prefix] = level
+        # (a level is asked for once per position, which keeps it: nothing cached here)
+        if not prefix:
+            return self.root
+        place = self._place
+        if place is None:
+            place = self._place = {t: i for i, t in enumerate(self._ids)}
+        places = tuple(map(place.get, prefix))  # None for a card not in the hand
+        index = _SUBSET_INDEX.get(len(place))
+        if index is None:
+            index = _subset_index(len(place))
+        i = index.get(places)  # None unless the places rise
+        if i is None:
+            return None  # not a prefix of a legal action's tokens
+        level = dict.fromkeys(self._ids[places[-1] + 1 :])  # type: ignore[operator]
+        level[self._end] = self._actions[i]
         return level
 
 
@@ -675,7 +679,7 @@ class AegisEncoding(Encoding):
             if pos._trie is None and not pos.pending and pos.state.phase == "exchange":
                 step = pos._step = self.trie(pos).root
             else:
-                step = super()._step(pos)
+                step = Encoding._step(self, pos)  # (super() makes an object per call)
         return step
 
     def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
@@ -981,7 +985,7 @@ class EleusisEncoding(Encoding):
         if step is None and pos.pending:  # always through _next: a string's tokens come from the hand
             step = pos._step = self._next(pos) or {}
             return step
-        return super()._step(pos)
+        return step if step is not None else Encoding._step(self, pos)
 
     def token_name(self, token: int) -> str:
         if token < 52:
