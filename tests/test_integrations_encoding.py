@@ -79,3 +79,19 @@ def test_legal_ids_are_the_next_tokens_of_the_legal_actions(name: str, players: 
             if action is not None:
                 assert pos.state == gd.apply(state, action)
     assert checked["chance"] and checked["deals"] and checked["first"] and (checked["later"] or name == "gunsore")  # one token each
+
+
+def test_a_deal_made_by_hand_is_still_checked() -> None:
+    """A position built with counts of its own (not the encoding's deal of the chance
+    cards) gets apply()'s check of the completed order: here the deal lacks a card."""
+    from cardrules import IllegalActionError
+
+    enc = encoding_for("aegis")
+    state = enc.initial().state
+    remaining = [0] * len(enc.cards)
+    remaining[0] = 1  # one card where the deal needs two
+    pos = Position(state, dealt=(), remaining=tuple(remaining))
+    with pytest.raises(IllegalActionError, match="Shuffle must order exactly"):
+        enc.apply(pos, 0)
+    whole = enc.initial()  # the encoding's own deal completes without the check
+    assert whole._deal is not None and whole._deal.whole
