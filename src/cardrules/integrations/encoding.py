@@ -203,9 +203,10 @@ class Position:
     """A point of a game as the frameworks see it: the cardrules ``state``, the tokens
     the player to act has chosen so far (``pending``), and at a chance node the cards
     drawn so far (``dealt``) and how many of each alphabet card are left
-    (``remaining``).  Treated as immutable: every step makes a new one.  What the
-    encoding derives from it (the player to act, the legal ids, the chance outcomes) is
-    computed once and kept on it."""
+    (``remaining``).  Treated as immutable: every step makes a new one (but for the
+    private subclass an OpenSpiel state draws on in place during a deal, which it never
+    hands out).  What the encoding derives from it (the player to act, the legal ids,
+    the chance outcomes) is computed once and kept on it."""
 
     __slots__ = (
         "_deal", "_k", "_legal", "_outcomes", "_step", "_trie", "_who", "pending", "player_id", "state"
