@@ -3,8 +3,9 @@
 The same random games as ``bench_integrations.py`` are replayed token by token through
 ``cardrules.integrations.encoding`` (no framework), with a timer around each phase:
 
-* a chance step: the outcome list, then the draw (a deal's last card, which applies the
-  native ``Shuffle``, is counted apart as native work);
+* a chance step: the outcome list, then the draw, in place as the OpenSpiel state draws
+  (a deal's last card, which applies the native ``Shuffle``, is counted apart as native
+  work);
 * a decision step: the legal ids (the native ``legal_actions`` is timed apart, once more,
   at each position with nothing pending, and first: where a game keeps the legal actions
   of a state, as Haggis does, the ``legal`` column then holds only the encoding's part),
@@ -27,7 +28,7 @@ import pyspiel
 from bench_integrations import CASES, Recorded, native
 
 from cardrules.integrations import openspiel as cos
-from cardrules.integrations.encoding import Position
+from cardrules.integrations.encoding import _Drawing, _moved
 
 PHASES = ("outcomes", "draw", "deal", "legal", "native_legal", "decode", "apply", "enter", "pending")
 
@@ -42,15 +43,19 @@ def split(enc: Any, games: list[Recorded]) -> tuple[dict[str, float], int, int]:
         for token in rec.tokens:
             a = clock()
             timer += clock() - a
-            if pos._deal is not None:
+            if pos._deal is not None:  # drawn in place, as the OpenSpiel state draws
                 chance += 1
+                if type(pos) is not _Drawing:
+                    pos = _moved(pos, _Drawing)
                 t0 = clock()
                 enc._chance_outcomes(pos)
                 t1 = clock()
-                pos = enc.apply(pos, token)
+                done = enc._draw(pos, token)
                 t2 = clock()
                 t["outcomes"] += t1 - t0
-                t["deal" if pos._deal is None else "draw"] += t2 - t1
+                t["draw" if done is None else "deal"] += t2 - t1
+                if done is not None:
+                    pos = done
                 continue
             decisions += 1
             if not pos.pending:
@@ -65,7 +70,7 @@ def split(enc: Any, games: list[Recorded]) -> tuple[dict[str, float], int, int]:
             t["legal"] += t1 - t0
             t["decode"] += t2 - t1
             if action is None:
-                pos = Position(pos.state, (*pos.pending, token), trie=pos._trie)
+                pos = enc.apply(pos, token)
                 t["pending"] += clock() - t2
             else:
                 state = enc.game.apply(pos.state, action)

@@ -99,3 +99,94 @@ def test_haggis_plays_built_in_c_are_the_attrs_built_ones() -> None:
         slow = hg.Play(hg.Combo(c.kind, c.rank, c.size, c.width, c.cards))  # attrs' constructors
         assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
         assert hash(fast.combo) == hash(slow.combo)
+
+
+# A deal in progress: how many of each alphabet card are left (up to three copies), and
+# each card left as its key ``count * len(counts) + id``, as the integer encoding keeps it.
+DEAL_COUNTS = st.lists(st.integers(0, 3), min_size=1, max_size=60)
+
+
+def _keys(counts: list[int]) -> list[int]:
+    return [n * len(counts) + i for i, n in enumerate(counts) if n]
+
+
+@given(DEAL_COUNTS, st.integers(-3, 64))
+def test_deal_draw_c_is_the_python_reference(counts: list[int], token: int) -> None:
+    py_counts, py_keys = list(counts), _keys(counts)
+    c_counts, c_keys = list(counts), _keys(counts)
+    drawn = _hotloops.deal_draw_py(py_counts, py_keys, token)
+    assert speedups.deal_draw(c_counts, c_keys, token) is drawn
+    assert (c_counts, c_keys) == (py_counts, py_keys)
+    assert drawn == (0 <= token < len(counts) and counts[token] > 0)
+    if drawn:  # one card fewer, and the keys still those of the counts left
+        assert sum(c_counts) == sum(counts) - 1 and c_keys == _keys(c_counts)
+    else:
+        assert (c_counts, c_keys) == (counts, _keys(counts))
+
+
+@given(DEAL_COUNTS)
+def test_deal_outcomes_c_is_the_python_reference(counts: list[int]) -> None:
+    size = len(counts)
+    table = tuple((i, c / 7) for c in range(4) for i in range(size))
+    keys = _keys(counts)
+    got = speedups.deal_outcomes(table, keys)
+    assert type(got) is list and got == _hotloops.deal_outcomes_py(table, keys)
+    assert got == [(i, n / 7) for i, n in enumerate(counts) if n]
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda: speedups.deal_outcomes((1, 2), [2]), "IndexError"),
+        (lambda: speedups.deal_outcomes((1, 2), [-1]), "IndexError"),
+        (lambda: speedups.deal_outcomes([1, 2], [0]), "must be a tuple"),
+        (lambda: speedups.deal_outcomes((1, 2), ["0"]), "TypeError"),
+        (lambda: speedups.deal_draw([1, 1], [2], 1), "not in keys"),
+        (lambda: speedups.deal_draw((1, 1), [2, 3], 1), "must be lists"),
+        (lambda: speedups.deal_draw([1, 1], [2, 3], "1"), "TypeError"),
+        (lambda: speedups.deal_draw([1, 1], [2, 3]), "deal_draw"),
+    ],
+)
+def test_deal_functions_refuse_bad_input(call: object, error: str) -> None:
+    with pytest.raises((TypeError, ValueError, IndexError)) as info:
+        call()  # type: ignore[operator]
+    assert error in f"{type(info.value).__name__}: {info.value}"
+
+
+# Objects that stand for interned actions, and the (token, value) pair of some of them.
+ACTIONS = [object() for _ in range(12)]
+
+
+@given(
+    st.lists(st.integers(0, 11), max_size=15),
+    st.dictionaries(st.integers(0, 11), st.tuples(st.integers(0, 5), st.booleans()), max_size=12),
+)
+def test_first_step_c_is_the_python_reference(picks: list[int], table: dict[int, tuple[int, bool]]) -> None:
+    actions = tuple(ACTIONS[i] for i in picks)
+    pairs = {id(ACTIONS[i]): (t, ACTIONS[i] if ends else None) for i, (t, ends) in table.items()}
+    got = speedups.first_step(actions, pairs)
+    assert got == _hotloops.first_step_py(actions, pairs)
+    if all(i in table for i in picks):  # the last action of each token wins, as in a dict
+        expected = {}
+        for i in picks:
+            expected[table[i][0]] = ACTIONS[i] if table[i][1] else None
+        assert got == expected and list(got) == list(expected)
+    else:
+        assert got is None
+    assert speedups.first_step(list(actions), pairs) == got  # any sequence
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (((), []), "pairs must be a dict"),
+        ((5, {}), "must be a sequence"),
+        (((ACTIONS[0],), {id(ACTIONS[0]): 3}), "(token, value) tuples"),
+        (((ACTIONS[0],), {id(ACTIONS[0]): ([], 1)}), "unhashable"),
+        (((),), "first_step"),
+    ],
+)
+def test_first_step_refuses_bad_input(args: tuple[object, ...], error: str) -> None:
+    with pytest.raises(TypeError) as info:
+        speedups.first_step(*args)
+    assert error in str(info.value)

@@ -1,6 +1,6 @@
 """The optional C accelerator: what it holds, its pure-Python references, and the switch.
 
-cardrules is a pure-Python library.  Two things it does at every step of a game have a
+cardrules is a pure-Python library.  A few things it does at every step of a game have a
 C version in the optional module ``cardrules._speedups`` (``src/cardrules/_speedups.c``),
 compiled when cardrules is installed with a C compiler at hand:
 
@@ -9,7 +9,11 @@ compiled when cardrules is installed with a C compiler at hand:
   constructor makes, without running attrs' generated ``__init__`` (only for classes
   whose ``__init__`` does nothing but store its arguments);
 * :func:`subset_objects`: the action objects of "every subset of these cards" (an Aegis
-  exchange decision has 32 of them).
+  exchange decision has 32 of them);
+* :func:`deal_outcomes` and :func:`deal_draw`: a chance node's outcome list and one card
+  drawn, in the card-by-card deals of :mod:`cardrules.integrations.encoding` (an OpenSpiel
+  game has a chance node per dealt card), and :func:`first_step`: the first tokens of a
+  decision's legal actions there.
 
 The pure-Python versions are the reference: the attrs constructor itself for records,
 :func:`subset_objects_py` here.  Both give the same results (the tests compare them, and
@@ -26,12 +30,24 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations, repeat
 from math import comb
+from operator import itemgetter as _pick
 from typing import Any
 
-__all__ = ["IMPLEMENTATION", "c_speedups", "subset_objects", "subset_objects_py"]
+__all__ = [
+    "IMPLEMENTATION",
+    "c_speedups",
+    "deal_draw",
+    "deal_draw_py",
+    "deal_outcomes",
+    "deal_outcomes_py",
+    "first_step",
+    "first_step_py",
+    "subset_objects",
+    "subset_objects_py",
+]
 
 _new = object.__new__
 
@@ -58,7 +74,45 @@ def subset_objects_py(
     return tuple(out)
 
 
+def deal_outcomes_py(table: tuple[Any, ...], keys: list[int]) -> list[Any]:
+    """``[table[k] for k in keys]`` (every key an index of ``table``): a chance node's
+    outcome list, picked from prepared (id, probability) pairs."""
+    return list(_pick(*keys)(table)) if len(keys) > 1 else [table[k] for k in keys]
+
+
+def deal_draw_py(counts: list[int], keys: list[int], token: int) -> bool:
+    """One card drawn from a deal in progress: ``False`` (nothing changed) unless
+    ``token`` is an index of ``counts`` with a count above 0; otherwise
+    ``counts[token]`` goes down by one, and its key in ``keys`` (``count *
+    len(counts) + token``) down by ``len(counts)``, or out at a count of 0."""
+    size = len(counts)
+    if not 0 <= token < size or counts[token] <= 0:
+        return False
+    n = counts[token]
+    j = keys.index(n * size + token)
+    counts[token] = n - 1
+    if n > 1:
+        keys[j] -= size
+    else:
+        del keys[j]
+    return True
+
+
+def first_step_py(actions: Sequence[Any], pairs: dict[int, tuple[int, Any]]) -> dict[int, Any] | None:
+    """``{token: value}`` of ``pairs[id(action)] == (token, value)`` for each action, in
+    order (a later equal token wins), or ``None`` if an action's id is not in ``pairs``:
+    the first tokens of a decision's legal actions, where the game interns its action
+    objects (the caller keeps them alive, so an id stands for one object)."""
+    try:
+        return dict(map(pairs.__getitem__, map(id, actions)))
+    except KeyError:
+        return None
+
+
 subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
+first_step: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], dict[int, Any] | None]
+deal_outcomes: Callable[[tuple[Any, ...], list[int]], list[Any]]
+deal_draw: Callable[[list[int], list[int], int], bool]
 IMPLEMENTATION: str
 #: The compiled module when it is used (``None`` otherwise); ``_records`` takes its
 #: record maker from it.
@@ -70,7 +124,10 @@ try:
 except ImportError:  # not compiled at install time (no C compiler), or not wanted
     c_speedups = None
     subset_objects = subset_objects_py
+    deal_outcomes, deal_draw, first_step = deal_outcomes_py, deal_draw_py, first_step_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
+    deal_outcomes, deal_draw = c_speedups.deal_outcomes, c_speedups.deal_draw
+    first_step = c_speedups.first_step
     IMPLEMENTATION = "C"

@@ -23,6 +23,25 @@
  *       tuple (the class must have no other field).  Reference:
  *       cardrules._hotloops.subset_objects_py.
  *
+ *   deal_outcomes(table, keys) -> list
+ *       [table[k] for k in keys]: a chance node's outcome list, picked from a tuple of
+ *       prepared (id, probability) pairs (every key in range).  Reference:
+ *       cardrules._hotloops.deal_outcomes_py.
+ *
+ *   deal_draw(counts, keys, token) -> bool
+ *       one card drawn from a deal in progress of cardrules.integrations.encoding:
+ *       False (nothing changed) if `token` is not an index of `counts` with a count
+ *       above 0; otherwise counts[token] goes down by one and its key in `keys`
+ *       (count * len(counts) + token) down by len(counts), or out at a count of 0.
+ *       Reference: cardrules._hotloops.deal_draw_py.
+ *
+ *   first_step(actions, pairs) -> dict or None
+ *       {token: value for each action, (token, value) = pairs[id(action)]}, or None if
+ *       the id of an action is not in `pairs`: the first tokens of a position's legal
+ *       actions in the integer encoding, where the game interns its action objects (the
+ *       caller keeps them alive, so an id stands for one object).  Reference:
+ *       cardrules._hotloops.first_step_py.
+ *
  * Nothing here knows a game's rules.
  *
  * Threads and interpreters.  The module keeps no state of its own (a layout is an object
@@ -30,7 +49,9 @@
  * CPython 3.13+) and supports sub-interpreters with their own GIL (3.12+).  Every object
  * it writes into is one it has just allocated and not yet shared; it reads other objects
  * only through CPython's own thread-safe calls (PyMember_GetOne for a record's slots, the
- * tuple it was given, and PyDict_GetItemRef for the interned dict where it exists).
+ * tuple it was given, and PyDict_GetItemRef for the interned dict where it exists).  The
+ * two deal functions read and change the caller's lists: without a GIL they hold the
+ * lists' critical sections while they do.
  *
  * It uses CPython's member-descriptor structures (not the limited API), so a wheel is
  * built for one CPython version; an installation without a C compiler simply does not
@@ -423,6 +444,175 @@ fail:
 /* ----------------------------------------------------------------------------------- */
 /* the module: multi-phase initialisation (PEP 489), no state of its own                */
 
+/* ----------------------------------------------------------------------------------- */
+/* deal_outcomes, deal_draw                                                             */
+
+#ifdef Py_GIL_DISABLED
+#define DEAL_LOCK(a) Py_BEGIN_CRITICAL_SECTION(a)
+#define DEAL_UNLOCK() Py_END_CRITICAL_SECTION()
+#define DEAL_LOCK2(a, b) Py_BEGIN_CRITICAL_SECTION2(a, b)
+#define DEAL_UNLOCK2() Py_END_CRITICAL_SECTION2()
+#else
+#define DEAL_LOCK(a) {
+#define DEAL_UNLOCK() }
+#define DEAL_LOCK2(a, b) {
+#define DEAL_UNLOCK2() }
+#endif
+
+static PyObject *
+deal_outcomes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "deal_outcomes(table, keys)");
+        return NULL;
+    }
+    PyObject *table = args[0], *keys = args[1], *out = NULL;
+    if (!PyTuple_CheckExact(table) || !PyList_CheckExact(keys)) {
+        PyErr_SetString(PyExc_TypeError, "deal_outcomes: table must be a tuple and keys a list");
+        return NULL;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(table);
+    DEAL_LOCK(keys)
+    Py_ssize_t n = PyList_GET_SIZE(keys);
+    out = PyList_New(n);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        Py_ssize_t k = PyNumber_AsSsize_t(PyList_GET_ITEM(keys, i), PyExc_IndexError);
+        if (k == -1 && PyErr_Occurred()) {
+            Py_CLEAR(out);
+            break;
+        }
+        if (k < 0 || k >= size) {
+            PyErr_SetString(PyExc_IndexError, "deal_outcomes: a key out of the table");
+            Py_CLEAR(out);
+            break;
+        }
+        PyObject *item = PyTuple_GET_ITEM(table, k);
+        Py_INCREF(item);
+        PyList_SET_ITEM(out, i, item);
+    }
+    DEAL_UNLOCK()
+    return out;
+}
+
+static PyObject *
+deal_draw(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "deal_draw(counts, keys, token)");
+        return NULL;
+    }
+    PyObject *counts = args[0], *keys = args[1];
+    if (!PyList_CheckExact(counts) || !PyList_CheckExact(keys)) {
+        PyErr_SetString(PyExc_TypeError, "deal_draw: counts and keys must be lists");
+        return NULL;
+    }
+    Py_ssize_t token = PyNumber_AsSsize_t(args[2], PyExc_OverflowError);
+    if (token == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    DEAL_LOCK2(counts, keys)
+    Py_ssize_t size = PyList_GET_SIZE(counts);
+    Py_ssize_t n = 0;
+    if (token >= 0 && token < size) {
+        n = PyNumber_AsSsize_t(PyList_GET_ITEM(counts, token), PyExc_OverflowError);
+    }
+    if (n == -1 && PyErr_Occurred()) {
+        goto done;
+    }
+    if (n <= 0) {
+        result = Py_NewRef(Py_False);
+        goto done;
+    }
+    /* the token's key, found before anything changes */
+    Py_ssize_t key = n * size + token, m = PyList_GET_SIZE(keys), j = 0;
+    for (; j < m; j++) {
+        Py_ssize_t k = PyNumber_AsSsize_t(PyList_GET_ITEM(keys, j), PyExc_OverflowError);
+        if (k == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+        if (k == key) {
+            break;
+        }
+    }
+    if (j == m) {
+        PyErr_SetString(PyExc_ValueError, "deal_draw: the card's key is not in keys");
+        goto done;
+    }
+    PyObject *count = PyLong_FromSsize_t(n - 1);
+    PyObject *lower = n > 1 ? PyLong_FromSsize_t(key - size) : NULL;
+    if (count == NULL || (n > 1 && lower == NULL)) {
+        Py_XDECREF(count);
+        Py_XDECREF(lower);
+        goto done;
+    }
+    PyList_SetItem(counts, token, count); /* steals; cannot fail: the index is in range */
+    if (n > 1) {
+        PyList_SetItem(keys, j, lower);
+    }
+    else if (PyList_SetSlice(keys, j, j + 1, NULL) < 0) {
+        goto done;
+    }
+    result = Py_NewRef(Py_True);
+done:
+    DEAL_UNLOCK2()
+    return result;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* first_step                                                                           */
+
+static PyObject *
+first_step(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "first_step(actions, pairs)");
+        return NULL;
+    }
+    PyObject *pairs = args[1];
+    if (!PyDict_CheckExact(pairs)) {
+        PyErr_SetString(PyExc_TypeError, "first_step: pairs must be a dict");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(args[0], "first_step: actions must be a sequence");
+    if (seq == NULL) {
+        return NULL;
+    }
+    PyObject *out = PyDict_New();
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *key = PyLong_FromVoidPtr(items[i]); /* id(action) */
+        if (key == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyObject *pair = interned_get(pairs, key);
+        Py_DECREF(key);
+        if (pair == NULL) {
+            Py_CLEAR(out);
+            if (PyErr_ExceptionMatches(PyExc_KeyError)) { /* not an interned action */
+                PyErr_Clear();
+                Py_DECREF(seq);
+                Py_RETURN_NONE;
+            }
+            break;
+        }
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "first_step: pairs must map ids to (token, value) tuples");
+            Py_DECREF(pair);
+            Py_CLEAR(out);
+            break;
+        }
+        if (PyDict_SetItem(out, PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1)) < 0) {
+            Py_CLEAR(out);
+        }
+        Py_DECREF(pair);
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
 static PyMethodDef speedups_methods[] = {
     {"subset_objects", (PyCFunction)(void (*)(void))subset_objects, METH_FASTCALL,
      "Every subset of a tuple, by size then position, as interned or new one-slot objects."},
@@ -432,6 +622,12 @@ static PyMethodDef speedups_methods[] = {
      "new_record(layout, **fields): cls(**fields) for a class whose __init__ only stores."},
     {"replace_record", (PyCFunction)(void (*)(void))replace_record, METH_FASTCALL | METH_KEYWORDS,
      "replace_record(layout, record, **changes): attrs.evolve(record, **changes), likewise."},
+    {"first_step", (PyCFunction)(void (*)(void))first_step, METH_FASTCALL,
+     "first_step(actions, pairs): {token: value} of pairs[id(a)] for each action, or None."},
+    {"deal_outcomes", (PyCFunction)(void (*)(void))deal_outcomes, METH_FASTCALL,
+     "deal_outcomes(table, keys): [table[k] for k in keys]."},
+    {"deal_draw", (PyCFunction)(void (*)(void))deal_draw, METH_FASTCALL,
+     "deal_draw(counts, keys, token): one card drawn from a deal's counts and outcome keys."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -260,6 +260,16 @@ class GameDef(Generic[S, R]):
             return self._resolve_chance(new)
         return new
 
+    def _apply_dealt(self, state: S, shuffle: Shuffle) -> S:
+        """:meth:`apply` of a ``Shuffle`` at a chance node that its caller built from
+        ``chance_cards(state)`` itself, card by card (the integer encoding of the
+        framework adapters): the same state, without checking again that the order is a
+        permutation of those cards (the check is most of a deal's cost)."""
+        new = self._deal(state, shuffle)
+        if new.to_act is CHANCE and new.seed is not None:
+            return self._resolve_chance(new)
+        return new
+
     def settle(self, state: S) -> S:
         """``state`` with its chance nodes resolved when it is seeded (what :meth:`apply`
         does after every step)."""

@@ -53,15 +53,19 @@ draws) and is derived from the rules in each encoding's docstring.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import itemgetter as _pick
-from typing import Any, ClassVar
+from itertools import combinations
+from typing import Any, ClassVar, TypeVar
 
 from .. import aegis, eleusis, gunsore, haggis
+from .._hotloops import c_speedups, deal_draw, deal_outcomes, first_step
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
 from ..errors import CardRulesError, IllegalActionError
 from ..protocol import CHANCE, GAMES, GameDef, Shuffle
 
 __all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
+
+_P = TypeVar("_P", bound="Position")
+_COMPILED = c_speedups is not None
 
 
 class Tree:
@@ -110,41 +114,54 @@ class Tree:
 
 
 class _SubsetTree(Tree):
-    """The :class:`Tree` of a choice of any subset of ``hand`` (distinct cards, in
-    canonical order), each entered as its cards in that order then ``end``: the legal
-    ids after a prefix are the cards after its last one, and ``end``.  Works each level
-    out from the hand alone, where :class:`Tree` would filter the actions."""
+    """The :class:`Tree` of a choice of any subset of a hand (distinct cards, in
+    canonical order, ``ids`` their tokens), each entered as its cards in that order then
+    ``end``: the legal ids after a prefix are the cards after its last one, and
+    ``end``.  ``actions`` are the subsets in ``itertools.combinations`` order by size
+    (the empty one first), so the action a prefix completes is found by the places of
+    its cards in the hand.  Works each level out from the hand alone, where
+    :class:`Tree` would filter the actions."""
 
-    __slots__ = ("_actions", "_by_cards", "_end", "_hand", "_ids", "_place")
+    __slots__ = ("_actions", "_end", "_ids", "_place")
 
-    def __init__(self, actions: Sequence[Any], hand: Sequence[Card], ids: list[int], end: int) -> None:
+    def __init__(self, actions: Sequence[Any], ids: list[int], end: int) -> None:
         self._actions = actions  # actions[0] is the empty choice
-        self._hand = tuple(hand)
         self._ids = ids
-        self._place = {t: i for i, t in enumerate(ids)}
         self._end = end
-        self._by_cards: dict[tuple[Card, ...], Any] | None = None
+        self._place: dict[int, int] | None = None  # made at the first token (not for a keep)
         self.root = dict.fromkeys(ids)
         self.root[end] = actions[0]
-        self._levels = {(): self.root}
 
     def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
-        level = self._levels.get(prefix)
-        if level is None:
-            place, last = self._place, -1
-            for t in prefix:
-                i = place.get(t, -1)
-                if i <= last:
-                    return None  # not a prefix of a legal action's tokens
-                last = i
-            by_cards = self._by_cards
-            if by_cards is None:
-                by_cards = self._by_cards = {a.cards: a for a in self._actions}
-            hand = self._hand
-            level = dict.fromkeys(self._ids[last + 1 :])
-            level[self._end] = by_cards[tuple(hand[place[t]] for t in prefix)]
-            self._levels[prefix] = level
+        # (a level is asked for once per position, which keeps it: nothing cached here)
+        if not prefix:
+            return self.root
+        place = self._place
+        if place is None:
+            place = self._place = {t: i for i, t in enumerate(self._ids)}
+        places = tuple(map(place.get, prefix))  # None for a card not in the hand
+        index = _SUBSET_INDEX.get(len(place))
+        if index is None:
+            index = _subset_index(len(place))
+        i = index.get(places)  # None unless the places rise
+        if i is None:
+            return None  # not a prefix of a legal action's tokens
+        level = dict.fromkeys(self._ids[places[-1] + 1 :])  # type: ignore[operator]
+        level[self._end] = self._actions[i]
         return level
+
+
+_SUBSET_INDEX: dict[int, dict[tuple[int | None, ...], int]] = {}
+
+
+def _subset_index(n: int) -> dict[tuple[int | None, ...], int]:
+    """The place of each subset of ``range(n)`` (as its rising tuple) in the order of
+    ``itertools.combinations`` by size, the empty one first."""
+    index = _SUBSET_INDEX.get(n)
+    if index is None:
+        subsets = (c for k in range(n + 1) for c in combinations(range(n), k))
+        index = _SUBSET_INDEX[n] = {c: i for i, c in enumerate(subsets)}
+    return index
 
 
 class _Deal:
@@ -152,20 +169,25 @@ class _Deal:
     draw: the last of them appends to it, so a draw copies nothing (a position behind
     the last one works its counts out again when asked)."""
 
-    __slots__ = ("cards", "counts", "ids", "keys", "left", "most", "start", "tokens")
+    __slots__ = ("cards", "counts", "keys", "left", "most", "start", "tokens", "whole")
 
-    def __init__(self, cards: list[Card], counts: list[int], start: _Deal | None = None) -> None:
+    def __init__(
+        self, cards: list[Card], counts: list[int], start: _Deal | None = None, whole: bool = False
+    ) -> None:
         self.cards = cards  # drawn so far, in order
         self.counts = counts  # how many of each alphabet card are left after them
+        # whether the cards and counts are exactly chance_cards(state) (the encoding made
+        # them so): then the completed order needs no check
+        self.whole = whole
         if start is None:
-            self.ids = [i for i, n in enumerate(counts) if n]  # the alphabet ids left, ascending
             self.left = sum(counts)
             self.most = max(counts, default=0)  # copies of a card at most
-            # each id left as ``count * alphabet size + id``: its place in the outcome table
+            # each alphabet id left, ascending, as ``count * alphabet size + id``: its
+            # place in the outcome table
             size = len(counts)
-            self.keys = [counts[i] * size + i for i in self.ids]
+            self.keys = [n * size + i for i, n in enumerate(counts) if n]
         else:  # the same counts as ``start``
-            self.ids, self.left, self.most = list(start.ids), start.left, start.most
+            self.left, self.most = start.left, start.most
             self.keys = list(start.keys)
         self.start = len(cards)
         self.tokens: list[int] = []  # the ids of cards[start:]
@@ -181,9 +203,10 @@ class Position:
     """A point of a game as the frameworks see it: the cardrules ``state``, the tokens
     the player to act has chosen so far (``pending``), and at a chance node the cards
     drawn so far (``dealt``) and how many of each alphabet card are left
-    (``remaining``).  Treated as immutable: every step makes a new one.  What the
-    encoding derives from it (the player to act, the legal ids, the chance outcomes) is
-    computed once and kept on it."""
+    (``remaining``).  Treated as immutable: every step makes a new one (but for the
+    private subclass an OpenSpiel state draws on in place during a deal, which it never
+    hands out).  What the encoding derives from it (the player to act, the legal ids,
+    the chance outcomes) is computed once and kept on it."""
 
     __slots__ = (
         "_deal", "_k", "_legal", "_outcomes", "_step", "_trie", "_who", "pending", "player_id", "state"
@@ -228,6 +251,44 @@ class Position:
         return self
 
 
+class _Drawing(Position):
+    """A chance position that draws in place (``Encoding._draw``): what a framework
+    state that changes in place (OpenSpiel's) keeps during a deal, instead of a new
+    position per card.  Never shared: a copy (``copy``, ``deepcopy``) is a new one at
+    the same point (the cards drawn stay shared, as along any draw); :meth:`frozen` is
+    the :class:`Position` it is at."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: object) -> _Drawing:
+        return _moved(self, _Drawing)
+
+    def __copy__(self) -> _Drawing:
+        return _moved(self, _Drawing)
+
+    def frozen(self) -> Position:
+        return _moved(self, Position)
+
+
+_new = object.__new__
+
+
+def _moved(pos: Position, cls: type[_P]) -> _P:
+    """A ``cls`` at the chance position ``pos`` (before the next draw: nothing derived)."""
+    out: Any = _new(cls)
+    out.state = pos.state
+    out.pending = ()
+    out._trie = None
+    out._deal = pos._deal
+    out._k = pos._k
+    out._who = pos._who  # the same state, the same player
+    out._step = None
+    out._legal = None
+    out._outcomes = pos._outcomes
+    out.player_id = pos.player_id
+    return out  # type: ignore[no-any-return]
+
+
 _UNSET: Any = object()
 
 
@@ -248,6 +309,16 @@ class Encoding:
         self.num_actions = self._num_actions()
         self._rows: dict[int, tuple[tuple[int, float], ...]] = {}  # outcome tables, by the cards left
         self._deal_starts: dict[tuple[Card, ...], _Deal] = {}  # never drawn from
+        # the first token of each action the game interns, and the action it completes
+        # (None if more tokens follow), by the object's id (the game module keeps the
+        # objects alive, so an id is never reused): a position where every legal action
+        # is one of them finds its first tokens without going through their types
+        firsts = self._interned_firsts()
+        self._first_token: dict[int, int] = {id(a): t for a, t, _ in firsts}
+        self._first_pair: dict[int, tuple[int, Any]] = {
+            id(a): (t, a if ends else None) for a, t, ends in firsts
+        }
+        self._firsts_end = all(ends for _, _, ends in firsts)
 
     def __deepcopy__(self, memo: object) -> Encoding:
         return self  # fixed for its game, rules and players
@@ -259,6 +330,28 @@ class Encoding:
 
     def _num_actions(self) -> int:
         raise NotImplementedError
+
+    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
+        """The actions the game module interns (``legal_actions`` returns those very
+        objects), each with its first token and whether that token ends it."""
+        return []
+
+    def _first_step(self, actions: Sequence[Any]) -> dict[int, Any] | None:
+        """The first tokens of ``actions``, each to the action it completes (``None``
+        where more tokens follow), if every one of them is an interned action."""
+        if _COMPILED:  # one C loop
+            return first_step(actions, self._first_pair)
+        # (measured here: a comprehension with one lookup, or dict() of looked-up pairs,
+        # is cheaper than dict(zip(map(...))) or a comprehension with two lookups; the
+        # same results as _hotloops.first_step_py)
+        if self._firsts_end:  # every interned action is one token
+            token_of: Callable[[int], int | None] = self._first_token.get
+            found = {token_of(id(a)): a for a in actions}
+            return None if None in found else found  # type: ignore[return-value]
+        try:
+            return dict(map(self._first_pair.__getitem__, map(id, actions)))
+        except KeyError:  # not an interned action
+            return None
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         """The token ids that enter ``action`` (a legal action of ``state``)."""
@@ -303,7 +396,18 @@ class Encoding:
 
     def enter(self, state: Any) -> Position:
         """The position at a cardrules ``state`` with nothing pending."""
-        pos = Position(state)
+        pos = _new(Position)  # Position(state), without the call
+        pos.state = state
+        pos.pending = ()
+        pos._trie = None
+        pos._deal = None
+        pos._k = 0
+        # to_act, without the call (every framework asks at once)
+        pos._who = None if state.is_over or (self._truncates and self.truncated(state)) else state.to_act
+        pos._step = None
+        pos._legal = None
+        pos._outcomes = None
+        pos.player_id = None
         if state.to_act is CHANCE:
             cards = tuple(self.game.chance_cards(state))
             start = self._deal_starts.get(cards)
@@ -311,11 +415,11 @@ class Encoding:
                 counts = [0] * len(self.cards)
                 for c in cards:
                     counts[self.card_id[c]] += 1
-                start = _Deal([], counts)
+                start = _Deal([], counts, whole=True)
                 if len(self._deal_starts) >= 64:
                     self._deal_starts.clear()
                 self._deal_starts[cards] = start
-            pos._deal = _Deal([], list(start.counts), start)
+            pos._deal = _Deal([], list(start.counts), start, whole=True)
         return pos
 
     def is_terminal(self, pos: Position) -> bool:
@@ -350,7 +454,7 @@ class Encoding:
             table = self._rows.get(total)
             if table is None or len(table) <= deal.most * len(self.cards):
                 table = self._table(total, deal.most)
-            out = pos._outcomes = list(_pick(*keys)(table)) if len(keys) > 1 else [table[k] for k in keys]
+            out = pos._outcomes = deal_outcomes(table, keys)
         return out
 
     def _table(self, total: int, most: int) -> tuple[tuple[int, float], ...]:
@@ -379,13 +483,19 @@ class Encoding:
         """:meth:`_next` (``{}`` where nothing is legal), kept on the position."""
         step = pos._step
         if step is None:
-            if pos.pending:
-                step = self._next(pos) or {}
+            pending = pos.pending
+            if pending:  # the tree the first token was read from, if one was made (_next's)
+                tree = pos._trie
+                step = (self._next(pos) if tree is None else tree.get(pending)) or {}
             elif pos._trie is not None:
                 step = pos._trie.root
             else:  # where every action is one token, no tree is needed
                 state = pos.state
                 actions = self._legal_of(state)
+                found = self._first_step(actions) if self._first_token else None
+                if found is not None:  # (a tree, if one is needed, is made at the next token)
+                    pos._step = found
+                    return found
                 heads = self._heads(state, actions)
                 if heads and min(heads) < 0:
                     tree = pos._trie = Tree(state, actions, heads, self._codes_at)
@@ -418,48 +528,64 @@ class Encoding:
 
     def apply(self, pos: Position, token: int) -> Position:
         """The position after chance outcome or player token ``token``."""
-        deal = pos._deal
         state = pos.state
-        if deal is not None:  # a chance node: draw one card
-            k = pos._k
-            if k != len(deal.cards):  # a position behind the last one of its deal: draw on a copy
-                deal = _Deal(deal.cards[:k], deal.counts_at(k))
-            counts = deal.counts
-            if not 0 <= token < len(counts) or not counts[token]:
-                raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
-            card = self.cards[token]
-            left = deal.left
-            if left == 1:  # the deal is complete
-                return self.enter(self.game.apply(state, Shuffle((*deal.cards, card))))
-            deal.cards.append(card)
-            deal.tokens.append(token)
-            deal.left = left - 1
-            n = counts[token] - 1
-            counts[token] = n
-            ids = deal.ids
-            j = ids.index(token)
-            if n:
-                deal.keys[j] -= len(counts)
-            else:
-                del ids[j]
-                del deal.keys[j]
-            out = Position(state)
-            out._deal = deal
-            out._k = k + 1
-            out._who = pos._who  # the same state, the same player
-            out.player_id = pos.player_id
-            return out
+        if pos._deal is not None:  # a chance node: draw one card
+            out = _moved(pos, Position)
+            done = self._draw(out, token)
+            return out if done is None else done
         if state.to_act is CHANCE:
             raise AssertionError("a chance node without its deal")
         step = pos._step
         if step is None:
             step = self._step(pos)
         action = step.get(token, _UNSET)
-        if action is None:
-            return Position(state, (*pos.pending, token), trie=pos._trie)
+        if action is None:  # Position(state, (*pos.pending, token), trie=pos._trie), and the same player
+            out = _new(Position)
+            out.state = state
+            out.pending = (*pos.pending, token)
+            out._trie = pos._trie
+            out._deal = None
+            out._k = 0
+            out._who = pos._who
+            out._step = None
+            out._legal = None
+            out._outcomes = None
+            out.player_id = pos.player_id
+            return out
         if action is _UNSET:
             self.completes(pos, token)  # raises
         return self.enter(self.game.apply(state, action))
+
+    def _draw(self, pos: Position, token: int) -> Position | None:
+        """Draw the card ``token`` at the chance position ``pos``, which changes in
+        place to the next one (a new one of the caller's, or a :class:`_Drawing`); when
+        the card completes the deal, ``pos`` is left as it was and the position after
+        the ``Shuffle`` is returned."""
+        deal = pos._deal
+        assert deal is not None
+        k = pos._k
+        cards = deal.cards
+        if k != len(cards):  # a position behind the last one of its deal: draw on a copy
+            deal = pos._deal = _Deal(cards[:k], deal.counts_at(k), whole=deal.whole)
+            cards = deal.cards
+        left = deal.left
+        if left == 1:  # the deal is complete
+            counts = deal.counts
+            if not 0 <= token < len(counts) or not counts[token]:
+                raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
+            # a deal the encoding started holds exactly the chance cards, and each draw
+            # was checked against what is left: its order needs no check from apply()
+            # (a position made by hand with other counts still gets it)
+            apply = self.game._apply_dealt if deal.whole else self.game.apply
+            return self.enter(apply(pos.state, Shuffle((*cards, self.cards[token]))))
+        if not deal_draw(deal.counts, deal.keys, token):
+            raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
+        cards.append(self.cards[token])
+        deal.tokens.append(token)
+        deal.left = left - 1
+        pos._k = k + 1
+        pos._outcomes = None
+        return None
 
     def action_string(self, pos: Position, token: int) -> str:
         """``str(action)`` when ``token`` completes an action at ``pos``; the chance draw
@@ -513,6 +639,12 @@ class AegisEncoding(Encoding):
     def _num_actions(self) -> int:
         return 110
 
+    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
+        cid = self.card_id
+        plays = [(a, self.PLAY + cid[c], True) for c, a in aegis._PLAYS.items()]
+        bids = [(b, self.BID + b.n - 1, True) for b in aegis._BIDS]
+        return [*plays, *bids, (aegis._KEEP, self.EXCHANGE, True)]
+
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         kind = type(action).__name__
         if kind == "Exchange":
@@ -539,10 +671,12 @@ class AegisEncoding(Encoding):
             if state.phase == "exchange" and type(state.to_act) is int:
                 actions = self._legal_of(state)
                 hand = state.hands[state.to_act]
-                # every subset of the hand (distinct cards), the empty one first: a subset tree
-                if len(actions) == 1 << len(hand) and not actions[0].cards:
+                # every subset of the hand (distinct cards), the empty one first and the
+                # whole hand last (in combinations order, as legal_actions gives them): a
+                # subset tree
+                if len(actions) == 1 << len(hand) and not actions[0].cards and actions[-1].cards == hand:
                     ids = list(map(self.card_id.__getitem__, hand))
-                    tree = pos._trie = _SubsetTree(actions, hand, ids, self.EXCHANGE)
+                    tree = pos._trie = _SubsetTree(actions, ids, self.EXCHANGE)
                     return tree
             tree = super().trie(pos)
         return tree
@@ -553,7 +687,7 @@ class AegisEncoding(Encoding):
             if pos._trie is None and not pos.pending and pos.state.phase == "exchange":
                 step = pos._step = self.trie(pos).root
             else:
-                step = super()._step(pos)
+                step = Encoding._step(self, pos)  # (super() makes an object per call)
         return step
 
     def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
@@ -611,6 +745,11 @@ class GunsoreEncoding(Encoding):
 
     def _num_actions(self) -> int:
         return len(self.cards) + 1
+
+    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
+        cid = self.card_id
+        plays = [(a, cid[c], True) for c, a in gunsore._PLAY.items()]
+        return [*plays, (gunsore._DECLARE, len(self.cards), True)]
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         if type(action).__name__ == "DeclareWar":
@@ -800,6 +939,14 @@ class EleusisEncoding(Encoding):
     def _num_actions(self) -> int:
         return 58
 
+    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
+        cid, e = self.card_id, eleusis
+        plays = [(a, cid[c], False) for c, a in e._PLAY1.items()]  # a card, then the string goes on
+        names = [(a, self.WRONG, False) for a in e._NAMES.values()]  # judge wrong, then the card
+        singles = [(e._NOPLAY, self.NOPLAY), (e._BECOME, self.PROPHET), (e._PASS, self.PASS)]
+        judged = [(e._RIGHT, self.RIGHT), (e._WRONG, self.WRONG)]
+        return [*plays, *names, *((a, t, True) for a, t in (*singles, *judged))]
+
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         kind = type(action).__name__
         if kind == "Play":
@@ -837,12 +984,16 @@ class EleusisEncoding(Encoding):
             # (a string) come from the hand, and a tree is made only after ``judge wrong``
             state = pos.state
             actions = self._legal_of(state)
-            step = pos._step = {
+            found = self._first_step(actions)
+            step = pos._step = found if found is not None else {
                 (c if c >= 0 else ~c): (a if c >= 0 else None)
                 for c, a in zip(self._heads(state, actions), actions, strict=True)
             }
             return step
-        return super()._step(pos)
+        if step is None and pos.pending:  # always through _next: a string's tokens come from the hand
+            step = pos._step = self._next(pos) or {}
+            return step
+        return step if step is not None else Encoding._step(self, pos)
 
     def token_name(self, token: int) -> str:
         if token < 52:

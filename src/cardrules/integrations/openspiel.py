@@ -30,7 +30,7 @@ from .. import eleusis
 from ..errors import CardRulesError
 from ..protocol import CHANCE, GAMES, game_of
 from ..serialize import from_json, to_json
-from .encoding import Encoding, Position, encoding_for
+from .encoding import Encoding, Position, _Drawing, _moved, encoding_for
 from .tensors import layout, tensor_size, view_tensor
 
 __all__ = [
@@ -204,7 +204,8 @@ class CardRulesState(pyspiel.State):
     @property
     def position(self) -> Position:
         """The cardrules state with the pending tokens and the cards drawn so far."""
-        return self._pos
+        pos = self._pos
+        return pos.frozen() if type(pos) is _Drawing else pos
 
     # the OpenSpiel side
     def current_player(self) -> int:
@@ -229,7 +230,16 @@ class CardRulesState(pyspiel.State):
         return self._enc._chance_outcomes(pos) if out is None else out  # likewise
 
     def _apply_action(self, action: int) -> None:
-        self._pos = self._enc.apply(self._pos, action)
+        pos = self._pos
+        if pos._deal is None:
+            self._pos = self._enc.apply(pos, action)
+            return
+        # a deal draws in place, on a position of this state's own (a clone copies it)
+        if type(pos) is not _Drawing:
+            pos = self._pos = _moved(pos, _Drawing)
+        done = self._enc._draw(pos, action)
+        if done is not None:
+            self._pos = done
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._enc.action_string(self._pos, int(action))
@@ -266,6 +276,11 @@ def _restore(name: str, state_json: str, pending: tuple[int, ...], dealt: tuple[
         cards.subtract(drawn)
         alphabet = encoding_for(name, enc_state.rules, enc_state.players).cards
         pos = Position(enc_state, pending, drawn, tuple(max(0, cards.get(c, 0)) for c in alphabet))
+        assert pos._deal is not None
+        # the counts are chance_cards(state) less the cards drawn: as whole as the
+        # encoding's own deals when every card is in the alphabet and every drawn card
+        # was one of them
+        pos._deal.whole = all(n >= 0 for n in cards.values()) and set(cards) <= set(alphabet)
     return pos
 
 

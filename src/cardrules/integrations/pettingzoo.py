@@ -60,10 +60,17 @@ class _LazyDict(dict[str, Any]):
 
     __slots__ = ("_made", "_make")
 
-    def __init__(self, keys: Iterable[str], make: Callable[[str], Any]) -> None:
-        super().__init__(keys if type(keys) is dict else dict.fromkeys(keys, _TODO))
-        self._make = make
-        self._made: list[str] = []  # the keys computed since the last refresh
+    # made by ``_LazyDict.of(keys, make)``; the subclasses made at every step keep dict's
+    # own (C) __init__ and set their slots themselves, which is half the cost
+    _made: list[str]  # the keys computed since the last refresh
+    _make: Callable[[str], Any]
+
+    @classmethod
+    def of(cls, keys: Iterable[str], make: Callable[[str], Any]) -> _LazyDict:
+        out = cls(dict.fromkeys(keys, _TODO))
+        out._make = make
+        out._made = []
+        return out
 
     def refresh(self) -> None:
         """Every value to be computed again."""
@@ -161,19 +168,28 @@ _INFO_KEYS = dict.fromkeys(("view",), _TODO)
 
 
 class _Observation(_LazyDict):
-    """A player's observation at a position: the tensor of its view and its action mask."""
+    """A player's observation at a position: the tensor of its view and its action mask
+    (made by :func:`_observation`)."""
 
     __slots__ = ("_enc", "_player", "_pos")
-
-    def __init__(self, enc: Encoding, pos: Position, player: int) -> None:
-        dict.__init__(self, _OBS_KEYS)
-        self._made = []
-        self._enc, self._pos, self._player = enc, pos, player
+    _enc: Encoding
+    _pos: Position
+    _player: int
 
     def __getitem__(self, key: str) -> Any:  # _LazyDict's, with the mask made in place
         value = dict.__getitem__(self, key)
         if value is _TODO:
-            value = self._mask() if key == "action_mask" else self._compute(key)
+            if key == "action_mask":  # _mask, inline
+                enc, pos = self._enc, self._pos
+                mask = bytearray(enc.num_actions)
+                who = pos._who
+                if (enc.to_act(pos) if who is _UNSET else who) == self._player:
+                    legal = pos._legal
+                    for t in enc._legal(pos) if legal is None else legal:
+                        mask[t] = 1
+                value = np.frombuffer(mask, _INT8)
+            else:
+                value = self._compute(key)
             dict.__setitem__(self, key, value)
             self._made.append(key)
         return value
@@ -194,36 +210,55 @@ class _Observation(_LazyDict):
         return self._mask()
 
 
+def _observation(enc: Encoding, pos: Position, player: int) -> _Observation:
+    obs = _Observation(_OBS_KEYS)
+    obs._made = []
+    obs._enc = enc
+    obs._pos = pos
+    obs._player = player
+    return obs
+
+
 class _ViewInfo(_LazyDict):
-    """A player's info at a state: ``{"view": view(state, player)}``."""
+    """A player's info at a state: ``{"view": view(state, player)}`` (made by
+    :func:`_view_info`)."""
 
     __slots__ = ("_args",)
-
-    def __init__(self, view: Callable[[Any, int], Any], state: Any, player: int) -> None:
-        dict.__init__(self, _INFO_KEYS)
-        self._made = []
-        self._args = (view, state, player)
+    _args: tuple[Callable[[Any, int], Any], Any, int]
 
     def _compute(self, key: str) -> Any:
         view, state, player = self._args
         return view(state, player)
 
 
+def _view_info(view: Callable[[Any, int], Any], state: Any, player: int) -> _ViewInfo:
+    info = _ViewInfo(_INFO_KEYS)
+    info._made = []
+    info._args = (view, state, player)
+    return info
+
+
 class _Infos(_LazyDict):
     """The environment's ``infos``: each agent's :class:`_ViewInfo` at the current state."""
 
     __slots__ = ("_env",)
+    _env: raw_env
 
-    def __init__(self, env: raw_env) -> None:
-        super().__init__(env.agents, env._info)
-        self._env = env
+    @classmethod
+    def of_env(cls, env: raw_env) -> _Infos:
+        out = cls(dict.fromkeys(env.agents, _TODO))
+        out._make = env._info
+        out._made = []
+        out._env = env
+        return out
 
     def __getitem__(self, key: str) -> Any:  # _LazyDict's, with _compute in place
         value = dict.__getitem__(self, key)
         if value is _TODO:
             env = self._env
-            assert env.position is not None
-            value = _ViewInfo(env._view, env.position.state, env._index[key])
+            info = value = _ViewInfo(_INFO_KEYS)  # _view_info, inline
+            info._made = []
+            info._args = (env._view, env.position.state, env._index[key])  # type: ignore[union-attr]
             dict.__setitem__(self, key, value)
             self._made.append(key)
         return value
@@ -231,7 +266,7 @@ class _Infos(_LazyDict):
     def _compute(self, key: str) -> Any:
         env = self._env
         assert env.position is not None
-        return _ViewInfo(env._view, env.position.state, env._index[key])
+        return _view_info(env._view, env.position.state, env._index[key])
 
 
 class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
@@ -304,13 +339,13 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = _Infos(self)
+        self.infos: dict[str, dict[str, Any]] = _Infos.of_env(self)
         self._sync()
 
     def _info(self, agent: str) -> dict[str, Any]:
         """``agent``'s info (its view) at the current position."""
         assert self.position is not None
-        return _ViewInfo(self._view, self.position.state, self._index[agent])
+        return _view_info(self._view, self.position.state, self._index[agent])
 
     def _sync(self) -> None:
         assert self.position is not None
@@ -338,8 +373,35 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         return not hasattr(self, "agent_selection") or self.agent_selection not in self.agents
 
     def observe(self, agent: str) -> dict[str, Any]:
-        assert self.position is not None
-        return _Observation(self.encoding, self.position, self._index[agent])
+        pos = self.position
+        assert pos is not None
+        obs = _Observation(_OBS_KEYS)  # _observation, inline
+        obs._made = []
+        obs._enc = self.encoding
+        obs._pos = pos
+        obs._player = self._index[agent]
+        return obs
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        # AECEnv's, with observe inline
+        agent = self.agent_selection
+        assert agent is not None
+        obs: Any = None
+        if observe:
+            pos = self.position
+            assert pos is not None
+            obs = _Observation(_OBS_KEYS)
+            obs._made = []
+            obs._enc = self.encoding
+            obs._pos = pos
+            obs._player = self._index[agent]
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -356,8 +418,14 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         infos = self.infos
         if who is not None and type(infos) is _Infos:  # the game goes on: what _sync does then
             self.agent_selection = self.possible_agents[who]
-            if infos._made:
-                infos.refresh()
+            made = infos._made
+            if made:  # refresh, inline
+                for key in made:
+                    if key in infos:
+                        dict.__setitem__(infos, key, _TODO)
+                made.clear()
+            if not any(self.rewards.values()):  # 0.0 until the end: nothing to accumulate
+                return
         else:
             self._sync()
         self._accumulate_rewards()
