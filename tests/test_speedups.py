@@ -190,3 +190,26 @@ def test_first_step_refuses_bad_input(args: tuple[object, ...], error: str) -> N
     with pytest.raises(TypeError) as info:
         speedups.first_step(*args)
     assert error in str(info.value)
+
+
+@given(st.lists(st.integers(0, 11), max_size=20), st.lists(st.integers(0, 11), max_size=20), st.randoms())
+def test_same_objects_c_is_the_python_reference(a: list[int], b: list[int], rnd: object) -> None:
+    """Same objects as many times each, by identity: against the reference and against
+    a count by hand; a shuffled copy is always the same, an equal but distinct object
+    never is."""
+    left, right = tuple(ACTIONS[i] for i in a), tuple(ACTIONS[i] for i in b)
+    by_hand = sorted(a) == sorted(b)
+    assert speedups.same_objects(left, right) is _hotloops.same_objects_py(left, right) is by_hand
+    shuffled = list(left)
+    rnd.shuffle(shuffled)  # type: ignore[attr-defined]
+    assert speedups.same_objects(left, tuple(shuffled)) is True
+    copies = tuple(int(str(10**30 + i)) for i in a)  # equal ints, other objects
+    originals = tuple(int(str(10**30 + i)) for i in a)
+    assert speedups.same_objects(copies, originals) is (len(a) == 0)
+
+
+@pytest.mark.parametrize("args", [([], ()), ((), []), ((),), ((), (), ())])
+def test_same_objects_refuses_bad_input(args: tuple[object, ...]) -> None:
+    with pytest.raises(TypeError, match="two tuples"):
+        speedups.same_objects(*args)
+

@@ -13,7 +13,10 @@ compiled when cardrules is installed with a C compiler at hand:
 * :func:`deal_outcomes` and :func:`deal_draw`: a chance node's outcome list and one card
   drawn, in the card-by-card deals of :mod:`cardrules.integrations.encoding` (an OpenSpiel
   game has a chance node per dealt card), and :func:`first_step`: the first tokens of a
-  decision's legal actions there.
+  decision's legal actions there;
+* :func:`same_objects`: whether a ``Shuffle`` holds the very cards of its chance node (cards
+  are interned), the fast half of the check every ``Shuffle`` gets from
+  :meth:`~cardrules.protocol.GameDef.apply`.
 
 The pure-Python versions are the reference: the attrs constructor itself for records,
 :func:`subset_objects_py` here.  Both give the same results (the tests compare them, and
@@ -45,6 +48,8 @@ __all__ = [
     "deal_outcomes_py",
     "first_step",
     "first_step_py",
+    "same_objects",
+    "same_objects_py",
     "subset_objects",
     "subset_objects_py",
 ]
@@ -109,10 +114,17 @@ def first_step_py(actions: Sequence[Any], pairs: dict[int, tuple[int, Any]]) -> 
         return None
 
 
+def same_objects_py(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether ``a`` and ``b`` hold the same objects (by identity) as many times each, in
+    any order."""
+    return len(a) == len(b) and sorted(map(id, a)) == sorted(map(id, b))
+
+
 subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
 first_step: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], dict[int, Any] | None]
 deal_outcomes: Callable[[tuple[Any, ...], list[int]], list[Any]]
 deal_draw: Callable[[list[int], list[int], int], bool]
+same_objects: Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
 IMPLEMENTATION: str
 #: The compiled module when it is used (``None`` otherwise); ``_records`` takes its
 #: record maker from it.
@@ -125,9 +137,11 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     c_speedups = None
     subset_objects = subset_objects_py
     deal_outcomes, deal_draw, first_step = deal_outcomes_py, deal_draw_py, first_step_py
+    same_objects = same_objects_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
     deal_outcomes, deal_draw = c_speedups.deal_outcomes, c_speedups.deal_draw
     first_step = c_speedups.first_step
+    same_objects = c_speedups.same_objects
     IMPLEMENTATION = "C"

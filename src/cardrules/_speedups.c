@@ -1,6 +1,6 @@
 /* cardrules._speedups: the optional C accelerator of cardrules (see cardrules/_hotloops.py).
  *
- * cardrules is a pure-Python library; this module only makes two things it does at every
+ * cardrules is a pure-Python library; this module only makes a few things it does at every
  * step of a game faster, and each has a pure-Python reference that gives the same
  * results (the tests compare them, and CI runs the whole suite with and without this
  * module):
@@ -41,6 +41,13 @@
  *       actions in the integer encoding, where the game interns its action objects (the
  *       caller keeps them alive, so an id stands for one object).  Reference:
  *       cardrules._hotloops.first_step_py.
+ *
+ *   same_objects(a, b) -> bool
+ *       whether the tuples `a` and `b` hold the same objects (by identity) as many times
+ *       each, in any order: the fast half of checking that a Shuffle orders exactly a
+ *       chance node's cards (cards are interned, so equal cards are one object; the
+ *       caller falls back to comparing by equality when this says no).  Reference:
+ *       cardrules._hotloops.same_objects_py.
  *
  * Nothing here knows a game's rules.
  *
@@ -613,6 +620,46 @@ first_step(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* ----------------------------------------------------------------------------------- */
+/* same_objects                                                                         */
+
+static int
+compare_addresses(const void *x, const void *y)
+{
+    uintptr_t a = *(const uintptr_t *)x, b = *(const uintptr_t *)y;
+    return (a > b) - (a < b);
+}
+
+static PyObject *
+same_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyTuple_Check(args[0]) || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "same_objects(a, b) takes two tuples");
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(args[0]);
+    if (n != PyTuple_GET_SIZE(args[1])) {
+        Py_RETURN_FALSE;
+    }
+    if (n == 0) {
+        Py_RETURN_TRUE;
+    }
+    /* Tuples never change, so their items can be read without a lock. */
+    uintptr_t *addresses = PyMem_New(uintptr_t, 2 * n);
+    if (addresses == NULL) {
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        addresses[i] = (uintptr_t)PyTuple_GET_ITEM(args[0], i);
+        addresses[n + i] = (uintptr_t)PyTuple_GET_ITEM(args[1], i);
+    }
+    qsort(addresses, (size_t)n, sizeof(uintptr_t), compare_addresses);
+    qsort(addresses + n, (size_t)n, sizeof(uintptr_t), compare_addresses);
+    int same = memcmp(addresses, addresses + n, (size_t)n * sizeof(uintptr_t)) == 0;
+    PyMem_Free(addresses);
+    return PyBool_FromLong(same);
+}
+
 static PyMethodDef speedups_methods[] = {
     {"subset_objects", (PyCFunction)(void (*)(void))subset_objects, METH_FASTCALL,
      "Every subset of a tuple, by size then position, as interned or new one-slot objects."},
@@ -628,6 +675,8 @@ static PyMethodDef speedups_methods[] = {
      "deal_outcomes(table, keys): [table[k] for k in keys]."},
     {"deal_draw", (PyCFunction)(void (*)(void))deal_draw, METH_FASTCALL,
      "deal_draw(counts, keys, token): one card drawn from a deal's counts and outcome keys."},
+    {"same_objects", (PyCFunction)(void (*)(void))same_objects, METH_FASTCALL,
+     "same_objects(a, b): whether two tuples hold the same objects as many times each."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -37,6 +37,7 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 
 import attrs
 
+from ._hotloops import same_objects
 from ._shuffling import seeded_order
 from .cards import Card, canonical
 from .errors import CardRulesError, IllegalActionError, UnknownGameError
@@ -260,16 +261,6 @@ class GameDef(Generic[S, R]):
             return self._resolve_chance(new)
         return new
 
-    def _apply_dealt(self, state: S, shuffle: Shuffle) -> S:
-        """:meth:`apply` of a ``Shuffle`` at a chance node that its caller built from
-        ``chance_cards(state)`` itself, card by card (the integer encoding of the
-        framework adapters): the same state, without checking again that the order is a
-        permutation of those cards (the check is most of a deal's cost)."""
-        new = self._deal(state, shuffle)
-        if new.to_act is CHANCE and new.seed is not None:
-            return self._resolve_chance(new)
-        return new
-
     def settle(self, state: S) -> S:
         """``state`` with its chance nodes resolved when it is seeded (what :meth:`apply`
         does after every step)."""
@@ -381,6 +372,8 @@ class GameDef(Generic[S, R]):
     def _check_shuffle(self, state: S, shuffle: Shuffle) -> None:
         expected = self._chance_cards(state)
         order = shuffle.order
+        if type(order) is tuple and type(expected) is tuple and same_objects(order, expected):
+            return  # the very cards (cards are interned): the common case, checked in C
         bad = [c for c in order if not isinstance(c, Card)]
         if bad:  # first: a non-card may not even be hashable
             why = f"{bad[0]!r} is not a Card"

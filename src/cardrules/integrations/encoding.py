@@ -169,16 +169,11 @@ class _Deal:
     draw: the last of them appends to it, so a draw copies nothing (a position behind
     the last one works its counts out again when asked)."""
 
-    __slots__ = ("cards", "counts", "keys", "left", "most", "start", "tokens", "whole")
+    __slots__ = ("cards", "counts", "keys", "left", "most", "start", "tokens")
 
-    def __init__(
-        self, cards: list[Card], counts: list[int], start: _Deal | None = None, whole: bool = False
-    ) -> None:
+    def __init__(self, cards: list[Card], counts: list[int], start: _Deal | None = None) -> None:
         self.cards = cards  # drawn so far, in order
         self.counts = counts  # how many of each alphabet card are left after them
-        # whether the cards and counts are exactly chance_cards(state) (the encoding made
-        # them so): then the completed order needs no check
-        self.whole = whole
         if start is None:
             self.left = sum(counts)
             self.most = max(counts, default=0)  # copies of a card at most
@@ -415,11 +410,11 @@ class Encoding:
                 counts = [0] * len(self.cards)
                 for c in cards:
                     counts[self.card_id[c]] += 1
-                start = _Deal([], counts, whole=True)
+                start = _Deal([], counts)
                 if len(self._deal_starts) >= 64:
                     self._deal_starts.clear()
                 self._deal_starts[cards] = start
-            pos._deal = _Deal([], list(start.counts), start, whole=True)
+            pos._deal = _Deal([], list(start.counts), start)
         return pos
 
     def is_terminal(self, pos: Position) -> bool:
@@ -566,18 +561,15 @@ class Encoding:
         k = pos._k
         cards = deal.cards
         if k != len(cards):  # a position behind the last one of its deal: draw on a copy
-            deal = pos._deal = _Deal(cards[:k], deal.counts_at(k), whole=deal.whole)
+            deal = pos._deal = _Deal(cards[:k], deal.counts_at(k))
             cards = deal.cards
         left = deal.left
         if left == 1:  # the deal is complete
             counts = deal.counts
             if not 0 <= token < len(counts) or not counts[token]:
                 raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
-            # a deal the encoding started holds exactly the chance cards, and each draw
-            # was checked against what is left: its order needs no check from apply()
-            # (a position made by hand with other counts still gets it)
-            apply = self.game._apply_dealt if deal.whole else self.game.apply
-            return self.enter(apply(pos.state, Shuffle((*cards, self.cards[token]))))
+            # apply() checks the order like any Shuffle's (one path for every action)
+            return self.enter(self.game.apply(pos.state, Shuffle((*cards, self.cards[token]))))
         if not deal_draw(deal.counts, deal.keys, token):
             raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
         cards.append(self.cards[token])

@@ -276,11 +276,6 @@ def _restore(name: str, state_json: str, pending: tuple[int, ...], dealt: tuple[
         cards.subtract(drawn)
         alphabet = encoding_for(name, enc_state.rules, enc_state.players).cards
         pos = Position(enc_state, pending, drawn, tuple(max(0, cards.get(c, 0)) for c in alphabet))
-        assert pos._deal is not None
-        # the counts are chance_cards(state) less the cards drawn: as whole as the
-        # encoding's own deals when every card is in the alphabet and every drawn card
-        # was one of them
-        pos._deal.whole = all(n >= 0 for n in cards.values()) and set(cards) <= set(alphabet)
     return pos
 
 
