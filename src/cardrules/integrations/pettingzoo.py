@@ -176,20 +176,10 @@ class _Observation(_LazyDict):
     _pos: Position
     _player: int
 
-    def __getitem__(self, key: str) -> Any:  # _LazyDict's, with the mask made in place
+    def __getitem__(self, key: str) -> Any:  # _LazyDict's, the mask asked first
         value = dict.__getitem__(self, key)
         if value is _TODO:
-            if key == "action_mask":  # _mask, inline
-                enc, pos = self._enc, self._pos
-                mask = bytearray(enc.num_actions)
-                who = pos._who
-                if (enc.to_act(pos) if who is _UNSET else who) == self._player:
-                    legal = pos._legal
-                    for t in enc._legal(pos) if legal is None else legal:
-                        mask[t] = 1
-                value = np.frombuffer(mask, _INT8)
-            else:
-                value = self._compute(key)
+            value = self._mask() if key == "action_mask" else self._compute(key)
             dict.__setitem__(self, key, value)
             self._made.append(key)
         return value
