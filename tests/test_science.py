@@ -399,6 +399,20 @@ def test_the_science_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["science", "card is red", "--rounds", "0"]) == 1
 
 
+def test_the_science_command_shows_a_guess_with_its_start_part(capsys: pytest.CaptureFixture[str]) -> None:
+    """A guess the best-rule column does not show (a start: part added to it) is printed
+    on its turn, on one line; the rounds' guesses are the command's own."""
+    secret = 'rule "r":\n    start: card is ace\n    play: card.rank >= prev.rank'
+    assert main(["science", secret, "--rounds", "1", "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    result = play_science(compile_rule(secret), Scientist(seed=0), seed=0)
+    with_start = [(t, g) for t, g in result.guesses if "start:" in str(g)]
+    assert with_start  # this round needs one
+    for turn, guess in with_start:
+        line = next(x for x in out.splitlines() if x.startswith(f"  turn {turn:2}:"))
+        assert "; ".join(x.strip() for x in str(guess).splitlines()[1:]) in line
+
+
 # -- the prior, the choice of a card, the decision to guess ------------------------------------
 
 

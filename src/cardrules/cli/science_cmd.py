@@ -41,6 +41,13 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def _one_line(rule: object) -> str:
+    """A rule's text on one line (a rule with a ``start:`` part takes several): its
+    header, then its parts joined by semicolons."""
+    head, *parts = (line.strip() for line in str(rule).splitlines())
+    return " ".join([head, "; ".join(parts)]) if parts else head
+
+
 def run(args: argparse.Namespace) -> int:
     if args.rounds < 1:
         raise CardRulesError(f"--rounds must be at least 1, not {args.rounds}")
@@ -63,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
             if turn in stated:
                 right = result.solved and turn == result.turns
                 mark = "  * guessed" + ("" if right else " (wrong)")
+                guess = _one_line(stated[turn])
+                if best is None or guess != _one_line(best):  # e.g. with a start: part
+                    mark += f": {guess}"
             shown = "none fits" if best is None else f"{best} ({p:.0%})"
             print(f"  turn {turn:2}: {o.card!s:>3} {verdict:8}  best: {shown}{mark}")
         if result.solved:
