@@ -609,3 +609,26 @@ def test_a_refuted_play_part_is_guessed_again_with_a_start_part() -> None:
         pytest.fail(f"never right: {stated}")
     assert "start:" not in stated[0] and "start: card is ace" in stated[-1]
     assert len(set(stated)) == len(stated)  # no guess is stated twice
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda s: s.guess([1, 2]), "Observation records, not 1"),
+        (lambda s: s.guess(None), "a sequence of Observation records"),
+        (lambda s: s.starts(["x"]), "Observation records, not 'x'"),
+        (lambda s: s.guess([Observation((), "AS", True)]), "card and line are cards"),  # type: ignore[arg-type]
+        (lambda s: s.guess([Observation((), parse_card("AS"), 1)]), "True or False"),  # type: ignore[arg-type]
+        (lambda s: s.choose(["AS"], []), "a hand holds cards, not 'AS'"),
+        (lambda s: s.choose("AS", []), "a hand is a sequence of cards"),
+        (lambda s: s.wrong_guess("card is red", []), "the compiled Rule"),
+    ],
+)
+def test_the_scientist_refuses_bad_input_with_a_clear_error(call: object, words: str) -> None:
+    """What a server may pass on from a user: a CardRulesError that says what is wrong,
+    never an AttributeError from inside the search; the scientist still works after."""
+    s = Scientist(seed=0)
+    with pytest.raises(CardRulesError, match=words):
+        call(s)  # type: ignore[operator]
+    ace = parse_card("AS")
+    assert s.choose(iter([ace]), [Observation((), ace, True)]) == ace  # any iterable hand

@@ -40,7 +40,7 @@ import random
 import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 import attrs
@@ -170,7 +170,7 @@ class Scientist:
 
     def belief(self, observations: Sequence[Observation]) -> Belief:
         """The hypotheses that fit ``observations`` with their probabilities."""
-        key = tuple(observations)
+        key = _observations(observations)
         self._forget_other_rounds(key)
         cached = self._cache.get(key)
         if cached is not None and not self._wrong:
@@ -217,7 +217,7 @@ class Scientist:
         times better than "any card").  When a starter was refused, or there is no
         starter, the search fits the ``start:`` part itself and this is ``((None, 1.0),)``.
         """
-        starters = [o for o in observations if not o.line]
+        starters = [o for o in _observations(observations) if not o.line]
         if len(starters) != 1 or not starters[0].accepted:
             return ((None, 1.0),)
         return _start_posterior(starters[0].card)
@@ -268,6 +268,8 @@ class Scientist:
         guess refutes its play part only with the ``start:`` part it was stated with
         (none, or the one :meth:`guess` chose): the same play part may still be right
         with another ``start:`` part."""
+        if not isinstance(rule, Rule):
+            raise CardRulesError(f"wrong_guess takes the compiled Rule that was guessed, not {rule!r}")
         b = self.belief(observations)
         s = searcher()
         start: int | None = None
@@ -296,18 +298,19 @@ class Scientist:
 
     # -- the science round -------------------------------------------------------------
 
-    def choose(self, hand: Sequence[Card], observations: Sequence[Observation]) -> Card:
+    def choose(self, hand: Iterable[Card], observations: Sequence[Observation]) -> Card:
         """The card of ``hand`` to play next: the one after whose verdict (and the best
         card after it) the most probable rule is expected to be most probable, that
         is the chance of a right guess one and two cards from now; the expected
         information of the verdict breaks ties."""
-        cards = canonical(set(hand))
+        held = _cards(hand)
+        cards = canonical(set(held))
         if not cards:
             raise CardRulesError("choose needs a hand with at least one card")
         b = self.belief(observations)
         if not b.hypotheses:
             chosen = cards[self._rng.randrange(len(cards))]
-            self._remember(hand, chosen)
+            self._remember(held, chosen)
             return chosen
         deadline = time.perf_counter() + 0.5 * self.time_per_move
         hyps = b.hypotheses[:LOOKAHEAD_HYPOTHESES]
@@ -323,7 +326,7 @@ class Scientist:
             one = _top(probs, acc) + _top(probs, rej)
             two = 0.0
             if time.perf_counter() < deadline:
-                rest = list(hand)
+                rest = list(held)
                 rest.remove(card)
                 rest_cards = canonical(set(rest))
                 for group, line in ((acc, (*b.line, card)), (rej, b.line)):
@@ -344,7 +347,7 @@ class Scientist:
         top = max(scores)
         best_cards = [c for c, sc in zip(cards, scores, strict=True) if sc >= top - 1e-9]
         chosen = best_cards[self._rng.randrange(len(best_cards))]
-        self._remember(hand, chosen)
+        self._remember(held, chosen)
         return chosen
 
     def _remember(self, hand: Sequence[Card], played: Card) -> None:
@@ -473,6 +476,33 @@ class Scientist:
         if b.hypotheses and max(self._acceptance(b, cards)) < 0.02 and E.NoPlay() in legal_actions:
             return E.NoPlay()
         return E.Play((self.choose(hand, observations),))
+
+
+def _observations(observations: Iterable[Observation]) -> tuple[Observation, ...]:
+    """``observations`` as a tuple, or a :class:`~cardrules.errors.CardRulesError` that
+    says what is not an observation."""
+    if isinstance(observations, (str, bytes)) or not isinstance(observations, Iterable):
+        raise CardRulesError(f"observations are a sequence of Observation records, not {observations!r}")
+    out = tuple(observations)
+    for o in out:
+        if not isinstance(o, Observation):
+            raise CardRulesError(f"observations are Observation records, not {o!r}")
+        if not isinstance(o.card, Card) or not all(isinstance(c, Card) for c in o.line):
+            raise CardRulesError(f"an observation's card and line are cards: {o!r}")
+        if type(o.accepted) is not bool:
+            raise CardRulesError(f"an observation's verdict is True or False: {o!r}")
+    return out
+
+
+def _cards(hand: Iterable[Card]) -> tuple[Card, ...]:
+    """``hand`` as a tuple of cards, or a :class:`~cardrules.errors.CardRulesError`."""
+    if isinstance(hand, (str, bytes)) or not isinstance(hand, Iterable):
+        raise CardRulesError(f"a hand is a sequence of cards, not {hand!r}")
+    out = tuple(hand)
+    for c in out:
+        if not isinstance(c, Card):
+            raise CardRulesError(f"a hand holds cards, not {c!r}")
+    return out
 
 
 def _left(starts: Sequence[tuple[int | None, float]], refuted: set[int | None] | None) -> float:
