@@ -93,3 +93,45 @@ def test_a_deal_made_by_hand_is_still_checked() -> None:
     pos = Position(state, dealt=(), remaining=tuple(remaining))
     with pytest.raises(IllegalActionError, match="Shuffle must order exactly"):
         enc.apply(pos, 0)
+
+
+class _Index:
+    """An integer type of another library (as NumPy's): usable where an int is."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return other == self.value
+
+
+@pytest.mark.parametrize("name", ["aegis", "gunsore", "haggis", "eleusis"])
+def test_ids_that_are_no_action_of_the_game_get_a_clear_error(name: str) -> None:
+    """What a server may pass on from a client: an id out of range, a string, None, a
+    float.  Each gets an IllegalActionError naming the range of ids (never an
+    IndexError from inside the encoding), and the position is unchanged; an id of
+    another integer type is kept as a plain int."""
+    from cardrules import IllegalActionError
+
+    enc = encoding_for(name)
+    pos = enc.initial()
+    rng = random.Random(1)
+    while enc.to_act(pos) is CHANCE:
+        pos = enc.apply(pos, rng.choice(enc.chance_outcomes(pos))[0])
+    before = (pos.state, pos.pending)
+    for bad in (enc.num_actions, 10**9, -1, "3", None):
+        with pytest.raises(IllegalActionError, match=rf"not an action id of this game \(0 to {enc.num_actions - 1}\)"):
+            enc.apply(pos, bad)  # type: ignore[arg-type]
+        assert enc.action_string(pos, enc.num_actions + 5).startswith("action ")
+    assert (pos.state, pos.pending) == before
+    legal = enc.legal_tokens(pos)
+    token = legal[0]
+    after = enc.apply(pos, _Index(token))  # type: ignore[arg-type]
+    assert after.pending == enc.apply(pos, token).pending and all(type(t) is int for t in after.pending)
+    assert after.state == enc.apply(pos, token).state

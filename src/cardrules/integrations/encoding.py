@@ -52,6 +52,7 @@ draws) and is derived from the rules in each encoding's docstring.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any, ClassVar, TypeVar
@@ -162,6 +163,14 @@ def _subset_index(n: int) -> dict[tuple[int | None, ...], int]:
         subsets = (c for k in range(n + 1) for c in combinations(range(n), k))
         index = _SUBSET_INDEX[n] = {c: i for i, c in enumerate(subsets)}
     return index
+
+
+def _is_id(token: object, num_actions: int) -> bool:
+    """Whether ``token`` is an integer (NumPy's included) in ``0 .. num_actions - 1``."""
+    try:
+        return 0 <= operator.index(token) < num_actions  # type: ignore[arg-type]
+    except TypeError:
+        return False
 
 
 class _Deal:
@@ -517,7 +526,10 @@ class Encoding:
         pending tokens; :class:`IllegalActionError` if it is not legal there."""
         step = self._step(pos)
         if token not in step:
-            why = f"action id {token} ({self.token_name(token)}) is not legal here"
+            if not _is_id(token, self.num_actions):
+                why = f"{token!r} is not an action id of this game (0 to {self.num_actions - 1})"
+            else:
+                why = f"action id {token} ({self.token_name(token)}) is not legal here"
             raise IllegalActionError(f"{self.name}: {why}")
         return step[token]
 
@@ -537,7 +549,8 @@ class Encoding:
         if action is None:  # Position(state, (*pos.pending, token), trie=pos._trie), and the same player
             out = _new(Position)
             out.state = state
-            out.pending = (*pos.pending, token)
+            # a pending token is kept: a plain int, whatever integer type the caller used
+            out.pending = (*pos.pending, token if type(token) is int else self._plain_id(token))
             out._trie = pos._trie
             out._deal = None
             out._k = 0
@@ -550,6 +563,11 @@ class Encoding:
         if action is _UNSET:
             self.completes(pos, token)  # raises
         return self.enter(self.game.apply(state, action))
+
+    def _plain_id(self, token: object) -> int:
+        if not _is_id(token, self.num_actions) or isinstance(token, float):
+            raise IllegalActionError(f"{self.name}: {token!r} is not an action id of this game")
+        return operator.index(token)  # type: ignore[arg-type]
 
     def _draw(self, pos: Position, token: int) -> Position | None:
         """Draw the card ``token`` at the chance position ``pos``, which changes in
@@ -584,6 +602,8 @@ class Encoding:
         ``deal <card>``; otherwise the token's own name."""
         if pos.state.to_act is CHANCE:
             return f"deal {self.cards[token]}" if 0 <= token < len(self.cards) else f"chance {token}"
+        if not _is_id(token, self.num_actions):
+            return f"action {token!r}"  # no action of this game: apply() says so when tried
         if not self.is_terminal(pos):
             action = self._step(pos).get(token)
             if action is not None:
