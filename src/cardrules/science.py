@@ -478,15 +478,24 @@ class Scientist:
         return E.Play((self.choose(hand, observations),))
 
 
+def _items(items: object, kind: type, whole: str, each: str) -> tuple[Any, ...]:
+    """``items`` as a tuple, or a :class:`~cardrules.errors.CardRulesError` (``whole`` when
+    it is no sequence, ``each`` when an item is not a ``kind``)."""
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise CardRulesError(f"{whole}, not {items!r}")
+    out = tuple(items)
+    for x in out:
+        if not isinstance(x, kind):
+            raise CardRulesError(f"{each}, not {x!r}")
+    return out
+
+
 def _observations(observations: Iterable[Observation]) -> tuple[Observation, ...]:
     """``observations`` as a tuple, or a :class:`~cardrules.errors.CardRulesError` that
     says what is not an observation."""
-    if isinstance(observations, (str, bytes)) or not isinstance(observations, Iterable):
-        raise CardRulesError(f"observations are a sequence of Observation records, not {observations!r}")
-    out = tuple(observations)
+    out = _items(observations, Observation, "observations are a sequence of Observation records",
+                 "observations are Observation records")  # fmt: skip
     for o in out:
-        if not isinstance(o, Observation):
-            raise CardRulesError(f"observations are Observation records, not {o!r}")
         if not isinstance(o.card, Card) or not all(isinstance(c, Card) for c in o.line):
             raise CardRulesError(f"an observation's card and line are cards: {o!r}")
         if type(o.accepted) is not bool:
@@ -496,13 +505,7 @@ def _observations(observations: Iterable[Observation]) -> tuple[Observation, ...
 
 def _cards(hand: Iterable[Card]) -> tuple[Card, ...]:
     """``hand`` as a tuple of cards, or a :class:`~cardrules.errors.CardRulesError`."""
-    if isinstance(hand, (str, bytes)) or not isinstance(hand, Iterable):
-        raise CardRulesError(f"a hand is a sequence of cards, not {hand!r}")
-    out = tuple(hand)
-    for c in out:
-        if not isinstance(c, Card):
-            raise CardRulesError(f"a hand holds cards, not {c!r}")
-    return out
+    return _items(hand, Card, "a hand is a sequence of cards", "a hand holds cards")
 
 
 def _left(starts: Sequence[tuple[int | None, float]], refuted: set[int | None] | None) -> float:
