@@ -32,22 +32,30 @@ imported turns the accelerator off: the C module is then not even imported.
 from __future__ import annotations
 
 import os
+import sys
 from collections import deque
 from collections.abc import Callable, Sequence
 from itertools import combinations, repeat
 from math import comb
+from operator import index
 from operator import itemgetter as _pick
 from typing import Any
 
 __all__ = [
     "IMPLEMENTATION",
+    "Deal",
+    "DealPy",
     "c_speedups",
     "deal_draw",
     "deal_draw_py",
     "deal_outcomes",
     "deal_outcomes_py",
+    "first_legal",
+    "first_legal_py",
     "first_step",
     "first_step_py",
+    "id_mask",
+    "id_mask_py",
     "same_objects",
     "same_objects_py",
     "subset_objects",
@@ -114,10 +122,128 @@ def first_step_py(actions: Sequence[Any], pairs: dict[int, tuple[int, Any]]) -> 
         return None
 
 
+def first_legal_py(
+    actions: Sequence[Any], pairs: dict[int, tuple[int, Any]]
+) -> tuple[dict[int, Any], list[int]] | None:
+    """``(step, sorted(step))`` for ``step = first_step_py(actions, pairs)``, or ``None``:
+    a decision's first tokens and its legal ids, ascending, in one call."""
+    step = first_step_py(actions, pairs)
+    return None if step is None else (step, sorted(step))
+
+
+def id_mask_py(size: int, ids: Sequence[int]) -> bytearray:
+    """A ``bytearray`` of ``size`` zeros with a 1 at each of ``ids`` (an action mask)."""
+    mask = bytearray(index(size))
+    for t in ids:
+        mask[t] = 1
+    return mask
+
+
 def same_objects_py(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Whether ``a`` and ``b`` hold the same objects (by identity) as many times each, in
     any order."""
     return len(a) == len(b) and sorted(map(id, a)) == sorted(map(id, b))
+
+
+class DealPy:
+    """A deal in progress, drawn card by card (the reference of the C ``Deal``): the
+    encoding's chance nodes of :mod:`cardrules.integrations.encoding`, one per card.
+
+    ``Deal(alphabet, counts, rows, cards=())``: the cards of the game by id (a tuple),
+    how many of each are left (``counts``, one per card, 0 or more), a dict the caller's
+    deals share for outcome tables (``rows``: cards left -> table, the outcome of card
+    ``i`` left ``c`` times at ``c * len(alphabet) + i``, made when first needed), and
+    the cards drawn before this deal was made.  ``draw(k, token)`` draws card ``token``
+    in place, but only at the end of the deal (``k`` the number of cards drawn) and
+    while more than one card is left: it says ``False`` (and changes nothing) otherwise,
+    and the caller takes the slow way (a deal of its own, the last card, an error).
+    ``outcomes(k)`` is the outcome list of the next draw at the end of the deal (the
+    same list until the next draw; not to be changed), ``None`` behind it.  ``cards``,
+    ``counts`` and ``tokens`` (the ids drawn since it was made) are new lists."""
+
+    __slots__ = ("_alphabet", "_cards", "_counts", "_keys", "_out", "_rows", "_tokens", "left", "most", "start")
+
+    def __init__(
+        self, alphabet: tuple[Any, ...], counts: Sequence[int], rows: dict[int, Any], cards: Sequence[Any] = ()
+    ) -> None:
+        if not isinstance(alphabet, tuple) or not isinstance(rows, dict):
+            raise TypeError("Deal(alphabet: tuple, counts, rows: dict, cards=())")
+        counts = [index(n) for n in counts]
+        size = len(alphabet)
+        if len(counts) != size:
+            raise ValueError("Deal: one count per card of the alphabet")
+        total = 0
+        for n in counts:  # (the C type's bound, which keeps its sums in a machine word)
+            if n < 0 or n > sys.maxsize // 4 // (size + 1) - total:
+                raise ValueError("Deal: counts must be from 0 to a deck's size")
+            total += n
+        self._alphabet = alphabet
+        self._rows = rows
+        self._counts = counts
+        self._keys = [n * size + i for i, n in enumerate(counts) if n]  # in id order
+        self._cards = list(cards)
+        self._tokens: list[int] = []
+        self._out: list[Any] | None = None
+        self.left = sum(counts)
+        self.most = max(counts, default=0)
+        self.start = len(self._cards)
+
+    @property
+    def cards(self) -> list[Any]:
+        return list(self._cards)
+
+    @property
+    def counts(self) -> list[int]:
+        return list(self._counts)
+
+    @property
+    def tokens(self) -> list[int]:
+        return list(self._tokens)
+
+    @property
+    def drawn(self) -> int:
+        return len(self._cards)
+
+    def outcomes(self, k: int) -> list[Any] | None:
+        if index(k) != len(self._cards):
+            return None
+        out = self._out
+        if out is None:
+            total, size = self.left, len(self._alphabet)
+            if not total:
+                out = self._out = []
+                return out
+            table = self._rows.get(total)
+            if type(table) is not tuple or len(table) <= self.most * size:
+                table = self._rows[total] = tuple(
+                    (i, c / total) for c in range(self.most + 1) for i in range(size)
+                )
+            out = self._out = deal_outcomes_py(table, self._keys)
+        return out
+
+    def draw(self, k: int, token: Any) -> bool:
+        if index(k) != len(self._cards) or self.left <= 1:
+            return False
+        try:
+            token = index(token)
+        except TypeError:
+            return False
+        if not deal_draw_py(self._counts, self._keys, token):
+            return False
+        self._cards.append(self._alphabet[token])
+        self._tokens.append(token)
+        self.left -= 1
+        self._out = None
+        return True
+
+    def counts_at(self, k: int) -> list[int]:
+        k = index(k)
+        if not self.start <= k <= len(self._cards):
+            raise ValueError("counts_at: k must be from the deal's start to the cards drawn")
+        counts = list(self._counts)
+        for t in self._tokens[k - self.start :]:
+            counts[t] += 1
+        return counts
 
 
 subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
@@ -125,7 +251,11 @@ first_step: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], dict[int, Any]
 deal_outcomes: Callable[[tuple[Any, ...], list[int]], list[Any]]
 deal_draw: Callable[[list[int], list[int], int], bool]
 same_objects: Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
+first_legal: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], tuple[dict[int, Any], list[int]] | None]
+id_mask: Callable[[int, Sequence[int]], bytearray]
 IMPLEMENTATION: str
+#: the C ``Deal`` type when the C module is used, else :class:`DealPy`
+Deal: Any
 #: The compiled module when it is used (``None`` otherwise); ``_records`` takes its
 #: record maker from it.
 c_speedups: Any
@@ -138,10 +268,14 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     subset_objects = subset_objects_py
     deal_outcomes, deal_draw, first_step = deal_outcomes_py, deal_draw_py, first_step_py
     same_objects = same_objects_py
+    Deal = DealPy
+    first_legal, id_mask = first_legal_py, id_mask_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
     deal_outcomes, deal_draw = c_speedups.deal_outcomes, c_speedups.deal_draw
     first_step = c_speedups.first_step
     same_objects = c_speedups.same_objects
+    Deal = c_speedups.Deal
+    first_legal, id_mask = c_speedups.first_legal, c_speedups.id_mask
     IMPLEMENTATION = "C"

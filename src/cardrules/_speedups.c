@@ -621,6 +621,72 @@ first_step(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* ----------------------------------------------------------------------------------- */
+/* first_legal, id_mask                                                                 */
+
+static PyObject *
+first_legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *step = first_step(module, args, nargs);
+    if (step == NULL || step == Py_None) {
+        return step;
+    }
+    PyObject *ids = PyDict_Keys(step);
+    if (ids == NULL || PyList_Sort(ids) < 0) {
+        Py_XDECREF(ids);
+        Py_DECREF(step);
+        return NULL;
+    }
+    PyObject *out = PyTuple_Pack(2, step, ids);
+    Py_DECREF(step);
+    Py_DECREF(ids);
+    return out;
+}
+
+static PyObject *
+id_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "id_mask(size, ids)");
+        return NULL;
+    }
+    Py_ssize_t size = PyNumber_AsSsize_t(args[0], PyExc_OverflowError);
+    if (size == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (size < 0) {
+        PyErr_SetString(PyExc_ValueError, "id_mask: size must be 0 or more");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(args[1], "id_mask: ids must be a sequence of ints");
+    if (seq == NULL) {
+        return NULL;
+    }
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, size);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    char *mask = PyByteArray_AS_STRING(out);
+    memset(mask, 0, (size_t)size);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t t = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), PyExc_IndexError);
+        if (t == -1 && PyErr_Occurred()) {
+            Py_CLEAR(out);
+            break;
+        }
+        if (t < -size || t >= size) {
+            PyErr_SetString(PyExc_IndexError, "id_mask: an id out of range");
+            Py_CLEAR(out);
+            break;
+        }
+        mask[t < 0 ? t + size : t] = 1;
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
+/* ----------------------------------------------------------------------------------- */
 /* same_objects                                                                         */
 
 static int
@@ -660,6 +726,396 @@ same_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyBool_FromLong(same);
 }
 
+/* ----------------------------------------------------------------------------------- */
+/* Deal                                                                                 */
+
+/* A deal in progress, drawn card by card (see cardrules._hotloops.DealPy, the
+ * reference): the counts of the alphabet's cards left, the cards drawn, the ids drawn
+ * since it was made, and the outcome list of the next draw, kept until a draw. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *alphabet; /* tuple of the cards, by id */
+    PyObject *rows;     /* dict: cards left -> outcome table (shared by the caller's deals) */
+    PyObject *cards;    /* list of the cards drawn, never handed out */
+    PyObject *out;      /* the outcome list at the end of the draw, or NULL */
+    Py_ssize_t size, left, most, start, ntokens;
+    Py_ssize_t *counts; /* size of them */
+    Py_ssize_t *tokens; /* ntokens of them; room for every card left when made */
+} DealObject;
+
+static int
+deal_traverse(DealObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(self->alphabet);
+    Py_VISIT(self->rows);
+    Py_VISIT(self->cards);
+    Py_VISIT(self->out);
+    return 0;
+}
+
+static int
+deal_clear(DealObject *self)
+{
+    Py_CLEAR(self->alphabet);
+    Py_CLEAR(self->rows);
+    Py_CLEAR(self->cards);
+    Py_CLEAR(self->out);
+    return 0;
+}
+
+static void
+deal_dealloc(DealObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    deal_clear(self);
+    PyMem_Free(self->counts);
+    PyMem_Free(self->tokens);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+static PyObject *
+deal_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *names[] = {"alphabet", "counts", "rows", "cards", NULL};
+    PyObject *alphabet, *counts, *rows, *cards = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OO!|O:Deal", names, &PyTuple_Type, &alphabet, &counts,
+                                     &PyDict_Type, &rows, &cards)) {
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(counts, "Deal: counts must be a sequence of ints");
+    if (seq == NULL) {
+        return NULL;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(alphabet);
+    if (PySequence_Fast_GET_SIZE(seq) != size) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "Deal: one count per card of the alphabet");
+        return NULL;
+    }
+    DealObject *self = (DealObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    self->size = size;
+    self->counts = PyMem_New(Py_ssize_t, size > 0 ? size : 1);
+    if (self->counts == NULL) {
+        Py_DECREF(seq);
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t left = 0, most = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        Py_ssize_t n = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), NULL); /* clipped: then too big */
+        if (n == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            Py_DECREF(self);
+            return NULL;
+        }
+        if (n < 0 || n > PY_SSIZE_T_MAX / 4 / (size + 1) - left) {
+            Py_DECREF(seq);
+            Py_DECREF(self);
+            PyErr_SetString(PyExc_ValueError, "Deal: counts must be from 0 to a deck's size");
+            return NULL;
+        }
+        self->counts[i] = n;
+        left += n;
+        most = n > most ? n : most;
+    }
+    Py_DECREF(seq);
+    self->left = left;
+    self->most = most;
+    self->tokens = PyMem_New(Py_ssize_t, left > 0 ? left : 1);
+    if (self->tokens == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    self->cards = cards == NULL ? PyList_New(0) : PySequence_List(cards);
+    if (self->cards == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->start = PyList_GET_SIZE(self->cards);
+    self->alphabet = Py_NewRef(alphabet);
+    self->rows = Py_NewRef(rows);
+    return (PyObject *)self;
+}
+
+/* The outcome table for `self->left` cards left, from rows or made (and kept there). */
+static PyObject *
+deal_table(DealObject *self)
+{
+    Py_ssize_t size = self->size, total = self->left, need = (self->most + 1) * size;
+    PyObject *key = PyLong_FromSsize_t(total);
+    if (key == NULL) {
+        return NULL;
+    }
+    PyObject *table = PyDict_GetItemWithError(self->rows, key); /* borrowed */
+    if (table == NULL && PyErr_Occurred()) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    if (table != NULL && PyTuple_CheckExact(table) && PyTuple_GET_SIZE(table) >= need) {
+        Py_DECREF(key);
+        return Py_NewRef(table);
+    }
+    table = PyTuple_New(need);
+    for (Py_ssize_t c = 0, j = 0; table != NULL && c <= self->most; c++) {
+        for (Py_ssize_t i = 0; i < size; i++, j++) {
+            PyObject *pair = Py_BuildValue("(nd)", i, (double)c / (double)total);
+            if (pair == NULL) {
+                Py_CLEAR(table);
+                break;
+            }
+            PyTuple_SET_ITEM(table, j, pair);
+        }
+    }
+    if (table != NULL && PyDict_SetItem(self->rows, key, table) < 0) {
+        Py_CLEAR(table);
+    }
+    Py_DECREF(key);
+    return table;
+}
+
+static int
+deal_at_end(DealObject *self, PyObject *k)
+{
+    Py_ssize_t at = PyNumber_AsSsize_t(k, PyExc_OverflowError);
+    if (at == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    return at == PyList_GET_SIZE(self->cards);
+}
+
+static PyObject *
+deal_outcomes_method(DealObject *self, PyObject *k)
+{
+    PyObject *result = NULL;
+    DEAL_LOCK(self)
+    int end = deal_at_end(self, k);
+    if (end <= 0) {
+        result = end < 0 ? NULL : Py_NewRef(Py_None);
+        goto done;
+    }
+    if (self->out == NULL) {
+        PyObject *out = PyList_New(0);
+        if (out == NULL) {
+            goto done;
+        }
+        if (self->left > 0) {
+            PyObject *table = deal_table(self);
+            if (table == NULL) {
+                Py_DECREF(out);
+                goto done;
+            }
+            Py_ssize_t size = self->size;
+            for (Py_ssize_t i = 0; i < size; i++) {
+                Py_ssize_t n = self->counts[i];
+                if (n && PyList_Append(out, PyTuple_GET_ITEM(table, n * size + i)) < 0) {
+                    Py_DECREF(table);
+                    Py_DECREF(out);
+                    goto done;
+                }
+            }
+            Py_DECREF(table);
+        }
+        self->out = out;
+    }
+    result = Py_NewRef(self->out);
+done:
+    DEAL_UNLOCK()
+    return result;
+}
+
+static PyObject *
+deal_draw_method(DealObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "draw(k, token)");
+        return NULL;
+    }
+    PyObject *result = NULL;
+    DEAL_LOCK(self)
+    int end = deal_at_end(self, args[0]);
+    if (end <= 0 || self->left <= 1) {
+        result = end < 0 ? NULL : Py_NewRef(Py_False);
+        goto done;
+    }
+    Py_ssize_t token = -1;
+    if (PyIndex_Check(args[1])) {
+        token = PyNumber_AsSsize_t(args[1], NULL); /* clipped when huge: then out of range */
+        if (token == -1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_TypeError)) {
+                goto done;
+            }
+            PyErr_Clear();
+        }
+    }
+    if (token < 0 || token >= self->size || self->counts[token] <= 0) {
+        result = Py_NewRef(Py_False);
+        goto done;
+    }
+    if (PyList_Append(self->cards, PyTuple_GET_ITEM(self->alphabet, token)) < 0) {
+        goto done;
+    }
+    self->counts[token] -= 1;
+    self->tokens[self->ntokens++] = token;
+    self->left -= 1;
+    Py_CLEAR(self->out);
+    result = Py_NewRef(Py_True);
+done:
+    DEAL_UNLOCK()
+    return result;
+}
+
+static PyObject *
+deal_counts_list(DealObject *self, Py_ssize_t back)
+{
+    /* the counts before the last `back` draws of this deal */
+    PyObject *out = PyList_New(self->size);
+    if (out == NULL) {
+        return NULL;
+    }
+    Py_ssize_t *counts = PyMem_New(Py_ssize_t, self->size > 0 ? self->size : 1);
+    if (counts == NULL) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    memcpy(counts, self->counts, (size_t)self->size * sizeof(Py_ssize_t));
+    for (Py_ssize_t j = self->ntokens - back; j < self->ntokens; j++) {
+        counts[self->tokens[j]] += 1;
+    }
+    for (Py_ssize_t i = 0; i < self->size; i++) {
+        PyObject *n = PyLong_FromSsize_t(counts[i]);
+        if (n == NULL) {
+            PyMem_Free(counts);
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, n);
+    }
+    PyMem_Free(counts);
+    return out;
+}
+
+static PyObject *
+deal_counts_at(DealObject *self, PyObject *k)
+{
+    Py_ssize_t at = PyNumber_AsSsize_t(k, PyExc_OverflowError);
+    if (at == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    DEAL_LOCK(self)
+    Py_ssize_t drawn = PyList_GET_SIZE(self->cards);
+    if (at < self->start || at > drawn) {
+        PyErr_SetString(PyExc_ValueError, "counts_at: k must be from the deal's start to the cards drawn");
+    }
+    else {
+        result = deal_counts_list(self, drawn - at);
+    }
+    DEAL_UNLOCK()
+    return result;
+}
+
+static PyObject *
+deal_get_counts(DealObject *self, void *closure)
+{
+    PyObject *result;
+    DEAL_LOCK(self)
+    result = deal_counts_list(self, 0);
+    DEAL_UNLOCK()
+    return result;
+}
+
+static PyObject *
+deal_get_cards(DealObject *self, void *closure)
+{
+    return PySequence_List(self->cards);
+}
+
+static PyObject *
+deal_get_tokens(DealObject *self, void *closure)
+{
+    PyObject *out;
+    DEAL_LOCK(self)
+    out = PyList_New(self->ntokens);
+    for (Py_ssize_t j = 0; out != NULL && j < self->ntokens; j++) {
+        PyObject *t = PyLong_FromSsize_t(self->tokens[j]);
+        if (t == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, j, t);
+    }
+    DEAL_UNLOCK()
+    return out;
+}
+
+static PyObject *
+deal_get_drawn(DealObject *self, void *closure)
+{
+    return PyLong_FromSsize_t(PyList_GET_SIZE(self->cards));
+}
+
+static PyGetSetDef deal_getset[] = {
+    {"cards", (getter)deal_get_cards, NULL, "The cards drawn so far, in order (a new list).", NULL},
+    {"counts", (getter)deal_get_counts, NULL, "How many of each card are left (a new list).", NULL},
+    {"tokens", (getter)deal_get_tokens, NULL, "The ids drawn since the deal was made (a new list).", NULL},
+    {"drawn", (getter)deal_get_drawn, NULL, "How many cards are drawn.", NULL},
+    {NULL},
+};
+
+static PyMemberDef deal_members[] = {
+    {"left", T_PYSSIZET, offsetof(DealObject, left), READONLY, "How many cards are left."},
+    {"most", T_PYSSIZET, offsetof(DealObject, most), READONLY, "The most copies of a card when made."},
+    {"start", T_PYSSIZET, offsetof(DealObject, start), READONLY, "The cards drawn when made."},
+    {NULL},
+};
+
+static PyMethodDef deal_methods[] = {
+    {"outcomes", (PyCFunction)deal_outcomes_method, METH_O,
+     "outcomes(k): the outcome list of the next draw if k is the number drawn, else None."},
+    {"draw", (PyCFunction)(void (*)(void))deal_draw_method, METH_FASTCALL,
+     "draw(k, token): draw card `token` if k is the number drawn and more than one is left."},
+    {"counts_at", (PyCFunction)deal_counts_at, METH_O, "counts_at(k): the counts after k cards drawn."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot deal_slots[] = {
+    {Py_tp_doc, "Deal(alphabet, counts, rows, cards=()): a deal in progress, drawn card by card."},
+    {Py_tp_new, deal_new},
+    {Py_tp_dealloc, deal_dealloc},
+    {Py_tp_traverse, deal_traverse},
+    {Py_tp_clear, deal_clear},
+    {Py_tp_methods, deal_methods},
+    {Py_tp_members, deal_members},
+    {Py_tp_getset, deal_getset},
+    {0, NULL},
+};
+
+static PyType_Spec deal_spec = {
+    .name = "cardrules._speedups.Deal",
+    .basicsize = sizeof(DealObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .slots = deal_slots,
+};
+
+static int
+speedups_exec(PyObject *module)
+{
+    PyObject *type = PyType_FromModuleAndSpec(module, &deal_spec, NULL);
+    if (type == NULL) {
+        return -1;
+    }
+    int rc = PyModule_AddObjectRef(module, "Deal", type);
+    Py_DECREF(type);
+    return rc;
+}
+
 static PyMethodDef speedups_methods[] = {
     {"subset_objects", (PyCFunction)(void (*)(void))subset_objects, METH_FASTCALL,
      "Every subset of a tuple, by size then position, as interned or new one-slot objects."},
@@ -671,6 +1127,10 @@ static PyMethodDef speedups_methods[] = {
      "replace_record(layout, record, **changes): attrs.evolve(record, **changes), likewise."},
     {"first_step", (PyCFunction)(void (*)(void))first_step, METH_FASTCALL,
      "first_step(actions, pairs): {token: value} of pairs[id(a)] for each action, or None."},
+    {"first_legal", (PyCFunction)(void (*)(void))first_legal, METH_FASTCALL,
+     "first_legal(actions, pairs): (first_step(actions, pairs), its keys sorted), or None."},
+    {"id_mask", (PyCFunction)(void (*)(void))id_mask, METH_FASTCALL,
+     "id_mask(size, ids): a bytearray of `size` zeros with a 1 at each id."},
     {"deal_outcomes", (PyCFunction)(void (*)(void))deal_outcomes, METH_FASTCALL,
      "deal_outcomes(table, keys): [table[k] for k in keys]."},
     {"deal_draw", (PyCFunction)(void (*)(void))deal_draw, METH_FASTCALL,
@@ -681,6 +1141,7 @@ static PyMethodDef speedups_methods[] = {
 };
 
 static PyModuleDef_Slot speedups_slots[] = {
+    {Py_mod_exec, speedups_exec},
 #if PY_VERSION_HEX >= 0x030C0000
     {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
 #endif

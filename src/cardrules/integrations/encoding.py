@@ -58,10 +58,10 @@ from itertools import combinations
 from typing import Any, ClassVar, TypeVar
 
 from .. import aegis, eleusis, gunsore, haggis
-from .._hotloops import c_speedups, deal_draw, deal_outcomes, first_step
+from .._hotloops import Deal, c_speedups, first_legal, first_step
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
 from ..errors import CardRulesError, IllegalActionError
-from ..protocol import CHANCE, GAMES, GameDef, Shuffle
+from ..protocol import CHANCE, GAMES, GameDef, Shuffle, game_of
 
 __all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
 
@@ -173,36 +173,6 @@ def _is_id(token: object, num_actions: int) -> bool:
         return False
 
 
-class _Deal:
-    """The cards drawn so far at one chance node, shared by the positions along the
-    draw: the last of them appends to it, so a draw copies nothing (a position behind
-    the last one works its counts out again when asked)."""
-
-    __slots__ = ("cards", "counts", "keys", "left", "most", "start", "tokens")
-
-    def __init__(self, cards: list[Card], counts: list[int], start: _Deal | None = None) -> None:
-        self.cards = cards  # drawn so far, in order
-        self.counts = counts  # how many of each alphabet card are left after them
-        if start is None:
-            self.left = sum(counts)
-            self.most = max(counts, default=0)  # copies of a card at most
-            # each alphabet id left, ascending, as ``count * alphabet size + id``: its
-            # place in the outcome table
-            size = len(counts)
-            self.keys = [n * size + i for i, n in enumerate(counts) if n]
-        else:  # the same counts as ``start``
-            self.left, self.most = start.left, start.most
-            self.keys = list(start.keys)
-        self.start = len(cards)
-        self.tokens: list[int] = []  # the ids of cards[start:]
-
-    def counts_at(self, k: int) -> list[int]:
-        counts = list(self.counts)
-        for t in self.tokens[k - self.start :]:
-            counts[t] += 1
-        return counts
-
-
 class Position:
     """A point of a game as the frameworks see it: the cardrules ``state``, the tokens
     the player to act has chosen so far (``pending``), and at a chance node the cards
@@ -227,7 +197,7 @@ class Position:
         self.state = state
         self.pending = pending
         self._trie = trie
-        self._deal = None if remaining is None else _Deal(list(dealt), list(remaining))
+        self._deal: Any = None if remaining is None else Deal(_alphabet(state), remaining, _rows(state), dealt)
         self._k = len(dealt)
         self._who: Any = _UNSET  # Encoding.to_act
         self._step: dict[int, Any] | None = None  # the legal ids after ``pending``, to their action
@@ -244,9 +214,7 @@ class Position:
     @property
     def remaining(self) -> tuple[int, ...] | None:
         deal = self._deal
-        if deal is None:
-            return None
-        return tuple(deal.counts if self._k == len(deal.cards) else deal.counts_at(self._k))
+        return None if deal is None else tuple(deal.counts_at(self._k))
 
     def __deepcopy__(self, memo: object) -> Position:
         return self  # immutable: OpenSpiel clones states with deepcopy
@@ -295,6 +263,26 @@ def _moved(pos: Position, cls: type[_P]) -> _P:
 
 _UNSET: Any = object()
 
+# the chance outcome tables of the deals (see ``Deal``), by the size of the card alphabet
+# (a table depends on that size, the cards left and the most copies of a card only)
+_ROWS: dict[int, dict[int, tuple[tuple[int, float], ...]]] = {}
+_ALPHABETS: dict[tuple[str, int], tuple[Card, ...]] = {}
+
+
+def _alphabet(state: Any) -> tuple[Card, ...]:
+    """The card alphabet of the encoding of ``state``'s game (for a :class:`Position`
+    made with its deal's counts)."""
+    name = game_of(state).name
+    key = (name, int(state.players))
+    cards = _ALPHABETS.get(key)
+    if cards is None:
+        cards = _ALPHABETS[key] = encoding_for(name, state.rules, state.players).cards
+    return cards
+
+
+def _rows(state: Any) -> dict[int, tuple[tuple[int, float], ...]]:
+    return _ROWS.setdefault(len(_alphabet(state)), {})
+
 
 class Encoding:
     """A game's integer actions and chance outcomes (see the module docstring)."""
@@ -302,6 +290,9 @@ class Encoding:
     name: ClassVar[str]
     #: whether :meth:`truncated` can be true (the adapter may end a game early)
     _truncates: ClassVar[bool] = False
+    #: a ``state.phase`` whose legal actions are never all interned (:meth:`_legal`
+    #: goes straight to :meth:`_step` there)
+    _tree_phase: ClassVar[str | None] = None
 
     def __init__(self, rules: Any, players: int) -> None:
         self.game: GameDef[Any, Any] = GAMES[self.name]
@@ -311,8 +302,8 @@ class Encoding:
         self.card_id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
         self._legal_of: Callable[[Any], Sequence[Any]] = self.game._legal  # legal_actions, one call less
         self.num_actions = self._num_actions()
-        self._rows: dict[int, tuple[tuple[int, float], ...]] = {}  # outcome tables, by the cards left
-        self._deal_starts: dict[tuple[Card, ...], _Deal] = {}  # never drawn from
+        self._rows = _ROWS.setdefault(len(self.cards), {})  # outcome tables, by the cards left
+        self._deal_starts: dict[tuple[Card, ...], list[int]] = {}  # a deal's counts, by its cards
         # the first token of each action the game interns, and the action it completes
         # (None if more tokens follow), by the object's id (the game module keeps the
         # objects alive, so an id is never reused): a position where every legal action
@@ -414,16 +405,15 @@ class Encoding:
         pos.player_id = None
         if state.to_act is CHANCE:
             cards = tuple(self.game.chance_cards(state))
-            start = self._deal_starts.get(cards)
-            if start is None:  # the deck of a deal, by its cards (most deals deal the same)
+            counts = self._deal_starts.get(cards)
+            if counts is None:  # the deck of a deal, by its cards (most deals deal the same)
                 counts = [0] * len(self.cards)
                 for c in cards:
                     counts[self.card_id[c]] += 1
-                start = _Deal([], counts)
                 if len(self._deal_starts) >= 64:
                     self._deal_starts.clear()
-                self._deal_starts[cards] = start
-            pos._deal = _Deal([], list(start.counts), start)
+                self._deal_starts[cards] = counts
+            pos._deal = Deal(self.cards, counts, self._rows)
         return pos
 
     def is_terminal(self, pos: Position) -> bool:
@@ -448,26 +438,12 @@ class Encoding:
         if out is None:
             deal = pos._deal
             assert deal is not None
-            if pos._k == len(deal.cards):
-                keys, total = deal.keys, deal.left
-            else:
-                counts = deal.counts_at(pos._k)
-                size = len(counts)
-                keys = [n * size + i for i, n in enumerate(counts) if n]
-                total = sum(counts)
-            table = self._rows.get(total)
-            if table is None or len(table) <= deal.most * len(self.cards):
-                table = self._table(total, deal.most)
-            out = pos._outcomes = deal_outcomes(table, keys)
+            k = pos._k
+            out = deal.outcomes(k)  # kept on the deal until its next draw
+            if out is None:  # a position behind its deal's last card: from its own counts
+                out = Deal(self.cards, deal.counts_at(k), self._rows).outcomes(0)
+            pos._outcomes = out
         return out
-
-    def _table(self, total: int, most: int) -> tuple[tuple[int, float], ...]:
-        """The outcome of card ``i`` left ``c`` times of ``total`` cards, at
-        ``c * len(self.cards) + i``, for ``c`` up to ``most``: made once per ``total``
-        (and kept in ``_rows``)."""
-        size = len(self.cards)
-        table = self._rows[total] = tuple((i, c / total) for c in range(most + 1) for i in range(size))
-        return table
 
     def trie(self, pos: Position) -> Tree:
         """The legal actions at ``pos`` by their tokens (a player's node)."""
@@ -514,6 +490,17 @@ class Encoding:
         legal = pos._legal
         if legal is None:
             step = pos._step
+            if step is None and not pos.pending and pos._trie is None and self._first_pair:
+                state = pos.state
+                if self._tree_phase is None or state.phase != self._tree_phase:
+                    # every legal action interned (the common case): the first tokens and
+                    # the legal ids in one call (one C loop with the C module)
+                    found = first_legal(self._legal_of(state), self._first_pair)
+                    if found is not None:
+                        pos._step, legal = found
+                        pos._legal = legal
+                        return legal  # type: ignore[no-any-return]
+                    # (not all interned: _step works it out, asking for the actions again)
             legal = pos._legal = sorted(self._step(pos) if step is None else step)
         return legal
 
@@ -577,22 +564,17 @@ class Encoding:
         deal = pos._deal
         assert deal is not None
         k = pos._k
-        cards = deal.cards
-        if k != len(cards):  # a position behind the last one of its deal: draw on a copy
-            deal = pos._deal = _Deal(cards[:k], deal.counts_at(k))
-            cards = deal.cards
-        left = deal.left
-        if left == 1:  # the deal is complete
-            counts = deal.counts
-            if not 0 <= token < len(counts) or not counts[token]:
+        if not deal.draw(k, token):  # (in place: at the deal's end, not its last card)
+            if k != deal.drawn:  # a position behind the last one of its deal: draw on a copy
+                deal = pos._deal = Deal(self.cards, deal.counts_at(k), self._rows, deal.cards[:k])
+            if deal.left == 1:  # the deal is complete
+                if not _is_id(token, len(self.cards)) or not deal.counts[operator.index(token)]:
+                    raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
+                # apply() checks the order like any Shuffle's (one path for every action)
+                order = Shuffle((*deal.cards, self.cards[operator.index(token)]))
+                return self.enter(self.game.apply(pos.state, order))
+            if not deal.draw(k, token):
                 raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
-            # apply() checks the order like any Shuffle's (one path for every action)
-            return self.enter(self.game.apply(pos.state, Shuffle((*cards, self.cards[token]))))
-        if not deal_draw(deal.counts, deal.keys, token):
-            raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
-        cards.append(self.cards[token])
-        deal.tokens.append(token)
-        deal.left = left - 1
         pos._k = k + 1
         pos._outcomes = None
         return None
@@ -647,6 +629,7 @@ class AegisEncoding(Encoding):
 
     name = "aegis"
     EXCHANGE, BID, PLAY = 52, 53, 58
+    _tree_phase = "exchange"  # every subset of the hand: a subset tree
 
     def _num_actions(self) -> int:
         return 110

@@ -226,18 +226,30 @@ class CardRulesState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         pos = self._pos
+        deal = pos._deal
+        if deal is not None and type(pos) is _Drawing:  # one C call (the deal keeps the list)
+            out = deal.outcomes(pos._k)
+            if out is not None:
+                return out  # not changed: OpenSpiel copies it
         out = pos._outcomes
         return self._enc._chance_outcomes(pos) if out is None else out  # likewise
 
     def _apply_action(self, action: int) -> None:
         pos = self._pos
-        if pos._deal is None:
+        deal = pos._deal
+        if deal is None:
             self._pos = self._enc.apply(pos, action)
             return
         # a deal draws in place, on a position of this state's own (a clone copies it)
-        if type(pos) is not _Drawing:
+        if type(pos) is _Drawing:
+            k = pos._k
+            if deal.draw(k, action):  # one C call: in place, at the deal's end, not its last card
+                pos._k = k + 1
+                pos._outcomes = None
+                return
+        else:
             pos = self._pos = _moved(pos, _Drawing)
-        done = self._enc._draw(pos, action)
+        done = self._enc._draw(pos, action)  # the rest: a deal of its own, the last card, errors
         if done is not None:
             self._pos = done
 
