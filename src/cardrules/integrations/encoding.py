@@ -123,7 +123,7 @@ class _SubsetTree(Tree):
     its cards in the hand.  Works each level out from the hand alone, where
     :class:`Tree` would filter the actions."""
 
-    __slots__ = ("_actions", "_end", "_ids", "_place")
+    __slots__ = ("_actions", "_after", "_end", "_ids", "_place")
 
     def __init__(self, actions: Sequence[Any], ids: list[int], end: int) -> None:
         self._actions = actions  # actions[0] is the empty choice
@@ -134,12 +134,20 @@ class _SubsetTree(Tree):
         self.root[end] = actions[0]
 
     def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
-        # (a level is asked for once per position, which keeps it: nothing cached here)
         if not prefix:
             return self.root
+        found = self.step_at(prefix)
+        return None if found is None else found[0]
+
+    def step_at(self, prefix: tuple[int, ...]) -> tuple[dict[int, Any], list[int]] | None:
+        """The level after ``prefix`` (not empty) and its ids ascending (the hand's ids
+        ascend, and ``end`` is above them), or ``None`` if it is no legal prefix."""
+        # (a level is asked for once per position, which keeps it: nothing cached here)
         place = self._place
         if place is None:
-            place = self._place = {t: i for i, t in enumerate(self._ids)}
+            ids, end = self._ids, self._end
+            place = self._place = {t: i for i, t in enumerate(ids)}
+            self._after = [[*ids[i + 1 :], end] for i in range(len(ids))]  # the ids after each place
         places = tuple(map(place.get, prefix))  # None for a card not in the hand
         index = _SUBSET_INDEX.get(len(place))
         if index is None:
@@ -147,9 +155,10 @@ class _SubsetTree(Tree):
         i = index.get(places)  # None unless the places rise
         if i is None:
             return None  # not a prefix of a legal action's tokens
-        level = dict.fromkeys(self._ids[places[-1] + 1 :])  # type: ignore[operator]
+        legal = self._after[places[-1]]  # type: ignore[index]
+        level = dict.fromkeys(legal)
         level[self._end] = self._actions[i]
-        return level
+        return level, legal
 
 
 _SUBSET_INDEX: dict[int, dict[tuple[int | None, ...], int]] = {}
@@ -501,6 +510,12 @@ class Encoding:
                         pos._legal = legal
                         return legal  # type: ignore[no-any-return]
                     # (not all interned: _step works it out, asking for the actions again)
+            elif step is None and pos.pending and type(pos._trie) is _SubsetTree:  # a choice under way
+                found = pos._trie.step_at(pos.pending)
+                if found is not None:
+                    pos._step, legal = found
+                    pos._legal = legal
+                    return legal  # type: ignore[no-any-return]
             legal = pos._legal = sorted(self._step(pos) if step is None else step)
         return legal
 
@@ -671,8 +686,9 @@ class AegisEncoding(Encoding):
                 # subset tree
                 if len(actions) == 1 << len(hand) and not actions[0].cards and actions[-1].cards == hand:
                     ids = list(map(self.card_id.__getitem__, hand))
-                    tree = pos._trie = _SubsetTree(actions, ids, self.EXCHANGE)
-                    return tree
+                    if ids == sorted(ids):  # (a canonical hand: its ids ascend, as _SubsetTree needs)
+                        tree = pos._trie = _SubsetTree(actions, ids, self.EXCHANGE)
+                        return tree
             tree = super().trie(pos)
         return tree
 

@@ -31,6 +31,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .._hotloops import id_mask
 from ..protocol import GAMES
 from .encoding import _UNSET, Encoding, Position, encoding_for
 from .tensors import tensor_size, view_tensor
@@ -176,23 +177,32 @@ class _Observation(_LazyDict):
     _pos: Position
     _player: int
 
-    def __getitem__(self, key: str) -> Any:  # _LazyDict's, the mask asked first
+    def __getitem__(self, key: str) -> Any:  # _LazyDict's, the mask asked first and inline
         value = dict.__getitem__(self, key)
         if value is _TODO:
-            value = self._mask() if key == "action_mask" else self._compute(key)
+            if key == "action_mask":
+                enc, pos = self._enc, self._pos
+                who = pos._who
+                if (enc.to_act(pos) if who is _UNSET else who) == self._player:
+                    legal = pos._legal
+                    mask = id_mask(enc.num_actions, enc._legal(pos) if legal is None else legal)
+                else:
+                    mask = bytearray(enc.num_actions)
+                # a dtype object, positional: half the cost of dtype=np.int8
+                value = np.frombuffer(mask, _INT8)
+            else:
+                value = self._compute(key)
             dict.__setitem__(self, key, value)
             self._made.append(key)
         return value
 
     def _mask(self) -> Any:
         enc, pos = self._enc, self._pos
-        mask = bytearray(enc.num_actions)
         who = pos._who
         if (enc.to_act(pos) if who is _UNSET else who) == self._player:
             legal = pos._legal
-            for t in enc._legal(pos) if legal is None else legal:
-                mask[t] = 1
-        return np.frombuffer(mask, _INT8)  # a dtype object, positional: half the cost of dtype=np.int8
+            return np.frombuffer(id_mask(enc.num_actions, enc._legal(pos) if legal is None else legal), _INT8)
+        return np.frombuffer(bytearray(enc.num_actions), _INT8)
 
     def _compute(self, key: str) -> Any:
         if key == "observation":
@@ -385,12 +395,23 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             obs._enc = self.encoding
             obs._pos = pos
             obs._player = self._index[agent]
+        infos = self.infos
+        if type(infos) is _Infos:  # _Infos.__getitem__, inline
+            info = dict.__getitem__(infos, agent)
+            if info is _TODO:
+                info = _ViewInfo(_INFO_KEYS)
+                info._made = []
+                info._args = (self._view, self.position.state, self._index[agent])  # type: ignore[union-attr]
+                dict.__setitem__(infos, agent, info)
+                infos._made.append(agent)
+        else:
+            info = infos[agent]
         return (
             obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
-            self.infos[agent],
+            info,
         )
 
     def step(self, action: Any) -> None:
