@@ -310,6 +310,7 @@ class Encoding:
         self.cards: tuple[Card, ...] = self._alphabet()
         self.card_id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
         self._legal_of: Callable[[Any], Sequence[Any]] = self.game._legal  # legal_actions, one call less
+        self._apply: Callable[[Any, Any], Any] = self.game.apply  # GameDef.apply, bound once
         self.num_actions = self._num_actions()
         self._rows = _ROWS.setdefault(len(self.cards), {})  # outcome tables, by the cards left
         self._deal_starts: dict[tuple[Card, ...], list[int]] = {}  # a deal's counts, by its cards
@@ -406,13 +407,14 @@ class Encoding:
         pos._trie = None
         pos._deal = None
         pos._k = 0
-        # to_act, without the call (every framework asks at once)
-        pos._who = None if state.is_over or (self._truncates and self.truncated(state)) else state.to_act
         pos._step = None
         pos._legal = None
         pos._outcomes = None
         pos.player_id = None
-        if state.to_act is CHANCE:
+        # to_act, without the call (every framework asks at once)
+        who = state.to_act
+        pos._who = None if state.is_over or (self._truncates and self.truncated(state)) else who
+        if who is CHANCE:
             cards = tuple(self.game.chance_cards(state))
             counts = self._deal_starts.get(cards)
             if counts is None:  # the deck of a deal, by its cards (most deals deal the same)
@@ -564,7 +566,7 @@ class Encoding:
             return out
         if action is _UNSET:
             self.completes(pos, token)  # raises
-        return self.enter(self.game.apply(state, action))
+        return self.enter(self._apply(state, action))
 
     def _plain_id(self, token: object) -> int:
         if not _is_id(token, self.num_actions) or isinstance(token, float):

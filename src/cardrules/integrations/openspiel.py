@@ -238,7 +238,14 @@ class CardRulesState(pyspiel.State):
         pos = self._pos
         deal = pos._deal
         if deal is None:
-            self._pos = self._enc.apply(pos, action)
+            step = pos._step  # what _legal_actions worked out just before (a player's node)
+            if step is not None:
+                move = step.get(action)
+                if move is not None:  # it completes an action: Encoding.apply's, inline
+                    enc = self._enc
+                    self._pos = enc.enter(enc._apply(pos.state, move))
+                    return
+            self._pos = self._enc.apply(pos, action)  # a pending token, or an error
             return
         # a deal draws in place, on a position of this state's own (a clone copies it)
         if type(pos) is _Drawing:

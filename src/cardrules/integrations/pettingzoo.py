@@ -422,7 +422,18 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         assert self.position is not None
         self._cumulative_rewards[agent] = 0.0
         enc = self.encoding
-        pos = self.position = enc.apply(self.position, int(action))
+        pos = self.position
+        step = pos._step  # what the action mask worked out (a player's node)
+        move = None
+        if step is not None:
+            try:
+                move = step.get(action)  # (a NumPy integer finds its int)
+            except TypeError:  # unhashable: apply() converts it or says what is wrong
+                pass
+        if move is not None:  # it completes an action: Encoding.apply's, inline
+            pos = self.position = enc.enter(enc._apply(pos.state, move))
+        else:  # a pending token, or an error
+            pos = self.position = enc.apply(pos, int(action))
         who = pos._who
         if who is _UNSET:
             who = enc.to_act(pos)
