@@ -45,6 +45,8 @@ __all__ = [
     "IMPLEMENTATION",
     "Deal",
     "DealPy",
+    "FirstTable",
+    "FirstTablePy",
     "c_speedups",
     "deal_draw",
     "deal_draw_py",
@@ -122,13 +124,44 @@ def first_step_py(actions: Sequence[Any], pairs: dict[int, tuple[int, Any]]) -> 
         return None
 
 
-def first_legal_py(
-    actions: Sequence[Any], pairs: dict[int, tuple[int, Any]]
-) -> tuple[dict[int, Any], list[int]] | None:
-    """``(step, sorted(step))`` for ``step = first_step_py(actions, pairs)``, or ``None``:
-    a decision's first tokens and its legal ids, ascending, in one call."""
-    step = first_step_py(actions, pairs)
-    return None if step is None else (step, sorted(step))
+class FirstTablePy:
+    """``FirstTable(triples)``: for each ``(obj, token, value)`` of ``triples``, the pair
+    ``(token, value)`` by the object's identity (a later triple of the same object
+    wins); the table keeps each object alive, so that its ``id`` stands for it.
+    ``get(obj)`` is the pair or ``None``; ``len()`` the number of objects.  The
+    reference of the C ``FirstTable``, which :func:`first_legal` reads."""
+
+    __slots__ = ("_keep", "_pairs")
+
+    def __init__(self, triples: Sequence[tuple[Any, Any, Any]]) -> None:
+        self._keep: list[Any] = []
+        self._pairs: dict[int, tuple[Any, Any]] = {}
+        for triple in list(triples):
+            if not (isinstance(triple, tuple) and len(triple) == 3):
+                raise TypeError("FirstTable: a sequence of (object, token, value) tuples")
+            obj, token, value = triple
+            self._keep.append(obj)
+            self._pairs[id(obj)] = (token, value)
+
+    def get(self, obj: Any) -> tuple[Any, Any] | None:
+        return self._pairs.get(id(obj))
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+
+def first_legal_py(actions: Sequence[Any], table: FirstTablePy) -> tuple[dict[Any, Any], list[Any]] | None:
+    """``(step, sorted(step))``, ``step`` the dict of ``table.get(action)`` for each
+    action in order (a later equal token wins), or ``None`` if an action is not in
+    ``table``: a decision's first tokens and its legal ids, ascending, in one call
+    (where the game interns its action objects)."""
+    if not isinstance(table, FirstTablePy):
+        raise TypeError("first_legal: table must be a FirstTable")
+    try:
+        step = dict(map(table._pairs.__getitem__, map(id, actions)))
+    except KeyError:  # not an interned action
+        return None
+    return step, sorted(step)
 
 
 def id_mask_py(size: int, ids: Sequence[int]) -> bytearray:
@@ -251,11 +284,13 @@ first_step: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], dict[int, Any]
 deal_outcomes: Callable[[tuple[Any, ...], list[int]], list[Any]]
 deal_draw: Callable[[list[int], list[int], int], bool]
 same_objects: Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
-first_legal: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], tuple[dict[int, Any], list[int]] | None]
+first_legal: Callable[[Sequence[Any], Any], tuple[dict[Any, Any], list[Any]] | None]
 id_mask: Callable[[int, Sequence[int]], bytearray]
 IMPLEMENTATION: str
 #: the C ``Deal`` type when the C module is used, else :class:`DealPy`
 Deal: Any
+#: the C ``FirstTable`` type when the C module is used, else :class:`FirstTablePy`
+FirstTable: Any
 #: The compiled module when it is used (``None`` otherwise); ``_records`` takes its
 #: record maker from it.
 c_speedups: Any
@@ -269,7 +304,7 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     deal_outcomes, deal_draw, first_step = deal_outcomes_py, deal_draw_py, first_step_py
     same_objects = same_objects_py
     Deal = DealPy
-    first_legal, id_mask = first_legal_py, id_mask_py
+    FirstTable, first_legal, id_mask = FirstTablePy, first_legal_py, id_mask_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
@@ -277,5 +312,5 @@ else:
     first_step = c_speedups.first_step
     same_objects = c_speedups.same_objects
     Deal = c_speedups.Deal
-    first_legal, id_mask = c_speedups.first_legal, c_speedups.id_mask
+    FirstTable, first_legal, id_mask = c_speedups.FirstTable, c_speedups.first_legal, c_speedups.id_mask
     IMPLEMENTATION = "C"

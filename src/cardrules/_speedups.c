@@ -621,26 +621,217 @@ first_step(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* ----------------------------------------------------------------------------------- */
-/* first_legal, id_mask                                                                 */
+/* FirstTable, first_legal                                                              */
+
+/* For each of a few objects (by identity): a token and a value.  An open-addressing
+ * table keyed by the objects' addresses; it holds a reference to each object, so an
+ * address stands for one object while the table lives. */
+typedef struct {
+    PyObject *key; /* NULL: empty */
+    PyObject *token;
+    PyObject *value;
+} FirstEntry;
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t mask, n;
+    FirstEntry *entries;
+} FirstTableObject;
+
+static inline size_t
+first_hash(PyObject *key)
+{
+    uintptr_t a = (uintptr_t)key;
+    return (size_t)((a >> 4) ^ (a >> 13));
+}
+
+static FirstEntry *
+first_find(FirstTableObject *self, PyObject *key)
+{
+    size_t mask = (size_t)self->mask, i = first_hash(key) & mask;
+    for (;;) {
+        FirstEntry *e = &self->entries[i];
+        if (e->key == key || e->key == NULL) {
+            return e;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+static int
+first_table_traverse(FirstTableObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    for (Py_ssize_t i = 0; self->entries != NULL && i <= self->mask; i++) {
+        Py_VISIT(self->entries[i].key);
+        Py_VISIT(self->entries[i].token);
+        Py_VISIT(self->entries[i].value);
+    }
+    return 0;
+}
+
+static int
+first_table_clear(FirstTableObject *self)
+{
+    for (Py_ssize_t i = 0; self->entries != NULL && i <= self->mask; i++) {
+        Py_CLEAR(self->entries[i].key);
+        Py_CLEAR(self->entries[i].token);
+        Py_CLEAR(self->entries[i].value);
+    }
+    self->n = 0;
+    return 0;
+}
+
+static void
+first_table_dealloc(FirstTableObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    first_table_clear(self);
+    PyMem_Free(self->entries);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+static PyObject *
+first_table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *triples;
+    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "FirstTable(triples) takes no keyword arguments");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O:FirstTable", &triples)) {
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(triples, "FirstTable: a sequence of (object, token, value) tuples");
+    if (seq == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), cap = 8;
+    while (cap < 2 * n + 2) {
+        cap *= 2;
+    }
+    FirstTableObject *self = (FirstTableObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    self->entries = PyMem_New(FirstEntry, cap);
+    if (self->entries == NULL) {
+        Py_DECREF(seq);
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    memset(self->entries, 0, (size_t)cap * sizeof(FirstEntry));
+    self->mask = cap - 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *t = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) {
+            PyErr_SetString(PyExc_TypeError, "FirstTable: a sequence of (object, token, value) tuples");
+            Py_DECREF(seq);
+            Py_DECREF(self);
+            return NULL;
+        }
+        FirstEntry *e = first_find(self, PyTuple_GET_ITEM(t, 0));
+        if (e->key == NULL) {
+            e->key = Py_NewRef(PyTuple_GET_ITEM(t, 0));
+            self->n++;
+        }
+        Py_XSETREF(e->token, Py_NewRef(PyTuple_GET_ITEM(t, 1)));
+        Py_XSETREF(e->value, Py_NewRef(PyTuple_GET_ITEM(t, 2)));
+    }
+    Py_DECREF(seq);
+    return (PyObject *)self;
+}
+
+static Py_ssize_t
+first_table_len(FirstTableObject *self)
+{
+    return self->n;
+}
+
+static PyObject *
+first_table_get(FirstTableObject *self, PyObject *obj)
+{
+    FirstEntry *e = first_find(self, obj);
+    if (e->key == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyTuple_Pack(2, e->token, e->value);
+}
+
+static PyMethodDef first_table_methods[] = {
+    {"get", (PyCFunction)first_table_get, METH_O, "get(obj): (token, value) of obj (by identity), or None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot first_table_slots[] = {
+    {Py_tp_doc, "FirstTable(triples): (token, value) by object identity, for first_legal."},
+    {Py_tp_new, first_table_new},
+    {Py_tp_dealloc, first_table_dealloc},
+    {Py_tp_traverse, first_table_traverse},
+    {Py_tp_clear, first_table_clear},
+    {Py_tp_methods, first_table_methods},
+    {Py_mp_length, first_table_len},
+    {0, NULL},
+};
+
+static PyType_Spec first_table_spec = {
+    .name = "cardrules._speedups.FirstTable",
+    .basicsize = sizeof(FirstTableObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .slots = first_table_slots,
+};
 
 static PyObject *
 first_legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *step = first_step(module, args, nargs);
-    if (step == NULL || step == Py_None) {
-        return step;
-    }
-    PyObject *ids = PyDict_Keys(step);
-    if (ids == NULL || PyList_Sort(ids) < 0) {
-        Py_XDECREF(ids);
-        Py_DECREF(step);
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "first_legal(actions, table)");
         return NULL;
     }
-    PyObject *out = PyTuple_Pack(2, step, ids);
-    Py_DECREF(step);
-    Py_DECREF(ids);
+    /* (a FirstTable of any interpreter's copy of this module: the type is known by its
+     * deallocator, which no other type has) */
+    if (Py_TYPE(args[1])->tp_dealloc != (destructor)first_table_dealloc) {
+        PyErr_SetString(PyExc_TypeError, "first_legal: table must be a FirstTable");
+        return NULL;
+    }
+    FirstTableObject *table = (FirstTableObject *)args[1];
+    PyObject *seq = PySequence_Fast(args[0], "first_legal: actions must be a sequence");
+    if (seq == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *step = PyDict_New(), *ids = NULL, *out = NULL;
+    if (step == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        FirstEntry *e = first_find(table, items[i]);
+        if (e->key == NULL) { /* not one of the table's objects */
+            out = Py_NewRef(Py_None);
+            goto done;
+        }
+        if (PyDict_SetItem(step, e->token, e->value) < 0) {
+            goto done;
+        }
+    }
+    ids = PyDict_Keys(step);
+    if (ids == NULL || PyList_Sort(ids) < 0) {
+        goto done;
+    }
+    out = PyTuple_Pack(2, step, ids);
+done:
+    Py_DECREF(seq);
+    Py_XDECREF(step);
+    Py_XDECREF(ids);
     return out;
 }
+
+/* ----------------------------------------------------------------------------------- */
+/* id_mask                                                                 */
 
 static PyObject *
 id_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -1113,6 +1304,15 @@ speedups_exec(PyObject *module)
     }
     int rc = PyModule_AddObjectRef(module, "Deal", type);
     Py_DECREF(type);
+    if (rc < 0) {
+        return -1;
+    }
+    type = PyType_FromModuleAndSpec(module, &first_table_spec, NULL);
+    if (type == NULL) {
+        return -1;
+    }
+    rc = PyModule_AddObjectRef(module, "FirstTable", type);
+    Py_DECREF(type);
     return rc;
 }
 
@@ -1128,7 +1328,7 @@ static PyMethodDef speedups_methods[] = {
     {"first_step", (PyCFunction)(void (*)(void))first_step, METH_FASTCALL,
      "first_step(actions, pairs): {token: value} of pairs[id(a)] for each action, or None."},
     {"first_legal", (PyCFunction)(void (*)(void))first_legal, METH_FASTCALL,
-     "first_legal(actions, pairs): (first_step(actions, pairs), its keys sorted), or None."},
+     "first_legal(actions, table): ({token: value} of each action in table, its keys sorted), or None."},
     {"id_mask", (PyCFunction)(void (*)(void))id_mask, METH_FASTCALL,
      "id_mask(size, ids): a bytearray of `size` zeros with a 1 at each id."},
     {"deal_outcomes", (PyCFunction)(void (*)(void))deal_outcomes, METH_FASTCALL,

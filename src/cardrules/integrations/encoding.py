@@ -58,7 +58,7 @@ from itertools import combinations
 from typing import Any, ClassVar, TypeVar
 
 from .. import aegis, eleusis, gunsore, haggis
-from .._hotloops import Deal, c_speedups, first_legal, first_step
+from .._hotloops import Deal, FirstTable, c_speedups, first_legal, first_step
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
 from ..errors import CardRulesError, IllegalActionError
 from ..protocol import CHANCE, GAMES, GameDef, Shuffle, game_of
@@ -324,6 +324,8 @@ class Encoding:
             id(a): (t, a if ends else None) for a, t, ends in firsts
         }
         self._firsts_end = all(ends for _, _, ends in firsts)
+        # the same pairs by the objects themselves, for first_legal (no id to make per action)
+        self._first_table = FirstTable([(a, t, a if ends else None) for a, t, ends in firsts])
 
     def __deepcopy__(self, memo: object) -> Encoding:
         return self  # fixed for its game, rules and players
@@ -357,6 +359,11 @@ class Encoding:
             return dict(map(self._first_pair.__getitem__, map(id, actions)))
         except KeyError:  # not an interned action
             return None
+
+    def _pending_legal(self, pos: Position) -> tuple[dict[int, Any], list[int]] | None:
+        """The step after ``pos.pending`` (not empty) and its ids ascending, where the
+        game works them out without a tree (an Eleusis string); ``None`` otherwise."""
+        return None
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         """The token ids that enter ``action`` (a legal action of ``state``)."""
@@ -506,14 +513,15 @@ class Encoding:
                 if self._tree_phase is None or state.phase != self._tree_phase:
                     # every legal action interned (the common case): the first tokens and
                     # the legal ids in one call (one C loop with the C module)
-                    found = first_legal(self._legal_of(state), self._first_pair)
+                    found = first_legal(self._legal_of(state), self._first_table)
                     if found is not None:
                         pos._step, legal = found
                         pos._legal = legal
                         return legal  # type: ignore[no-any-return]
                     # (not all interned: _step works it out, asking for the actions again)
-            elif step is None and pos.pending and type(pos._trie) is _SubsetTree:  # a choice under way
-                found = pos._trie.step_at(pos.pending)
+            elif step is None and pos.pending:  # an action under way
+                tree = pos._trie
+                found = tree.step_at(pos.pending) if type(tree) is _SubsetTree else self._pending_legal(pos)
                 if found is not None:
                     pos._step, legal = found
                     pos._legal = legal
@@ -1028,13 +1036,18 @@ class EleusisEncoding(Encoding):
                 play = self._one_card[pending[0]] = eleusis.Play((self.cards[pending[0]],))
         else:
             play = eleusis.Play(tuple(map(self.cards.__getitem__, pending)))
-        step: dict[int, Any] = {self.END: play}
         if len(pending) < self.rules.max_string:
-            left = list(map(self.card_id.__getitem__, state.hands[state.to_act]))
+            left = sorted(map(self.card_id.__getitem__, state.hands[state.to_act]))
             for t in pending:
                 left.remove(t)
-            step.update(dict.fromkeys(left))
-        return step
+            step: dict[int, Any] = dict.fromkeys(left)  # ascending, each card once
+            step[self.END] = play  # above every card id
+            return step
+        return {self.END: play}
+
+    def _pending_legal(self, pos: Position) -> tuple[dict[int, Any], list[int]] | None:
+        step = self._string_step(pos)  # its keys ascend
+        return None if step is None else (step, list(step))
 
     def _next(self, pos: Position) -> dict[int, Any] | None:
         step = self._string_step(pos)
