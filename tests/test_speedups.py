@@ -101,56 +101,8 @@ def test_haggis_plays_built_in_c_are_the_attrs_built_ones() -> None:
         assert hash(fast.combo) == hash(slow.combo)
 
 
-# A deal in progress: how many of each alphabet card are left (up to three copies), and
-# each card left as its key ``count * len(counts) + id``, as the integer encoding keeps it.
+# A deal in progress: how many of each alphabet card are left (up to three copies).
 DEAL_COUNTS = st.lists(st.integers(0, 3), min_size=1, max_size=60)
-
-
-def _keys(counts: list[int]) -> list[int]:
-    return [n * len(counts) + i for i, n in enumerate(counts) if n]
-
-
-@given(DEAL_COUNTS, st.integers(-3, 64))
-def test_deal_draw_c_is_the_python_reference(counts: list[int], token: int) -> None:
-    py_counts, py_keys = list(counts), _keys(counts)
-    c_counts, c_keys = list(counts), _keys(counts)
-    drawn = _hotloops.deal_draw_py(py_counts, py_keys, token)
-    assert speedups.deal_draw(c_counts, c_keys, token) is drawn
-    assert (c_counts, c_keys) == (py_counts, py_keys)
-    assert drawn == (0 <= token < len(counts) and counts[token] > 0)
-    if drawn:  # one card fewer, and the keys still those of the counts left
-        assert sum(c_counts) == sum(counts) - 1 and c_keys == _keys(c_counts)
-    else:
-        assert (c_counts, c_keys) == (counts, _keys(counts))
-
-
-@given(DEAL_COUNTS)
-def test_deal_outcomes_c_is_the_python_reference(counts: list[int]) -> None:
-    size = len(counts)
-    table = tuple((i, c / 7) for c in range(4) for i in range(size))
-    keys = _keys(counts)
-    got = speedups.deal_outcomes(table, keys)
-    assert type(got) is list and got == _hotloops.deal_outcomes_py(table, keys)
-    assert got == [(i, n / 7) for i, n in enumerate(counts) if n]
-
-
-@pytest.mark.parametrize(
-    ("call", "error"),
-    [
-        (lambda: speedups.deal_outcomes((1, 2), [2]), "IndexError"),
-        (lambda: speedups.deal_outcomes((1, 2), [-1]), "IndexError"),
-        (lambda: speedups.deal_outcomes([1, 2], [0]), "must be a tuple"),
-        (lambda: speedups.deal_outcomes((1, 2), ["0"]), "TypeError"),
-        (lambda: speedups.deal_draw([1, 1], [2], 1), "not in keys"),
-        (lambda: speedups.deal_draw((1, 1), [2, 3], 1), "must be lists"),
-        (lambda: speedups.deal_draw([1, 1], [2, 3], "1"), "TypeError"),
-        (lambda: speedups.deal_draw([1, 1], [2, 3]), "deal_draw"),
-    ],
-)
-def test_deal_functions_refuse_bad_input(call: object, error: str) -> None:
-    with pytest.raises((TypeError, ValueError, IndexError)) as info:
-        call()  # type: ignore[operator]
-    assert error in f"{type(info.value).__name__}: {info.value}"
 
 
 # Objects that stand for interned actions, and the (token, value) pair of some of them.
@@ -213,3 +165,187 @@ def test_same_objects_refuses_bad_input(args: tuple[object, ...]) -> None:
     with pytest.raises(TypeError, match="two tuples"):
         speedups.same_objects(*args)
 
+
+
+# -- Deal: a deal in progress of the integer encoding ------------------------------------
+
+ALPHABET = tuple(DECK[:60]) + tuple(f"extra{i}" for i in range(max(0, 60 - len(DECK))))
+
+
+def _deal_state(deal: object) -> tuple[object, ...]:
+    d: object = deal
+    return (d.cards, d.counts, d.tokens, d.drawn, d.left, d.most, d.start)  # type: ignore[attr-defined]
+
+
+@given(
+    DEAL_COUNTS,
+    st.lists(st.integers(0, len(DECK)), max_size=5),
+    st.lists(st.tuples(st.sampled_from(["draw", "outcomes", "counts_at"]), st.integers(-2, 62), st.integers(-1, 2))),
+)
+def test_deal_c_is_the_python_reference(counts: list[int], before: list[int], ops: list[tuple[str, int, int]]) -> None:
+    """The same operations on a C Deal and on the reference give the same answers and
+    leave the same deal; the outcome list is the counts left over the cards left."""
+    alphabet = ALPHABET[: len(counts)]
+    cards = [DECK[i % len(DECK)] for i in before]
+    c_rows: dict[int, object] = {}
+    py_rows: dict[int, object] = {}
+    c = speedups.Deal(alphabet, counts, c_rows, cards)
+    py = _hotloops.DealPy(alphabet, counts, py_rows, cards)
+    assert _deal_state(c) == _deal_state(py)
+    for op, token, shift in ops:
+        k = py.drawn + shift  # mostly at the end of the deal, sometimes not
+        if op == "draw":
+            drawn = py.draw(k, token)
+            assert c.draw(k, token) is drawn
+            if drawn:  # only at the end, a card that was left, not the last one
+                assert shift == 0 and 0 <= token < len(counts) and py.left >= 1
+        elif op == "outcomes":
+            out = py.outcomes(k)
+            assert c.outcomes(k) == out
+            if out is not None:
+                left = c.counts
+                assert out == [(i, n / sum(left)) for i, n in enumerate(left) if n]
+                assert c.outcomes(k) is c.outcomes(k)  # kept until the next draw
+        elif py.start <= k <= py.drawn:
+            assert c.counts_at(k) == py.counts_at(k)
+        else:
+            with pytest.raises(ValueError):
+                c.counts_at(k)
+            with pytest.raises(ValueError):
+                py.counts_at(k)
+        assert _deal_state(c) == _deal_state(py)
+    assert c_rows == py_rows
+    # counts_at goes back along the draw: the counts made at the start
+    assert c.counts_at(c.start) == list(counts)
+
+
+def test_deal_draw_says_no_at_the_last_card_and_for_a_card_not_left() -> None:
+    for make in (speedups.Deal, _hotloops.DealPy):
+        deal = make(("a", "b"), [1, 1], {})
+        assert deal.draw(0, 5) is False and deal.draw(0, -1) is False and deal.draw(0, 1.0) is False
+        assert deal.draw(1, 0) is False  # not at the deal's end
+        assert deal.draw(0, True) is True and deal.cards == ["b"]  # an int (bool is one)
+        assert deal.draw(1, 1) is False and deal.draw(1, 0) is False  # one card left: the caller's
+        assert deal.left == 1 and deal.outcomes(1) == [(0, 1.0)] and deal.outcomes(0) is None
+
+
+@pytest.mark.parametrize("make", [lambda *a: speedups.Deal(*a), lambda *a: _hotloops.DealPy(*a)])
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        ((["a"], [1], {}), TypeError),
+        ((("a",), [1], []), TypeError),
+        ((("a",), [1, 2], {}), ValueError),
+        ((("a",), [-1], {}), ValueError),
+        ((("a",), [10**30], {}), ValueError),
+        ((("a",), ["1"], {}), TypeError),
+        ((("a",), 5, {}), TypeError),
+        ((("a",), [1], {}, 5), TypeError),
+    ],
+)
+def test_deal_refuses_bad_input(make: object, args: tuple[object, ...], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        make(*args)  # type: ignore[operator]
+
+
+def test_deal_methods_refuse_a_k_that_is_no_int() -> None:
+    for make in (speedups.Deal, _hotloops.DealPy):
+        deal = make(("a",), [2], {})
+        with pytest.raises(TypeError):
+            deal.draw("0", 0)
+        with pytest.raises(TypeError):
+            deal.outcomes(0.0)
+        with pytest.raises(TypeError):
+            deal.counts_at(None)
+
+
+def test_deal_rebuilds_a_table_that_is_not_one() -> None:
+    """A table the rows hold that is no tuple, or too short, is made again (never read
+    out of its bounds)."""
+    for make in (speedups.Deal, _hotloops.DealPy):
+        rows: dict[int, object] = {3: "junk", 2: ((0, 0.5),)}
+        deal = make(("a", "b"), [2, 1], rows)
+        assert deal.outcomes(0) == [(0, 2 / 3), (1, 1 / 3)]
+        assert deal.draw(0, 0) and deal.outcomes(1) == [(0, 0.5), (1, 0.5)]
+        assert type(rows[3]) is tuple and len(rows[2]) == 6  # type: ignore[arg-type]
+
+
+# -- FirstTable and first_legal -----------------------------------------------------------
+
+
+@given(
+    st.lists(st.integers(0, 11), max_size=15),
+    st.lists(st.tuples(st.integers(0, 11), st.integers(0, 5), st.booleans()), max_size=14),
+)
+def test_first_legal_c_is_the_python_reference(picks: list[int], triples: list[tuple[int, int, bool]]) -> None:
+    actions = tuple(ACTIONS[i] for i in picks)
+    entries = [(ACTIONS[i], t, ACTIONS[i] if ends else None) for i, t, ends in triples]
+    c_table, py_table = speedups.FirstTable(entries), _hotloops.FirstTablePy(entries)
+    assert len(c_table) == len(py_table) == len({i for i, _, _ in triples})
+    for obj in ACTIONS:
+        assert c_table.get(obj) == py_table.get(obj)
+    got = speedups.first_legal(actions, c_table)
+    assert got == _hotloops.first_legal_py(actions, py_table)
+    known = {id(ACTIONS[i]): (t, ACTIONS[i] if ends else None) for i, t, ends in triples}  # the last wins
+    step = _hotloops.first_step_py(actions, known)
+    assert got == (None if step is None else (step, sorted(step)))
+    if got is not None:
+        assert list(got[0]) == list(step)  # type: ignore[arg-type]
+    assert speedups.first_legal(list(actions), c_table) == got  # any sequence
+
+
+def test_a_first_table_keeps_its_objects_alive() -> None:
+    table = speedups.FirstTable([(object(), 1, None)])
+    import gc
+
+    gc.collect()
+    assert len(table) == 1 and speedups.first_legal([object()], table) is None
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: speedups.FirstTable(5),
+        lambda: speedups.FirstTable([(1, 2)]),
+        lambda: speedups.FirstTable([[1, 2, 3]]),
+        lambda: speedups.FirstTable([], x=1),
+        lambda: speedups.first_legal([], {}),
+        lambda: speedups.first_legal(5, speedups.FirstTable([])),
+        lambda: speedups.first_legal([]),
+        lambda: _hotloops.FirstTablePy(5),
+        lambda: _hotloops.FirstTablePy([(1, 2)]),
+        lambda: _hotloops.first_legal_py([], {}),  # type: ignore[arg-type]
+    ],
+)
+def test_first_table_and_first_legal_refuse_bad_input(call: object) -> None:
+    with pytest.raises(TypeError):
+        call()  # type: ignore[operator]
+
+
+# -- id_mask ------------------------------------------------------------------------------
+
+
+@given(st.integers(0, 120), st.lists(st.integers(-130, 130), max_size=20))
+def test_id_mask_c_is_the_python_reference(size: int, ids: list[int]) -> None:
+    try:
+        expected: object = _hotloops.id_mask_py(size, ids)
+    except IndexError:
+        expected = IndexError
+    if expected is IndexError:
+        with pytest.raises(IndexError):
+            speedups.id_mask(size, ids)
+    else:
+        got = speedups.id_mask(size, ids)
+        assert type(got) is bytearray and got == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [((-1, []), ValueError), (("3", []), TypeError), ((3, [1.0]), TypeError), ((3, 5), TypeError), ((3,), TypeError)],
+)
+def test_id_mask_refuses_bad_input(args: tuple[object, ...], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        speedups.id_mask(*args)
+    if len(args) == 2:
+        with pytest.raises(error):
+            _hotloops.id_mask_py(*args)  # type: ignore[arg-type]

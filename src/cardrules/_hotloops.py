@@ -10,10 +10,12 @@ compiled when cardrules is installed with a C compiler at hand:
   whose ``__init__`` does nothing but store its arguments);
 * :func:`subset_objects`: the action objects of "every subset of these cards" (an Aegis
   exchange decision has 32 of them);
-* :func:`deal_outcomes` and :func:`deal_draw`: a chance node's outcome list and one card
-  drawn, in the card-by-card deals of :mod:`cardrules.integrations.encoding` (an OpenSpiel
-  game has a chance node per dealt card), and :func:`first_step`: the first tokens of a
-  decision's legal actions there;
+* :class:`Deal`: a deal in progress of :mod:`cardrules.integrations.encoding`, drawn card
+  by card (an OpenSpiel game has a chance node per dealt card): a chance node's outcome
+  list and one card drawn are one call each;
+* :func:`first_step` and :func:`first_legal` (through a :class:`FirstTable`): the first
+  tokens of a decision's legal actions there, and its legal ids ascending; :func:`id_mask`:
+  an action mask of those ids;
 * :func:`same_objects`: whether a ``Shuffle`` holds the very cards of its chance node (cards
   are interned), the fast half of the check every ``Shuffle`` gets from
   :meth:`~cardrules.protocol.GameDef.apply`.
@@ -48,10 +50,6 @@ __all__ = [
     "FirstTable",
     "FirstTablePy",
     "c_speedups",
-    "deal_draw",
-    "deal_draw_py",
-    "deal_outcomes",
-    "deal_outcomes_py",
     "first_legal",
     "first_legal_py",
     "first_step",
@@ -89,13 +87,13 @@ def subset_objects_py(
     return tuple(out)
 
 
-def deal_outcomes_py(table: tuple[Any, ...], keys: list[int]) -> list[Any]:
+def _deal_outcomes_py(table: tuple[Any, ...], keys: list[int]) -> list[Any]:
     """``[table[k] for k in keys]`` (every key an index of ``table``): a chance node's
     outcome list, picked from prepared (id, probability) pairs."""
     return list(_pick(*keys)(table)) if len(keys) > 1 else [table[k] for k in keys]
 
 
-def deal_draw_py(counts: list[int], keys: list[int], token: int) -> bool:
+def _deal_draw_py(counts: list[int], keys: list[int], token: int) -> bool:
     """One card drawn from a deal in progress: ``False`` (nothing changed) unless
     ``token`` is an index of ``counts`` with a count above 0; otherwise
     ``counts[token]`` goes down by one, and its key in ``keys`` (``count *
@@ -194,10 +192,16 @@ class DealPy:
     same list until the next draw; not to be changed), ``None`` behind it.  ``cards``,
     ``counts`` and ``tokens`` (the ids drawn since it was made) are new lists."""
 
-    __slots__ = ("_alphabet", "_cards", "_counts", "_keys", "_out", "_rows", "_tokens", "left", "most", "start")
+    __slots__ = (
+        "_alphabet", "_cards", "_counts", "_keys", "_out", "_rows", "_tokens", "left", "most", "start"
+    )
 
     def __init__(
-        self, alphabet: tuple[Any, ...], counts: Sequence[int], rows: dict[int, Any], cards: Sequence[Any] = ()
+        self,
+        alphabet: tuple[Any, ...],
+        counts: Sequence[int],
+        rows: dict[int, Any],
+        cards: Sequence[Any] = (),
     ) -> None:
         if not isinstance(alphabet, tuple) or not isinstance(rows, dict):
             raise TypeError("Deal(alphabet: tuple, counts, rows: dict, cards=())")
@@ -251,7 +255,7 @@ class DealPy:
                 table = self._rows[total] = tuple(
                     (i, c / total) for c in range(self.most + 1) for i in range(size)
                 )
-            out = self._out = deal_outcomes_py(table, self._keys)
+            out = self._out = _deal_outcomes_py(table, self._keys)
         return out
 
     def draw(self, k: int, token: Any) -> bool:
@@ -261,7 +265,7 @@ class DealPy:
             token = index(token)
         except TypeError:
             return False
-        if not deal_draw_py(self._counts, self._keys, token):
+        if not _deal_draw_py(self._counts, self._keys, token):
             return False
         self._cards.append(self._alphabet[token])
         self._tokens.append(token)
@@ -281,8 +285,6 @@ class DealPy:
 
 subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
 first_step: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], dict[int, Any] | None]
-deal_outcomes: Callable[[tuple[Any, ...], list[int]], list[Any]]
-deal_draw: Callable[[list[int], list[int], int], bool]
 same_objects: Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
 first_legal: Callable[[Sequence[Any], Any], tuple[dict[Any, Any], list[Any]] | None]
 id_mask: Callable[[int, Sequence[int]], bytearray]
@@ -301,14 +303,13 @@ try:
 except ImportError:  # not compiled at install time (no C compiler), or not wanted
     c_speedups = None
     subset_objects = subset_objects_py
-    deal_outcomes, deal_draw, first_step = deal_outcomes_py, deal_draw_py, first_step_py
+    first_step = first_step_py
     same_objects = same_objects_py
     Deal = DealPy
     FirstTable, first_legal, id_mask = FirstTablePy, first_legal_py, id_mask_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
-    deal_outcomes, deal_draw = c_speedups.deal_outcomes, c_speedups.deal_draw
     first_step = c_speedups.first_step
     same_objects = c_speedups.same_objects
     Deal = c_speedups.Deal

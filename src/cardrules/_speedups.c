@@ -23,17 +23,22 @@
  *       tuple (the class must have no other field).  Reference:
  *       cardrules._hotloops.subset_objects_py.
  *
- *   deal_outcomes(table, keys) -> list
- *       [table[k] for k in keys]: a chance node's outcome list, picked from a tuple of
- *       prepared (id, probability) pairs (every key in range).  Reference:
- *       cardrules._hotloops.deal_outcomes_py.
+ *   Deal(alphabet, counts, rows, cards=())
+ *       a deal in progress of cardrules.integrations.encoding, drawn card by card: the
+ *       counts of the alphabet's cards left, the cards drawn, the outcome list of the
+ *       next draw (kept until a draw; its tables shared through the dict `rows`), with
+ *       draw(k, token), outcomes(k) and counts_at(k).  Reference:
+ *       cardrules._hotloops.DealPy.
  *
- *   deal_draw(counts, keys, token) -> bool
- *       one card drawn from a deal in progress of cardrules.integrations.encoding:
- *       False (nothing changed) if `token` is not an index of `counts` with a count
- *       above 0; otherwise counts[token] goes down by one and its key in `keys`
- *       (count * len(counts) + token) down by len(counts), or out at a count of 0.
- *       Reference: cardrules._hotloops.deal_draw_py.
+ *   FirstTable(triples), first_legal(actions, table) -> (dict, list) or None
+ *       (token, value) by object identity (the table holds its objects); first_legal is
+ *       first_step's dict through such a table and its keys sorted: a decision's first
+ *       tokens and legal ids in one call.  References: cardrules._hotloops.FirstTablePy
+ *       and first_legal_py.
+ *
+ *   id_mask(size, ids) -> bytearray
+ *       `size` zeros with a 1 at each id: an action mask.  Reference:
+ *       cardrules._hotloops.id_mask_py.
  *
  *   first_step(actions, pairs) -> dict or None
  *       {token: value for each action, (token, value) = pairs[id(action)]}, or None if
@@ -56,9 +61,10 @@
  * CPython 3.13+) and supports sub-interpreters with their own GIL (3.12+).  Every object
  * it writes into is one it has just allocated and not yet shared; it reads other objects
  * only through CPython's own thread-safe calls (PyMember_GetOne for a record's slots, the
- * tuple it was given, and PyDict_GetItemRef for the interned dict where it exists).  The
- * two deal functions read and change the caller's lists: without a GIL they hold the
- * lists' critical sections while they do.
+ * tuple it was given, and PyDict_GetItemRef for the interned dict where it exists).  A
+ * Deal changes only itself and holds its own critical section while it does (without a
+ * GIL); the outcome tables it shares with other deals go through the dict `rows` with
+ * PyDict_GetItemRef (3.13+) and PyDict_SetItem.  A FirstTable never changes once made.
  *
  * It uses CPython's member-descriptor structures (not the limited API), so a wheel is
  * built for one CPython version; an installation without a C compiler simply does not
@@ -452,119 +458,15 @@ fail:
 /* the module: multi-phase initialisation (PEP 489), no state of its own                */
 
 /* ----------------------------------------------------------------------------------- */
-/* deal_outcomes, deal_draw                                                             */
+/* the deal's lock                                                                      */
 
 #ifdef Py_GIL_DISABLED
 #define DEAL_LOCK(a) Py_BEGIN_CRITICAL_SECTION(a)
 #define DEAL_UNLOCK() Py_END_CRITICAL_SECTION()
-#define DEAL_LOCK2(a, b) Py_BEGIN_CRITICAL_SECTION2(a, b)
-#define DEAL_UNLOCK2() Py_END_CRITICAL_SECTION2()
 #else
 #define DEAL_LOCK(a) {
 #define DEAL_UNLOCK() }
-#define DEAL_LOCK2(a, b) {
-#define DEAL_UNLOCK2() }
 #endif
-
-static PyObject *
-deal_outcomes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "deal_outcomes(table, keys)");
-        return NULL;
-    }
-    PyObject *table = args[0], *keys = args[1], *out = NULL;
-    if (!PyTuple_CheckExact(table) || !PyList_CheckExact(keys)) {
-        PyErr_SetString(PyExc_TypeError, "deal_outcomes: table must be a tuple and keys a list");
-        return NULL;
-    }
-    Py_ssize_t size = PyTuple_GET_SIZE(table);
-    DEAL_LOCK(keys)
-    Py_ssize_t n = PyList_GET_SIZE(keys);
-    out = PyList_New(n);
-    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
-        Py_ssize_t k = PyNumber_AsSsize_t(PyList_GET_ITEM(keys, i), PyExc_IndexError);
-        if (k == -1 && PyErr_Occurred()) {
-            Py_CLEAR(out);
-            break;
-        }
-        if (k < 0 || k >= size) {
-            PyErr_SetString(PyExc_IndexError, "deal_outcomes: a key out of the table");
-            Py_CLEAR(out);
-            break;
-        }
-        PyObject *item = PyTuple_GET_ITEM(table, k);
-        Py_INCREF(item);
-        PyList_SET_ITEM(out, i, item);
-    }
-    DEAL_UNLOCK()
-    return out;
-}
-
-static PyObject *
-deal_draw(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "deal_draw(counts, keys, token)");
-        return NULL;
-    }
-    PyObject *counts = args[0], *keys = args[1];
-    if (!PyList_CheckExact(counts) || !PyList_CheckExact(keys)) {
-        PyErr_SetString(PyExc_TypeError, "deal_draw: counts and keys must be lists");
-        return NULL;
-    }
-    Py_ssize_t token = PyNumber_AsSsize_t(args[2], PyExc_OverflowError);
-    if (token == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    PyObject *result = NULL;
-    DEAL_LOCK2(counts, keys)
-    Py_ssize_t size = PyList_GET_SIZE(counts);
-    Py_ssize_t n = 0;
-    if (token >= 0 && token < size) {
-        n = PyNumber_AsSsize_t(PyList_GET_ITEM(counts, token), PyExc_OverflowError);
-    }
-    if (n == -1 && PyErr_Occurred()) {
-        goto done;
-    }
-    if (n <= 0) {
-        result = Py_NewRef(Py_False);
-        goto done;
-    }
-    /* the token's key, found before anything changes */
-    Py_ssize_t key = n * size + token, m = PyList_GET_SIZE(keys), j = 0;
-    for (; j < m; j++) {
-        Py_ssize_t k = PyNumber_AsSsize_t(PyList_GET_ITEM(keys, j), PyExc_OverflowError);
-        if (k == -1 && PyErr_Occurred()) {
-            goto done;
-        }
-        if (k == key) {
-            break;
-        }
-    }
-    if (j == m) {
-        PyErr_SetString(PyExc_ValueError, "deal_draw: the card's key is not in keys");
-        goto done;
-    }
-    PyObject *count = PyLong_FromSsize_t(n - 1);
-    PyObject *lower = n > 1 ? PyLong_FromSsize_t(key - size) : NULL;
-    if (count == NULL || (n > 1 && lower == NULL)) {
-        Py_XDECREF(count);
-        Py_XDECREF(lower);
-        goto done;
-    }
-    PyList_SetItem(counts, token, count); /* steals; cannot fail: the index is in range */
-    if (n > 1) {
-        PyList_SetItem(keys, j, lower);
-    }
-    else if (PyList_SetSlice(keys, j, j + 1, NULL) < 0) {
-        goto done;
-    }
-    result = Py_NewRef(Py_True);
-done:
-    DEAL_UNLOCK2()
-    return result;
-}
 
 /* ----------------------------------------------------------------------------------- */
 /* first_step                                                                           */
@@ -1044,15 +946,25 @@ deal_table(DealObject *self)
     if (key == NULL) {
         return NULL;
     }
-    PyObject *table = PyDict_GetItemWithError(self->rows, key); /* borrowed */
+#if PY_VERSION_HEX >= 0x030D0000
+    PyObject *table = NULL;
+    if (PyDict_GetItemRef(self->rows, key, &table) < 0) {
+        Py_DECREF(key);
+        return NULL;
+    }
+#else
+    PyObject *table = PyDict_GetItemWithError(self->rows, key);
     if (table == NULL && PyErr_Occurred()) {
         Py_DECREF(key);
         return NULL;
     }
+    Py_XINCREF(table);
+#endif
     if (table != NULL && PyTuple_CheckExact(table) && PyTuple_GET_SIZE(table) >= need) {
         Py_DECREF(key);
-        return Py_NewRef(table);
+        return table;
     }
+    Py_XDECREF(table);
     table = PyTuple_New(need);
     for (Py_ssize_t c = 0, j = 0; table != NULL && c <= self->most; c++) {
         for (Py_ssize_t i = 0; i < size; i++, j++) {
@@ -1331,10 +1243,6 @@ static PyMethodDef speedups_methods[] = {
      "first_legal(actions, table): ({token: value} of each action in table, its keys sorted), or None."},
     {"id_mask", (PyCFunction)(void (*)(void))id_mask, METH_FASTCALL,
      "id_mask(size, ids): a bytearray of `size` zeros with a 1 at each id."},
-    {"deal_outcomes", (PyCFunction)(void (*)(void))deal_outcomes, METH_FASTCALL,
-     "deal_outcomes(table, keys): [table[k] for k in keys]."},
-    {"deal_draw", (PyCFunction)(void (*)(void))deal_draw, METH_FASTCALL,
-     "deal_draw(counts, keys, token): one card drawn from a deal's counts and outcome keys."},
     {"same_objects", (PyCFunction)(void (*)(void))same_objects, METH_FASTCALL,
      "same_objects(a, b): whether two tuples hold the same objects as many times each."},
     {NULL, NULL, 0, NULL},

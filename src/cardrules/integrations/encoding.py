@@ -206,7 +206,9 @@ class Position:
         self.state = state
         self.pending = pending
         self._trie = trie
-        self._deal: Any = None if remaining is None else Deal(_alphabet(state), remaining, _rows(state), dealt)
+        self._deal: Any = None  # a Deal at a chance node
+        if remaining is not None:
+            self._deal = Deal(_alphabet(state), remaining, _rows(state), dealt)
         self._k = len(dealt)
         self._who: Any = _UNSET  # Encoding.to_act
         self._step: dict[int, Any] | None = None  # the legal ids after ``pending``, to their action
@@ -517,7 +519,7 @@ class Encoding:
                     if found is not None:
                         pos._step, legal = found
                         pos._legal = legal
-                        return legal  # type: ignore[no-any-return]
+                        return legal
                     # (not all interned: _step works it out, asking for the actions again)
             elif step is None and pos.pending:  # an action under way
                 tree = pos._trie
@@ -525,7 +527,7 @@ class Encoding:
                 if found is not None:
                     pos._step, legal = found
                     pos._legal = legal
-                    return legal  # type: ignore[no-any-return]
+                    return legal
             legal = pos._legal = sorted(self._step(pos) if step is None else step)
         return legal
 

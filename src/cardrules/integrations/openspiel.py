@@ -228,9 +228,9 @@ class CardRulesState(pyspiel.State):
         pos = self._pos
         deal = pos._deal
         if deal is not None and type(pos) is _Drawing:  # one C call (the deal keeps the list)
-            out = deal.outcomes(pos._k)
-            if out is not None:
-                return out  # not changed: OpenSpiel copies it
+            outcomes: list[tuple[int, float]] | None = deal.outcomes(pos._k)
+            if outcomes is not None:
+                return outcomes  # not changed: OpenSpiel copies it
         out = pos._outcomes
         return self._enc._chance_outcomes(pos) if out is None else out  # likewise
 

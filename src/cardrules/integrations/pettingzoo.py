@@ -426,7 +426,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         step = pos._step  # what the action mask worked out (a player's node)
         move = None
         if step is not None:
-            try:
+            try:  # (not contextlib.suppress: a context manager per step costs more)  # noqa: SIM105
                 move = step.get(action)  # (a NumPy integer finds its int)
             except TypeError:  # unhashable: apply() converts it or says what is wrong
                 pass
