@@ -116,14 +116,14 @@ class Tree:
 
 class _SubsetTree(Tree):
     """The :class:`Tree` of a choice of any subset of a hand (distinct cards, in
-    canonical order, ``ids`` their tokens), each entered as its cards in that order then
-    ``end``: the legal ids after a prefix are the cards after its last one, and
-    ``end``.  ``actions`` are the subsets in ``itertools.combinations`` order by size
+    canonical order, ``ids`` their tokens, ascending, and ``end`` above them), each
+    entered as its cards in that order then ``end``: the legal ids after a prefix are
+    the cards after its last one, and ``end``.  ``actions`` are the subsets in ``itertools.combinations`` order by size
     (the empty one first), so the action a prefix completes is found by the places of
     its cards in the hand.  Works each level out from the hand alone, where
     :class:`Tree` would filter the actions."""
 
-    __slots__ = ("_actions", "_after", "_end", "_ids", "_place")
+    __slots__ = ("_actions", "_after", "_end", "_ids", "_place", "root_legal")
 
     def __init__(self, actions: Sequence[Any], ids: list[int], end: int) -> None:
         self._actions = actions  # actions[0] is the empty choice
@@ -132,6 +132,7 @@ class _SubsetTree(Tree):
         self._place: dict[int, int] | None = None  # made at the first token (not for a keep)
         self.root = dict.fromkeys(ids)
         self.root[end] = actions[0]
+        self.root_legal = [*ids, end]  # the root's ids, ascending
 
     def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
         if not prefix:
@@ -145,9 +146,8 @@ class _SubsetTree(Tree):
         # (a level is asked for once per position, which keeps it: nothing cached here)
         place = self._place
         if place is None:
-            ids, end = self._ids, self._end
-            place = self._place = {t: i for i, t in enumerate(ids)}
-            self._after = [[*ids[i + 1 :], end] for i in range(len(ids))]  # the ids after each place
+            place = self._place = {t: i for i, t in enumerate(self._ids)}
+            self._after: dict[int, list[int]] = {}  # the legal ids after a card, by its place
         places = tuple(map(place.get, prefix))  # None for a card not in the hand
         index = _SUBSET_INDEX.get(len(place))
         if index is None:
@@ -155,7 +155,10 @@ class _SubsetTree(Tree):
         i = index.get(places)  # None unless the places rise
         if i is None:
             return None  # not a prefix of a legal action's tokens
-        legal = self._after[places[-1]]  # type: ignore[index]
+        last: int = places[-1]  # type: ignore[assignment]
+        legal = self._after.get(last)
+        if legal is None:
+            legal = self._after[last] = [*self._ids[last + 1 :], self._end]
         level = dict.fromkeys(legal)
         level[self._end] = self._actions[i]
         return level, legal
@@ -521,6 +524,12 @@ class Encoding:
                         pos._legal = legal
                         return legal
                     # (not all interned: _step works it out, asking for the actions again)
+                else:  # a tree from the start (an Aegis exchange): its root's ids
+                    step = self._step(pos)
+                    made: Tree | None = pos._trie  # (made by _step)
+                    if type(made) is _SubsetTree:  # every subset of a hand: ascending already
+                        legal = pos._legal = made.root_legal
+                        return legal
             elif step is None and pos.pending:  # an action under way
                 tree = pos._trie
                 found = tree.step_at(pos.pending) if type(tree) is _SubsetTree else self._pending_legal(pos)
