@@ -120,8 +120,8 @@ class _SubsetTree(Tree):
     entered as its cards in that order then ``end``: the legal ids after a prefix are
     the cards after its last one, and ``end``.  ``actions`` are the subsets in
     ``itertools.combinations`` order by size (the empty one first), so the action a
-    prefix completes is found by the places of its cards in the hand.  Works each level out from the hand alone, where
-    :class:`Tree` would filter the actions."""
+    prefix completes is found by the places of its cards in the hand.  Works each level
+    out from the hand alone, where :class:`Tree` would filter the actions."""
 
     __slots__ = ("_actions", "_after", "_end", "_ids", "_place", "root_legal")
 
