@@ -632,3 +632,49 @@ def test_the_scientist_refuses_bad_input_with_a_clear_error(call: object, words:
         call(s)  # type: ignore[operator]
     ace = parse_card("AS")
     assert s.choose(iter([ace]), [Observation((), ace, True)]) == ace  # any iterable hand
+
+
+def test_the_unknown_rule_judges_like_a_coin_of_the_observed_rate() -> None:
+    """"A rule the search does not know" accepts a card with the Laplace-smoothed rate of
+    the played cards (the starter is not a played card), and its weight is the chance that
+    such a coin gives the verdicts seen."""
+    line = parse_cards("5S AC")
+    obs = [Observation((), line[0], True), Observation(line[:1], parse_card("KH"), False)]
+    obs.append(Observation(line[:1], line[1], True))
+    obs += [Observation(line, parse_card(c), False) for c in ("8S", "AD", "JD")]
+    yes, no = 1, 4
+    rate = (yes + 1) / (yes + no + 2)
+    assert science.unknown_rate(obs) == pytest.approx(rate)
+    assert science.unknown_rate(obs[:1]) == 0.5
+    assert science.unknown_weight(obs) == pytest.approx(science.UNKNOWN_WEIGHT * rate**yes * (1 - rate) ** no)
+    b = Scientist(seed=0).belief(obs)
+    assert b.unknown_rate == pytest.approx(rate)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_the_cards_that_would_leave_the_line_stuck_are_found_like_the_compiled_rules(seed: int) -> None:
+    """For each card and each likely rule, whether the rule would take no card at all
+    after the line extended by it, checked against the compiled rules on the whole deck."""
+    rng = random.Random(seed)
+    secret = compile_rule(rng.choice(["card.rank > prev.rank", "card.rank < prev.rank", "card.color != prev.color"]))
+    obs = _observe(secret, 6, rng)
+    b = Scientist(seed=0).belief(obs)
+    hyps = b.hypotheses[:12]
+    cards = rng.sample(DECK, 4)
+    stuck = science._stuck_after(hyps, b.line, cards)
+    for j, card in enumerate(cards):
+        line = (*b.line, card)
+        for h, dead in zip(hyps, stuck[j], strict=True):
+            rule = h.rule()
+            assert dead == (not any(rule.accepts(line, d) for d in DECK)), (h.text(), line)
+
+
+def test_a_king_leaves_a_rising_line_stuck_under_higher_but_not_under_not_lower() -> None:
+    obs = _rising()
+    b = Scientist(seed=0).belief(obs)
+    texts = [h.text() for h in b.hypotheses[:2]]
+    higher, not_lower = texts.index("card.rank > prev.rank"), texts.index("card.rank >= prev.rank")
+    stuck = science._stuck_after(b.hypotheses[:2], b.line, parse_cards("KH 3C"))
+    assert stuck[0][higher] and not stuck[0][not_lower]
+    assert not stuck[1][higher] and not stuck[1][not_lower]

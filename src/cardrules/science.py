@@ -60,6 +60,13 @@ __all__ = ["ScienceRound", "Scientist", "observations_from_view", "play_science"
 UNKNOWN_WEIGHT: Final = 0.01
 
 
+def unknown_rate(observations: Sequence[Observation]) -> float:
+    """The chance that "a rule the search does not know" accepts the next card: the
+    acceptance rate of the played cards, Laplace-smoothed (``1/2`` before any)."""
+    played = [o.accepted for o in observations if o.line]
+    return (sum(played) + 1) / (len(played) + 2)
+
+
 def unknown_weight(observations: Sequence[Observation]) -> float:
     """The weight of "a rule the search does not know" after ``observations``: its prior
     times the chance that a coin of the observed acceptance rate (Laplace-smoothed) gives
@@ -69,7 +76,7 @@ def unknown_weight(observations: Sequence[Observation]) -> float:
     n = len(played)
     if n == 0:
         return UNKNOWN_WEIGHT
-    q = (yes + 1) / (n + 2)
+    q = unknown_rate(observations)
     return UNKNOWN_WEIGHT * math.exp(yes * math.log(q) + (n - yes) * math.log(1 - q))
 
 _DECK: Final = canonical(standard_deck())
@@ -99,6 +106,13 @@ GUESS_HYPOTHESES: Final = 20
 #: guess when choosing a card (see :meth:`Scientist.choose`).
 INFO_WEIGHT: Final = 1.0
 
+#: The weight, beside the chance of a right guess, of the probability that a card
+#: leaves the line stuck (accepted, then no card at all accepted after it) under rules
+#: that could then only be guessed in turn (see :meth:`Scientist.choose`).
+STUCK_WEIGHT: Final = 1.0
+#: How many of the most probable hypotheses that is looked at for.
+STUCK_HYPOTHESES: Final = 200
+
 #: How many of the most probable hypotheses the choice of a card looks at.
 LOOKAHEAD_HYPOTHESES: Final = 600
 
@@ -111,6 +125,9 @@ class Belief:
     hypotheses: tuple[Hypothesis, ...]
     probabilities: tuple[float, ...]
     line: tuple[Card, ...]
+    #: the chance that "a rule the search does not know" (the probability the
+    #: hypotheses leave) accepts a card (:func:`unknown_rate`)
+    unknown_rate: float = 0.5
 
     @property
     def best(self) -> Hypothesis | None:
@@ -180,7 +197,9 @@ class Scientist:
             deadline = time.perf_counter() + 0.8 * self.time_per_move
             found = ranked(key, deadline=deadline)
             total = sum(found.weights) + unknown_weight(key)
-            cached = Belief(found.hypotheses, tuple(w / total for w in found.weights), _main_line(key))
+            cached = Belief(
+                found.hypotheses, tuple(w / total for w in found.weights), _main_line(key), unknown_rate(key)
+            )
             self._cache[key] = cached
             if len(self._cache) > 64:
                 self._cache.popitem(last=False)
@@ -200,7 +219,12 @@ class Scientist:
             total = sum(probs) + lost
             scale = 1.0 / total if total > 0 else 0.0
             order = sorted(range(len(hyps)), key=lambda i: -probs[i])  # stable: ties keep their order
-            return Belief(tuple(hyps[i] for i in order), tuple(probs[i] * scale for i in order), cached.line)
+            return Belief(
+                tuple(hyps[i] for i in order),
+                tuple(probs[i] * scale for i in order),
+                cached.line,
+                cached.unknown_rate,
+            )
         return cached
 
     def starts(self, observations: Sequence[Observation]) -> tuple[tuple[int | None, float], ...]:
@@ -224,14 +248,15 @@ class Scientist:
 
     def _pick(
         self, b: Belief, observations: Sequence[Observation]
-    ) -> tuple[Hypothesis, int | None, float] | None:
+    ) -> tuple[Hypothesis, int | None, float, float] | None:
         """The guess to state: among the :data:`GUESS_HYPOTHESES` most probable play parts,
         the one whose most probable ``start:`` part not refuted with it makes the most
-        probable rule; that rule, its ``start:`` part (as :meth:`starts` names it) and the
-        probability of its play part (with whatever ``start:`` part is left)."""
+        probable rule; that rule, its ``start:`` part (as :meth:`starts` names it), the
+        probability of its play part (with whatever ``start:`` part is left) and that of
+        the rule itself."""
         starts = self.starts(observations)
         s = searcher()
-        best: tuple[Hypothesis, int | None, float] | None = None
+        best: tuple[Hypothesis, int | None, float, float] | None = None
         top = 0.0
         for h, p in zip(b.hypotheses[:GUESS_HYPOTHESES], b.probabilities, strict=False):
             refuted = self._wrong.get(s.fingerprint(h))
@@ -241,7 +266,7 @@ class Scientist:
                 continue
             chance = p * part[1] / left
             if best is None or chance > top:
-                best = (h if part[0] is None else attrs.evolve(h, start=part[0]), part[0], p)
+                best = (h if part[0] is None else attrs.evolve(h, start=part[0]), part[0], p, chance)
                 top = chance
         return best
 
@@ -302,7 +327,10 @@ class Scientist:
         """The card of ``hand`` to play next: the one after whose verdict (and the best
         card after it) the most probable rule is expected to be most probable, that
         is the chance of a right guess one and two cards from now; the expected
-        information of the verdict breaks ties."""
+        information of the verdict breaks ties.  A card is worth less by the probability
+        of the rules that would accept it and then no card at all (the line stuck, and
+        all but the most probable of them to be guessed in vain), weighed
+        :data:`STUCK_WEIGHT`."""
         held = _cards(hand)
         cards = canonical(set(held))
         if not cards:
@@ -316,6 +344,7 @@ class Scientist:
         hyps = b.hypotheses[:LOOKAHEAD_HYPOTHESES]
         probs = b.probabilities[:LOOKAHEAD_HYPOTHESES]
         values = _values(hyps, b.line, cards)
+        stuck = _stuck_after(hyps[:STUCK_HYPOTHESES], b.line, cards)
         scores: list[float] = []
         for j, card in enumerate(cards):
             acc = [i for i, v in enumerate(values) if v >> j & 1]
@@ -324,6 +353,10 @@ class Scientist:
             q = min(max(pacc, 0.0), 1.0)
             h = _entropy(q)
             one = _top(probs, acc) + _top(probs, rej)
+            # the rules that would accept the card and then no card at all: the line
+            # would be stuck, and all but one of them would be guessed in vain
+            dead = [probs[i] for i in acc if i < len(stuck[j]) and stuck[j][i]]
+            ends = sum(dead) - max(dead, default=0.0)
             two = 0.0
             if time.perf_counter() < deadline:
                 rest = list(held)
@@ -343,7 +376,7 @@ class Scientist:
                     two += best
             else:
                 two = one
-            scores.append(one + two + INFO_WEIGHT * h + 0.01 * q)
+            scores.append(one + two + INFO_WEIGHT * h + 0.01 * q - STUCK_WEIGHT * ends)
         top = max(scores)
         best_cards = [c for c, sc in zip(cards, scores, strict=True) if sc >= top - 1e-9]
         chosen = best_cards[self._rng.randrange(len(best_cards))]
@@ -369,37 +402,39 @@ class Scientist:
                 if v >> j & 1:
                     out[j] += p
         unknown = max(0.0, 1.0 - sum(b.probabilities))
-        return [x + 0.5 * unknown for x in out]
+        return [x + b.unknown_rate * unknown for x in out]
 
     def guess(self, observations: Sequence[Observation]) -> Rule | None:
         """The rule it would state now, or ``None`` while waiting is worth more.
 
         The rule is the most probable one: a play part with the most probable ``start:``
-        part not yet refuted with it (:meth:`starts`; the first guess has none).  With
-        ``p`` the probability of its play part (whatever its ``start:`` part: no
-        experiment can tell ``start:`` parts apart, so waiting does not make them surer)
-        and ``s >= p`` that of the rules no experiment can tell from its play part any
-        more (:meth:`settled`), it guesses when
-        ``p >= confidence`` or ``s * delay > PENALTY * (1 - s)``, where ``delay``
+        part not yet refuted with it (:meth:`starts`; the first guess has none), of
+        probability ``r``.  With ``p >= r`` the probability of its play part (whatever
+        its ``start:`` part) and ``s >= p`` that of the rules no experiment can tell from
+        its play part any more (:meth:`settled`: its ``start:`` variants, which no
+        experiment tells apart, and its lookalikes), it guesses when ``r >= confidence``,
+        or when ``r * delay + (s - r) > PENALTY * (1 - s)``, where ``delay``
         (:meth:`delay`) is the number of turns the cards at hand would take to make the
-        best rule sure.  If the secret rule is among the rules of ``s`` (probability
-        ``s``), waiting loses about ``delay`` turns, for those rules cannot be told
-        apart by playing and will have to be guessed anyway; if it is not, a guess now
-        loses :data:`PENALTY`.  So lookalikes are guessed at once, most probable first
-        (a wrong guess is not repeated), and so is the best rule when the cards at hand
-        can hardly tell anything more."""
+        best rule sure.  The rules of ``s`` will have to be guessed in turn anyway, so a
+        guess now costs :data:`PENALTY` only if the secret rule is not among them; it
+        saves about ``delay`` turns if it is the rule stated, and one turn of the
+        sequence of guesses if it is another of them.  So lookalikes are guessed at
+        once, most probable first (a wrong guess is not repeated), and so is the best
+        rule when the cards at hand can hardly tell anything more; but a play part that
+        a wrong guess refuted is not stated again with one ``start:`` part after another
+        unless each is probable enough."""
         b = self.belief(observations)
         pick = self._pick(b, observations)
         if pick is None:
             return None
-        h, start, p = pick
-        if p >= self.confidence or self._stuck(b):
+        h, start, p, chance = pick
+        if chance >= self.confidence or self._stuck(b):
             return self._state(h, start)
         if p < MIN_GUESS:
             return None
         # Its start: variants are among the rules no experiment can tell from it.
         s = max(self.settled(b, h), p)
-        if s * self.delay(b) > PENALTY * (1 - s):
+        if chance * self.delay(b) + (s - chance) > PENALTY * (1 - s):
             return self._state(h, start)
         return None
 
@@ -419,7 +454,10 @@ class Scientist:
         if b.confidence <= 0.0:
             return DELAY_CAP
         cards = self._hand if self._hand else _DECK
-        info = max((_entropy(q) for q in self._acceptance(b, cards)), default=0.0)
+        # what a verdict tells of the hypotheses: its entropy less the part of it that
+        # is the unknown rule's coin (which tells nothing)
+        noise = max(0.0, 1.0 - sum(b.probabilities)) * _entropy(b.unknown_rate)
+        info = max((_entropy(q) - noise for q in self._acceptance(b, cards)), default=0.0)
         needed = -math.log2(b.confidence)
         if info * DELAY_CAP <= needed:
             return DELAY_CAP
@@ -606,6 +644,21 @@ def _values(hyps: Sequence[Hypothesis], line: tuple[Card, ...], cards: Sequence[
     s = searcher()
     masks, longs, full = s.evaluate([(line, c) for c in cards])
     return [h.value(masks, longs, full) for h in hyps]
+
+
+def _stuck_after(
+    hyps: Sequence[Hypothesis], line: tuple[Card, ...], cards: Sequence[Card]
+) -> list[list[bool]]:
+    """For each card, whether each hypothesis accepts no card at all after ``line``
+    extended by it."""
+    s = searcher()
+    n = len(_DECK)
+    plays = [((*line, c), d) for c in cards for d in _DECK]
+    used = {i for h in hyps for i in h.parts}
+    masks, longs, full = s.evaluate(plays, only=used)
+    values = [h.value(masks, longs, full) for h in hyps]
+    whole = (1 << n) - 1
+    return [[not (v >> (n * j)) & whole for v in values] for j in range(len(cards))]
 
 
 def _chain(rule: Rule, main: Sequence[Card], hand: Sequence[Card], longest: int) -> list[Card]:
