@@ -101,3 +101,26 @@ def test_observations_and_infos_read_like_plain_dicts() -> None:
         e.step(token)
     assert kept["view"] == view
     assert e.infos[agent] == {"view": game.view(e.cardrules_state, p)} != {"view": view}
+
+
+@pytest.mark.parametrize("bad", [3.0, np.float32(3.0), 3.5, float("nan"), "3", None, [3], 10**30, -1])
+def test_a_step_with_no_action_id_is_refused_and_changes_nothing(bad: object) -> None:
+    """What a server may pass on from a user: anything but an integer id of a legal action
+    gets an IllegalActionError naming the range of ids (a float or a string equal to a legal
+    id is not truncated into it), and the environment is as it was."""
+    from cardrules import IllegalActionError
+
+    e = raw_env("gunsore")
+    e.reset(seed=3)
+    legal = [int(t) for t in np.flatnonzero(e.last()[0]["action_mask"])]
+    before, agent = e.position, e.agent_selection
+    # a value equal to a legal id, where the bad value is a number or a string of one
+    if isinstance(bad, float | np.floating) and bad == bad and bad == int(bad):
+        bad = type(bad)(legal[0])
+    elif isinstance(bad, str):
+        bad = str(legal[0])
+    with pytest.raises(IllegalActionError, match=r"is not an action id of this game \(0 to 53\)"):
+        e.step(bad)
+    assert e.position is before and e.agent_selection == agent
+    e.step(np.int64(legal[0]))  # a NumPy integer is an id
+    assert e.position is not before

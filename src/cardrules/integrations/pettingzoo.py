@@ -22,6 +22,7 @@ chance never stops the environment.  Rewards come at the end: each agent's final
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
@@ -32,6 +33,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .._hotloops import id_mask
+from ..errors import IllegalActionError
 from ..protocol import GAMES
 from .encoding import _UNSET, Encoding, Position, encoding_for
 from .tensors import tensor_size, view_tensor
@@ -269,6 +271,17 @@ class _Infos(_LazyDict):
         return _view_info(env._view, env.position.state, env._index[key])
 
 
+def _action_id(enc: Encoding, action: Any) -> int:
+    """``action`` as a plain int, or an :class:`~cardrules.errors.IllegalActionError`
+    saying it is no action id (a float, a string, ``None`` ...: never truncated)."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise IllegalActionError(
+            f"{enc.name}: {action!r} is not an action id of this game (0 to {enc.num_actions - 1})"
+        ) from None
+
+
 class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     """A cardrules game as an AEC environment, without wrappers."""
 
@@ -424,16 +437,14 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         enc = self.encoding
         pos = self.position
         step = pos._step  # what the action mask worked out (a player's node)
+        # only an integer is an action id (a float or a string equal to one is not)
         move = None
-        if step is not None:
-            try:  # (not contextlib.suppress: a context manager per step costs more)  # noqa: SIM105
-                move = step.get(action)  # (a NumPy integer finds its int)
-            except TypeError:  # unhashable: apply() converts it or says what is wrong
-                pass
+        if step is not None and (type(action) is int or isinstance(action, np.integer)):
+            move = step.get(action)  # type: ignore[arg-type]  # (a NumPy integer finds its int)
         if move is not None:  # it completes an action: Encoding.apply's, inline
             pos = self.position = enc.enter(enc._apply(pos.state, move))
         else:  # a pending token, or an error
-            pos = self.position = enc.apply(pos, int(action))
+            pos = self.position = enc.apply(pos, _action_id(enc, action))
         who = pos._who
         if who is _UNSET:
             who = enc.to_act(pos)
