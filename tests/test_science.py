@@ -678,3 +678,31 @@ def test_a_king_leaves_a_rising_line_stuck_under_higher_but_not_under_not_lower(
     stuck = science._stuck_after(b.hypotheses[:2], b.line, parse_cards("KH 3C"))
     assert stuck[0][higher] and not stuck[0][not_lower]
     assert not stuck[1][higher] and not stuck[1][not_lower]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["card.rank > prev.rank", "card is red", "card.suit != prev.suit", "card.color != prev.color"]),
+    st.integers(0, 10_000),
+    st.integers(2, 9),
+)
+def test_it_guesses_exactly_when_the_documented_rule_says(text: str, seed: int, plays: int) -> None:
+    """``guess`` states a rule when the rule's own probability ``r`` reaches the
+    confidence, or when ``r * delay + (s - r) > PENALTY * (1 - s)`` (``s`` the settled
+    group of its play part, at least that play part's probability ``p``, and ``p`` at least
+    MIN_GUESS), or when the line is stuck; else it waits."""
+    obs = _observe(compile_rule(text), plays, random.Random(seed))
+    s = Scientist(seed=0)
+    b = s.belief(obs)
+    stated = s.guess(obs)
+    if not b.hypotheses:
+        assert stated is None
+        return
+    h, p = b.hypotheses[0], b.probabilities[0]
+    r = p * dict(s.starts(obs))[None]  # no wrong guess yet: the best play part, no start: part
+    group = max(s.settled(b, h), p)
+    wanted = r >= s.confidence or (p >= science.MIN_GUESS and r * s.delay(b) + (group - r) > science.PENALTY * (1 - group))
+    if wanted:
+        assert stated is not None and stated.source == h.rule().source
+    elif stated is not None:
+        assert s._stuck(b)  # the only other reason to guess
