@@ -72,6 +72,22 @@ def test_every_atom_judges_like_its_compiled_rule() -> None:
             assert atom.fn(line, card) == rule.accepts(line, card), (atom.text, line, card)
 
 
+def test_atoms_evaluated_together_give_each_atom_s_own_values() -> None:
+    """The atoms comparing one expression with constants are evaluated together; each
+    mask must still be that of the atom's own predicate (0 on lines too short for it)."""
+    found = search.atoms()
+    assert sum(a.scale is not None for a in found) > 100  # the shared evaluation is used
+    rng = random.Random(12)
+    plays = []
+    for _ in range(150):
+        pool = rng.sample(DECK, rng.choice((3, 13, 52)))
+        plays.append((tuple(rng.choice(pool) for _ in range(rng.randint(0, 12))), rng.choice(pool)))
+    together = search._atom_masks(found, plays)
+    one_by_one = search._masks([a.fn for a in found], [a.depth for a in found], plays)
+    for atom, a, b in zip(found, together, one_by_one, strict=True):
+        assert a == b, atom.text
+
+
 def test_rules_of_every_kind_judge_like_their_text() -> None:
     """A hypothesis's mask (what the search believes) equals its compiled rule's verdicts."""
     s = search.searcher()
@@ -83,13 +99,16 @@ def test_rules_of_every_kind_judge_like_their_text() -> None:
     masks, longs, full = s.evaluate(plays)
     n = len(s.atoms)
     conds = [i for i in range(n) if s.atoms[i].cond and s.atoms[i].size <= 4]
-    for kind in (search.ONE, search.AND, search.OR, search.EQ, search.ITE):
+    for kind in (search.ONE, search.AND, search.OR, search.EQ, search.ITE, search.CASE):
         for _ in range(12):
             parts: tuple[int, ...]
             if kind == search.ONE:
                 parts = (rng.randrange(n),)
             elif kind == search.ITE:
                 parts = (rng.choice(conds), rng.randrange(n), rng.randrange(n))
+            elif kind == search.CASE:
+                first, second = rng.choice(search.case_splits())
+                parts = (first, rng.randrange(n), second, rng.randrange(n), rng.randrange(n))
             else:
                 parts = (rng.randrange(n), rng.randrange(n))
             h = search._make(kind, parts, s.atoms)
@@ -97,6 +116,36 @@ def test_rules_of_every_kind_judge_like_their_text() -> None:
             value = h.value(masks, longs, full)
             for j, (line, card) in enumerate(plays):
                 assert bool(value >> j & 1) == rule.accepts(line, card), (h.text(), line, card)
+
+
+def test_the_conditions_of_a_three_way_split_exclude_one_another() -> None:
+    """Each split's two conditions are never both true (else the ``elif`` branch would be
+    unreachable on some lines and the split would not be three-way)."""
+    found = search.atoms()
+    for first, second in search.case_splits():
+        a, b = found[first], found[second]
+        assert a.cond and b.cond, (a.text, b.text)
+        for line, card in search.probes():
+            if len(line) >= max(a.depth, b.depth):
+                assert not (a.fn(line, card) and b.fn(line, card)), (a.text, b.text, line)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if prev.rank % 3 == 0 then card is face elif prev.rank % 3 == 1 then card is odd else card is even",
+        "if prev is hearts then card is red elif prev is spades then card.rank > prev.rank else card is face",
+        "if position % 4 == 1 then card is black elif position % 4 == 3 then card is red else card is even",
+    ],
+)
+def test_a_three_way_conditional_is_found_once_the_observations_tell_it_apart(text: str) -> None:
+    secret = compile_rule(text)
+    obs = _observe(secret, 60, random.Random(4))
+    found = induce(obs, limit=3, time_limit=30.0)
+    assert found and all(_fits(r, obs) for r in found)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EquivalenceNotProven)
+        assert any(equivalent(r, secret, in_play=True) is None for r in found), [str(r) for r in found]
 
 
 # -- induce ---------------------------------------------------------------------------------------

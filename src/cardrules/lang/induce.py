@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 import random
 import re
 import time
@@ -101,6 +102,10 @@ class Atom:
     fn: Pred = attrs.field(eq=False, repr=False)
     #: The prior weight of the atom's behaviour (before normalising): see :func:`atoms`.
     weight: float = attrs.field(default=1.0, eq=False)
+    #: ``(expression, operator, constant)`` when the atom compares an integer
+    #: expression (Python) with a constant: the atoms of one expression are then
+    #: evaluated together, the expression once per play (:func:`_atom_masks`).
+    scale: tuple[str, str, int] | None = attrs.field(default=None, eq=False)
 
 
 _SLOTS: Final = {"card": ("c", 0), "prev": ("l[-1]", 1), "prev2": ("l[-2]", 2), "prev3": ("l[-3]", 3)}
@@ -126,6 +131,9 @@ def _namespace() -> dict[str, Any]:
     cycles: dict[str, dict[Suit, Suit]] = {}
     for i, order in enumerate(_suit_cycles()):
         cycles[f"NEXT{i}"] = {order[k]: order[(k + 1) % 4] for k in range(4)}
+    orders: dict[str, dict[Suit, int]] = {}
+    for i, order in enumerate(itertools.permutations(_SUITS.values())):
+        orders[f"ORDER{i}"] = {suit: k for k, suit in enumerate(order)}
     return {
         "RED": Color.RED,
         "BLACK": Color.BLACK,
@@ -135,12 +143,32 @@ def _namespace() -> dict[str, Any]:
         "CLUBS": Suit.CLUBS,
         "PRIMES": frozenset({2, 3, 5, 7, 11, 13}),
         **cycles,
+        **orders,
         "any": any,
         "all": all,
         "sum": sum,
         "abs": abs,
         "len": len,
+        "LINE_SUM": _line_sum,
     }
+
+
+_LINE_SUMS: dict[int, tuple[Sequence[Card], int]] = {}
+
+
+def _line_sum(line: Sequence[Card]) -> int:
+    """The ranks of ``line`` added up, remembered for a tuple (the many running-total
+    atoms read the same line, card after card)."""
+    if type(line) is not tuple:
+        return sum(x.rank for x in line)
+    known = _LINE_SUMS.get(id(line))
+    if known is not None and known[0] is line:
+        return known[1]
+    total: int = sum(x.rank for x in line)
+    if len(_LINE_SUMS) >= 4096:
+        _LINE_SUMS.clear()
+    _LINE_SUMS[id(line)] = (line, total)  # the line is kept alive, so its id is not reused
+    return total
 
 
 def _suit_cycles() -> list[tuple[Suit, ...]]:
@@ -154,20 +182,27 @@ _SUIT_WORD: Final = {v: k for k, v in _SUITS.items()}
 
 class _AtomMaker:
     def __init__(self) -> None:
-        self.items: list[tuple[str, str, int]] = []
+        self.items: list[tuple[str, str, int, tuple[str, str, int] | None]] = []
 
-    def add(self, text: str, py: str, neg_text: str | None = None) -> None:
+    def add(
+        self,
+        text: str,
+        py: str,
+        neg_text: str | None = None,
+        scale: tuple[str, str, int] | None = None,
+    ) -> None:
         depth = max((_SLOTS[m][1] for m in re.findall(r"\bprev[23]?\b", text)), default=0)
-        self.items.append((text, py, depth))
+        self.items.append((text, py, depth, scale))
         if neg_text is not None:
-            self.items.append((neg_text, f"not ({py})", depth))
+            neg_scale = None if scale is None else (scale[0], _NEG_OP[scale[1]], scale[2])
+            self.items.append((neg_text, f"not ({py})", depth, neg_scale))
 
     def compare(self, left: str, op: str, right: str, pyl: str, pyr: str) -> None:
-        pyop = {"==": "==", "!=": "!="}.get(op, op)
-        self.add(f"{left} {op} {right}", f"{pyl} {pyop} {pyr}", f"{left} {_NEG_OP[op]} {right}")
+        scale = (pyl, op, int(pyr)) if pyr.isdigit() else None
+        self.add(f"{left} {op} {right}", f"{pyl} {op} {pyr}", f"{left} {_NEG_OP[op]} {right}", scale)
 
 
-def _raw_atoms() -> list[tuple[str, str, int]]:
+def _raw_atoms() -> list[tuple[str, str, int, tuple[str, str, int] | None]]:
     m = _AtomMaker()
     # Properties of one card.
     for slot in ("card", "prev", "prev2"):
@@ -230,6 +265,20 @@ def _raw_atoms() -> list[tuple[str, str, int]]:
     for i, order in enumerate(_suit_cycles()):
         words = ", ".join(_SUIT_WORD[s] for s in order)
         m.compare("card.suit", "==", f"next(prev.suit, [{words}])", "c.suit", f"NEXT{i}[l[-1].suit]")
+    # Suits in an order (bridge order or any other): a higher suit than the last card.
+    # The reversed order gives "lower", the negation "not higher".
+    for i, order in enumerate(itertools.permutations(_SUITS.values())):
+        words = ", ".join(_SUIT_WORD[s] for s in order)
+        m.compare(
+            f"index(card.suit, [{words}])",
+            ">",
+            f"index(prev.suit, [{words}])",
+            f"ORDER{i}[c.suit]",
+            f"ORDER{i}[l[-1].suit]",
+        )
+    # A running total over the whole line, with the card.
+    for k in range(10, 121):
+        m.compare("sum(x.rank for x in line) + card.rank", "<=", str(k), "LINE_SUM(l) + c.rank", str(k))
     # The place in the line.
     m.add("position is even", "len(l) % 2 == 1", "position is odd")
     for mod in (3, 4):
@@ -312,6 +361,58 @@ def _masks(
     return out
 
 
+_COMPARE: Final[dict[str, Callable[[int, int], bool]]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+@functools.cache
+def _expression(py: str) -> Callable[[Sequence[Card], Card], int]:
+    fn: Callable[[Sequence[Card], Card], int] = eval(f"lambda l, c: {py}", _namespace())
+    return fn
+
+
+def _atom_masks(found: Sequence[Atom], plays: Sequence[tuple[Sequence[Card], Card]]) -> list[int]:
+    """For each atom, the bit mask of its values on ``plays`` (0 where the line is
+    shorter than its depth): :func:`_masks` of their predicates, but the atoms that
+    compare one expression with constants share one evaluation of it per play, then
+    each takes the plays of the values it admits."""
+    out = [0] * len(found)
+    plain = [i for i, a in enumerate(found) if a.scale is None]
+    made = _masks([found[i].fn for i in plain], [found[i].depth for i in plain], plays)
+    for i, m in zip(plain, made, strict=True):
+        out[i] = m
+    groups: dict[tuple[str, int], list[int]] = {}
+    for i, a in enumerate(found):
+        if a.scale is not None:
+            groups.setdefault((a.scale[0], a.depth), []).append(i)
+    lens = [len(line) for line, _ in plays]
+    for (expr, depth), members in groups.items():
+        fn = _expression(expr)
+        by_value: dict[int, int] = {}
+        bit = 1
+        for (line, card), n in zip(plays, lens, strict=True):
+            if n >= depth:
+                v = fn(line, card)
+                by_value[v] = by_value.get(v, 0) | bit
+            bit <<= 1
+        for i in members:
+            scale = found[i].scale
+            assert scale is not None
+            compare, k = _COMPARE[scale[1]], scale[2]
+            mask = 0
+            for v, plays_of_v in by_value.items():
+                if compare(v, k):
+                    mask |= plays_of_v
+            out[i] = mask
+    return out
+
+
 _CONSTANT: Final = re.compile(r"\b(\d+|[AJQK]|spades|hearts|diamonds|clubs)\b")
 
 
@@ -333,19 +434,19 @@ def atoms() -> tuple[Atom, ...]:
     plays = probes()
     raw = _raw_atoms()
     per_template: dict[str, int] = {}
-    for text, _, _ in raw:
+    for text, _, _, _ in raw:
         per_template[template(text)] = per_template.get(template(text), 0) + 1
     made: list[Atom] = []
-    for text, py, depth in raw:
+    for text, py, depth, scale in raw:
         fn = eval(f"lambda l, c: {py}", ns)
         reads_card = re.search(r"\bcard\b", text) is not None
         reads_line = re.search(r"\bprev[23]?\b|\bline\b|\blast\b|\bposition\b", text) is not None
         # Looking further back, or at the place in the line, is less simple.
         size = text_size(text) + max(0, depth - 1) + ("position" in text)
         weight = math.exp(-SIZE_COST * size) / per_template[template(text)]
-        made.append(Atom(text, py, depth, size, not reads_card, not reads_line, fn, weight))
+        made.append(Atom(text, py, depth, size, not reads_card, not reads_line, fn, weight, scale))
     made.sort(key=lambda a: (a.size, a.depth))
-    prints = _masks([a.fn for a in made], [a.depth for a in made], plays)
+    prints = _atom_masks(made, plays)
     kept: dict[tuple[int, int], Atom] = {}
     summed: dict[tuple[int, int], float] = {}
     full = (1 << len(plays)) - 1
@@ -376,19 +477,20 @@ def _probe_masks() -> tuple[tuple[int, ...], tuple[int, ...], int]:
     found = atoms()
     full = (1 << len(plays)) - 1
     longs = tuple(_long_mask(plays, d, full) for d in range(4))
-    return tuple(_masks([a.fn for a in found], [a.depth for a in found], plays)), longs, full
+    return tuple(_atom_masks(found, plays)), longs, full
 
 
 # -- rules made of atoms --------------------------------------------------------------------
 
-AND, OR, EQ, ITE, ONE = "and", "or", "==", "if", "atom"
+AND, OR, EQ, ITE, ONE, CASE = "and", "or", "==", "if", "atom", "elif"
 
 
 @attrs.frozen
 class Hypothesis:
-    """A rule of the search: ``kind`` (``"atom"``, ``"and"``, ``"or"``, ``"=="`` or
-    ``"if"``) over atom indices ``parts`` (``if``: condition, then, else); ``start`` the
-    index of the ``start:`` atom or ``None``."""
+    """A rule of the search: ``kind`` (``"atom"``, ``"and"``, ``"or"``, ``"=="``,
+    ``"if"`` or ``"elif"``) over atom indices ``parts`` (``if``: condition, then, else;
+    ``elif``: condition, then, second condition, then, else); ``start`` the index of the
+    ``start:`` atom or ``None``."""
 
     kind: str
     parts: tuple[int, ...]
@@ -412,6 +514,8 @@ class Hypothesis:
             body = f"{t[0]} {self.kind} {t[1]}"
         elif self.kind == EQ:
             body = f"({t[0]}) == ({t[1]})"
+        elif self.kind == CASE:
+            body = f"if {t[0]} then {t[1]} elif {t[2]} then {t[3]} else {t[4]}"
         else:
             body = f"if {t[0]} then {t[1]} else {t[2]}"
         if self.start is None:
@@ -434,6 +538,9 @@ class Hypothesis:
             v = masks[p[0]] | masks[p[1]]
         elif self.kind == EQ:
             v = ~(masks[p[0]] ^ masks[p[1]])
+        elif self.kind == CASE:
+            c, c2 = masks[p[0]], masks[p[2]]
+            v = (c & masks[p[1]]) | (~c & ((c2 & masks[p[3]]) | (~c2 & masks[p[4]])))
         else:
             c = masks[p[0]]
             v = (c & masks[p[1]]) | (~c & masks[p[2]])
@@ -441,8 +548,9 @@ class Hypothesis:
         return ((v & long) | (full & ~long)) & full
 
 
-#: The prior share of each family of rules: one atom, two atoms joined, a conditional.
-FAMILY_SHARE: Final = {"atom": 0.4, "pair": 0.45, "if": 0.15}
+#: The prior share of each family of rules: one atom, two atoms joined, a conditional,
+#: a three-way conditional on one feature (:func:`case_splits`).
+FAMILY_SHARE: Final = {"atom": 0.4, "pair": 0.45, "if": 0.15, "elif": 0.03}
 
 
 #: The prior factor of a rule that never reads the judged card.
@@ -471,21 +579,52 @@ def prior(kind: str, parts: Sequence[int]) -> float:
     a secret rule: its weight is multiplied by :data:`BLIND`."""
     p, pc = atom_probabilities()
     found = atoms()
-    judged = parts[1:] if kind == ITE else parts
+    judged = parts[1:] if kind == ITE else parts[1::2] if kind == CASE else parts
     blind = BLIND if all(found[i].cond for i in judged) else 1.0
     if kind == ONE:
         return FAMILY_SHARE["atom"] * p[parts[0]] * blind
     if kind == ITE:
         return FAMILY_SHARE["if"] * pc[parts[0]] * p[parts[1]] * p[parts[2]] * blind
+    if kind == CASE:
+        split = FAMILY_SHARE["elif"] / len(case_splits())
+        return split * p[parts[1]] * p[parts[3]] * p[parts[4]] * blind
     return FAMILY_SHARE["pair"] / 3 * 2 * p[parts[0]] * p[parts[1]] * blind
 
 
 def _make(kind: str, parts: tuple[int, ...], found: Sequence[Atom]) -> Hypothesis:
-    size = sum(found[i].size for i in parts) + (0 if kind == ONE else 1 if kind != ITE else 3)
+    size = sum(found[i].size for i in parts) + {ONE: 0, ITE: 3, CASE: 5}.get(kind, 1)
     return Hypothesis(kind, parts, size, max(found[i].depth for i in parts))
 
 
 # -- the search -------------------------------------------------------------------------------
+
+#: The features a three-way conditional splits on: each is the list of its values'
+#: conditions, which exclude one another (the last card's rank modulo 3, its suit...).
+CASE_FEATURES: Final = (
+    tuple(f"prev.rank % 3 == {r}" for r in range(3)),
+    tuple(f"prev.rank % 4 == {r}" for r in range(4)),
+    ("prev is face", "prev is number", "prev is ace"),
+    tuple(f"prev is {suit}" for suit in _SUITS),
+    tuple(f"position % 3 == {r}" for r in range(3)),
+    tuple(f"position % 4 == {r}" for r in range(4)),
+)
+
+
+@functools.cache
+def case_splits() -> tuple[tuple[int, int], ...]:
+    """The atom pairs ``(first, second)`` of the three-way conditionals ``if first then
+    ... elif second then ... else ...``: for each of :data:`CASE_FEATURES`, every way to
+    give two of its values a branch each and the rest the ``else`` (one way for a feature
+    of three values: which value gets which branch is the branches' choice)."""
+    found = atoms()
+    index = {a.text: i for i, a in enumerate(found)}
+    out: list[tuple[int, int]] = []
+    for values in CASE_FEATURES:
+        ids = [index[v] for v in values]
+        pairs = [(ids[0], ids[1])] if len(ids) == 3 else list(itertools.combinations(ids, 2))
+        out.extend(pairs)
+    return tuple(out)
+
 
 #: How many atoms of one observed behaviour take part in pairs (the shortest ones).
 GROUP_CAP: Final = 8
@@ -495,6 +634,8 @@ KEEP: Final = 4000
 #: each condition, the first ``ITE_BRANCHES`` fitting behaviours of each branch.
 ITE_ROOM: Final = 0.5
 ITE_BRANCHES: Final = 12
+#: For each split of a three-way conditional, the first fitting behaviours of each branch.
+CASE_BRANCHES: Final = 6
 
 
 class Searcher:
@@ -515,11 +656,11 @@ class Searcher:
         the masks of ``len(line) >= d`` (d 0..3), and the full mask."""
         found = self.atoms
         if only is None:
-            masks = _masks([a.fn for a in found], [a.depth for a in found], plays)
+            masks = _atom_masks(found, plays)
         else:
             masks = [0] * len(found)
             wanted = sorted(set(only))
-            made = _masks([found[i].fn for i in wanted], [found[i].depth for i in wanted], plays)
+            made = _atom_masks([found[i] for i in wanted], plays)
             for i, m in zip(wanted, made, strict=True):
                 masks[i] = m
         full = (1 << len(plays)) - 1
@@ -584,11 +725,11 @@ class Searcher:
                 break
             # Conditionals: short conditions, short branches, and only while the
             # shorter rules leave room.
+            branch_keys = [m for m in keys if found[groups[m][0]].size <= 5]
             if len(out) + len(combos) < keep * ITE_ROOM:
                 cond_masks = {
                     masks[i] & long for i in self.conds if found[i].depth <= d and found[i].size <= 4
                 }
-                branch_keys = [m for m in keys if found[groups[m][0]].size <= 5]
                 for c in cond_masks:
                     if c in (0, long):
                         continue
@@ -601,14 +742,18 @@ class Searcher:
                                 combos.append((ITE, (c, t, e)))
                     if timed_out():
                         break
+            if len(out) + len(combos) < keep * ITE_ROOM:
+                combos.extend(self._cases(masks, long, goal, d, branch_keys))
             for kind, key in combos:
-                if kind == ITE:
+                if kind == CASE:
+                    lists = [[key[0]], groups[key[1]][:1], [key[2]], groups[key[3]][:1], groups[key[4]][:1]]
+                elif kind == ITE:
                     lists = [[i for i in groups[key[0]] if found[i].cond and found[i].size <= 4][:2]]
                     lists += [[i for i in groups[k] if found[i].size <= 5][:2] for k in key[1:]]
                 else:
                     lists = [groups[k][:GROUP_CAP] for k in key]
                 for parts in itertools.product(*lists):
-                    if kind != ITE and key[0] == key[-1] and parts[0] >= parts[-1]:
+                    if kind in (AND, OR, EQ) and key[0] == key[-1] and parts[0] >= parts[-1]:
                         continue  # each unordered pair of one group once
                     if max(found[i].depth for i in parts) != d:
                         continue
@@ -619,6 +764,32 @@ class Searcher:
         del out[keep:]
         if start is not None:
             out = [attrs.evolve(h, start=start, size=h.size + found[start].size + 2) for h in out]
+        return out
+
+    def _cases(
+        self, masks: Sequence[int], long: int, goal: int, d: int, branch_keys: Sequence[int]
+    ) -> list[tuple[str, tuple[int, ...]]]:
+        """Three-way conditionals fitting ``goal``: for each split (:func:`case_splits`) of
+        depth at most ``d``, the first fitting behaviours of each branch.  A key holds the
+        two conditions as atom indices and the three branches as behaviours."""
+        found = self.atoms
+        out: list[tuple[str, tuple[int, ...]]] = []
+        for first, second in case_splits():
+            if max(found[first].depth, found[second].depth) > d:
+                continue
+            one = masks[first] & long
+            two = masks[second] & long & ~one
+            rest = long & ~one & ~two
+            if not one or not two or not rest:
+                continue  # a branch no observation reached: the rule is an ``if``
+            thens = [m for m in branch_keys if (m ^ goal) & one == 0][:CASE_BRANCHES]
+            mids = [m for m in branch_keys if (m ^ goal) & two == 0][:CASE_BRANCHES]
+            elses = [m for m in branch_keys if (m ^ goal) & rest == 0][:CASE_BRANCHES]
+            for t in thens:
+                for m in mids:
+                    for e in elses:
+                        if t != e and m != e:
+                            out.append((CASE, (first, t, second, m, e)))
         return out
 
     def _start(self, starters: Sequence[Observation]) -> int | None:
