@@ -9,6 +9,7 @@ decides.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import warnings
 
@@ -755,3 +756,27 @@ def test_it_guesses_exactly_when_the_documented_rule_says(text: str, seed: int, 
         assert stated is not None and stated.source == h.rule().source
     elif stated is not None:
         assert s._stuck(b)  # the only other reason to guess
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(0.001, 1.0), st.booleans()), min_size=1, max_size=6),
+    st.floats(0.0, 0.9),
+    st.floats(0.01, 0.99),
+)
+def test_a_verdict_s_information_is_the_mutual_information_of_rules_and_verdict(
+    rules: list[tuple[float, bool]], unknown: float, rate: float
+) -> None:
+    """Brute force: the rules of the search judge the card surely (weight, accepts) and
+    "a rule the search does not know" is a coin of ``rate``; I(rule; verdict) = H(verdict)
+    - H(verdict | rule), summed over the joint distribution."""
+    total = sum(w for w, _ in rules)
+    joint = [(w / total * (1 - unknown), 1.0 if ok else 0.0) for w, ok in rules] + [(unknown, rate)]
+    p_yes = sum(p * a for p, a in joint)
+
+    def h(ps: list[float]) -> float:
+        return -sum(x * math.log2(x) for x in ps if x > 0)
+
+    mutual = h([p_yes, 1 - p_yes]) - sum(p * h([a, 1 - a]) for p, a in joint)
+    accepting = sum(w / total * (1 - unknown) for w, ok in rules if ok)
+    assert science._information(accepting, unknown, rate) == pytest.approx(mutual, abs=1e-9)

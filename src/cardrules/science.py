@@ -326,11 +326,12 @@ class Scientist:
     def choose(self, hand: Iterable[Card], observations: Sequence[Observation]) -> Card:
         """The card of ``hand`` to play next: the one after whose verdict (and the best
         card after it) the most probable rule is expected to be most probable, that
-        is the chance of a right guess one and two cards from now; the expected
-        information of the verdict breaks ties.  A card is worth less by the probability
-        of the rules that would accept it and then no card at all (the line stuck, and
-        all but the most probable of them to be guessed in vain), weighed
-        :data:`STUCK_WEIGHT`."""
+        is the chance of a right guess one and two cards from now; the information of
+        the verdict breaks ties (what it tells of the rules, "a rule the search does not
+        know" judging like a coin of the observed rate, as in :meth:`delay`).  A card is
+        worth less by the probability of the rules that would accept it and then no card
+        at all (the line stuck, and all but the most probable of them to be guessed in
+        vain), weighed :data:`STUCK_WEIGHT`."""
         held = _cards(hand)
         cards = canonical(set(held))
         if not cards:
@@ -345,13 +346,14 @@ class Scientist:
         probs = b.probabilities[:LOOKAHEAD_HYPOTHESES]
         values = _values(hyps, b.line, cards)
         stuck = _stuck_after(hyps[:STUCK_HYPOTHESES], b.line, cards)
+        unknown = max(0.0, 1.0 - sum(b.probabilities))
         scores: list[float] = []
         for j, card in enumerate(cards):
             acc = [i for i, v in enumerate(values) if v >> j & 1]
             rej = [i for i, v in enumerate(values) if not v >> j & 1]
             pacc = sum(probs[i] for i in acc)
-            q = min(max(pacc, 0.0), 1.0)
-            h = _entropy(q)
+            q = min(max(pacc + unknown * b.unknown_rate, 0.0), 1.0)
+            h = _information(pacc, unknown, b.unknown_rate)
             one = _top(probs, acc) + _top(probs, rej)
             # the rules that would accept the card and then no card at all: the line
             # would be stuck, and all but one of them would be guessed in vain
@@ -388,10 +390,11 @@ class Scientist:
         rest.remove(played)
         self._hand = canonical(set(rest))
 
-    def _acceptance(self, b: Belief, cards: Sequence[Card]) -> list[float]:
-        """For each card, the probability that it is accepted after the main line."""
+    def _acceptance(self, b: Belief, cards: Sequence[Card], *, unknown: bool = True) -> list[float]:
+        """For each card, the probability that it is accepted after the main line (with
+        ``unknown=False``, the part of it that is the search's rules')."""
         if not b.hypotheses:
-            return [0.5] * len(cards)
+            return [0.5 if unknown else 0.0] * len(cards)
         s = searcher()
         plays = [(b.line, c) for c in cards]
         masks, longs, full = s.evaluate(plays)
@@ -401,8 +404,10 @@ class Scientist:
             for j in range(len(cards)):
                 if v >> j & 1:
                     out[j] += p
-        unknown = max(0.0, 1.0 - sum(b.probabilities))
-        return [x + b.unknown_rate * unknown for x in out]
+        if not unknown:
+            return out
+        rest = max(0.0, 1.0 - sum(b.probabilities))
+        return [x + b.unknown_rate * rest for x in out]
 
     def guess(self, observations: Sequence[Observation]) -> Rule | None:
         """The rule it would state now, or ``None`` while waiting is worth more.
@@ -456,8 +461,9 @@ class Scientist:
         cards = self._hand if self._hand else _DECK
         # what a verdict tells of the hypotheses: its entropy less the part of it that
         # is the unknown rule's coin (which tells nothing)
-        noise = max(0.0, 1.0 - sum(b.probabilities)) * _entropy(b.unknown_rate)
-        info = max((_entropy(q) - noise for q in self._acceptance(b, cards)), default=0.0)
+        unknown = max(0.0, 1.0 - sum(b.probabilities))
+        known = self._acceptance(b, cards, unknown=False)
+        info = max((_information(q, unknown, b.unknown_rate) for q in known), default=0.0)
         needed = -math.log2(b.confidence)
         if info * DELAY_CAP <= needed:
             return DELAY_CAP
@@ -633,6 +639,15 @@ def _entropy(q: float) -> float:
     if q <= 0.0 or q >= 1.0:
         return 0.0
     return -(q * math.log2(q) + (1 - q) * math.log2(1 - q))
+
+
+def _information(accepting: float, unknown: float, rate: float) -> float:
+    """What a verdict tells of the rules (bits, the mutual information): ``accepting`` is
+    the probability of the search's rules that accept the card, ``unknown`` that of "a
+    rule the search does not know", which accepts it at ``rate``; the verdict's entropy
+    less the part of it that is the unknown rule's coin (which tells nothing)."""
+    q = min(max(accepting + unknown * rate, 0.0), 1.0)
+    return max(0.0, _entropy(q) - unknown * _entropy(rate))
 
 
 def _top(probs: Sequence[float], group: Sequence[int]) -> float:

@@ -7,13 +7,16 @@ The search runs over rules of the rule language itself, built from its own piece
   (``is odd``, ``is face``, ``is red``, ``is hearts`` ...), comparisons of ranks with
   constants and with each other, equal or different suits and colours, differences
   (``abs(card.rank - prev.rank) <= 2``), sums and their parity, remainders, the
-  successor of a suit in a cycle (``next``), ``position`` and its remainders, what the
-  place in the line prescribes (``[...][position % 4]``), and aggregates over the line
-  or its last cards (``any``, ``all``, ``count``).  Each atom and its negation are kept
-  with their text and a plain Python predicate (checked against the rule compiler by the
-  test suite).
+  successor of a suit in a cycle (``next``), a higher suit in an order of the four
+  (``index``), ``position`` and its remainders, what the place in the line prescribes
+  (``[...][position % 4]``), aggregates over the line or its last cards (``any``,
+  ``all``, ``count``) and the running total of the line's ranks with the card's.  Each
+  atom and its negation are kept with their text and a plain Python predicate (checked
+  against the rule compiler by the test suite).
 * **Rules** are an atom, or two atoms joined by ``and``, ``or`` or ``==`` (so ``if P
-  then Q else not Q``), or ``if C then T else E`` with three atoms.  The **prior** is a
+  then Q else not Q``), or ``if C then T else E`` with three atoms, or ``if C1 then A
+  elif C2 then B else E`` where ``C1`` and ``C2`` are two values of one feature
+  (:data:`CASE_FEATURES`).  The **prior** is a
   small generative grammar (:func:`prior`): a family, then atoms independently, each by
   ``exp(-SIZE_COST * size)`` (its words and operators) shared among the texts of its
   :func:`template` (so a constant costs the choice among its alternatives): short,
@@ -27,7 +30,9 @@ The search runs over rules of the rule language itself, built from its own piece
   depth rule (a rule accepts every card while the line is shorter than its largest
   ``prevN``) is a mask too.  Pairs are found by mask algebra: an ``and`` needs two masks
   holding every accepted observation, an ``or`` two masks inside them, an ``==`` the one
-  mask that completes it (a dictionary look-up).
+  mask that completes it (a dictionary look-up).  The atoms that compare one integer
+  expression with constants (``card.rank < 7``, ``card.rank % 3 == 1``, the running
+  total ``<= 42``) are evaluated together: the expression once per play.
 
 Starter observations (an empty main line) are judged by a ``start:`` part; a rule found
 here has none (it accepts every starter), unless some starter was rejected: then the
@@ -104,7 +109,7 @@ class Atom:
     weight: float = attrs.field(default=1.0, eq=False)
     #: ``(expression, operator, constant)`` when the atom compares an integer
     #: expression (Python) with a constant: the atoms of one expression are then
-    #: evaluated together, the expression once per play (:func:`_atom_masks`).
+    #: evaluated together, the expression once per play.
     scale: tuple[str, str, int] | None = attrs.field(default=None, eq=False)
 
 
