@@ -1004,27 +1004,30 @@ deal_outcomes_method(DealObject *self, PyObject *k)
         goto done;
     }
     if (self->out == NULL) {
-        PyObject *out = PyList_New(0);
-        if (out == NULL) {
-            goto done;
+        /* a list of the exact length, filled in place (no append, no regrowth) */
+        Py_ssize_t size = self->size, distinct = 0;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            distinct += self->counts[i] != 0;
         }
-        if (self->left > 0) {
-            PyObject *table = deal_table(self);
+        PyObject *table = NULL;
+        if (distinct > 0) {
+            table = deal_table(self);
             if (table == NULL) {
-                Py_DECREF(out);
                 goto done;
             }
-            Py_ssize_t size = self->size;
-            for (Py_ssize_t i = 0; i < size; i++) {
-                Py_ssize_t n = self->counts[i];
-                if (n && PyList_Append(out, PyTuple_GET_ITEM(table, n * size + i)) < 0) {
-                    Py_DECREF(table);
-                    Py_DECREF(out);
-                    goto done;
-                }
-            }
-            Py_DECREF(table);
         }
+        PyObject *out = PyList_New(distinct);
+        if (out == NULL) {
+            Py_XDECREF(table);
+            goto done;
+        }
+        for (Py_ssize_t i = 0, j = 0; j < distinct; i++) {
+            Py_ssize_t n = self->counts[i];
+            if (n) {
+                PyList_SET_ITEM(out, j++, Py_NewRef(PyTuple_GET_ITEM(table, n * size + i)));
+            }
+        }
+        Py_XDECREF(table);
         self->out = out;
     }
     result = Py_NewRef(self->out);
