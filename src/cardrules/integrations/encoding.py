@@ -569,23 +569,30 @@ class Encoding:
         if step is None:
             step = self._step(pos)
         action = step.get(token, _UNSET)
-        if action is None:  # Position(state, (*pos.pending, token), trie=pos._trie), and the same player
-            out = _new(Position)
-            out.state = state
-            # a pending token is kept: a plain int, whatever integer type the caller used
-            out.pending = (*pos.pending, token if type(token) is int else self._plain_id(token))
-            out._trie = pos._trie
-            out._deal = None
-            out._k = 0
-            out._who = pos._who
-            out._step = None
-            out._legal = None
-            out._outcomes = None
-            out.player_id = pos.player_id
-            return out
+        if action is None:
+            return self._extend(pos, token)
         if action is _UNSET:
             self.completes(pos, token)  # raises
         return self.enter(self._apply(state, action))
+
+    def _extend(self, pos: Position, token: int) -> Position:
+        """``Position(pos.state, (*pos.pending, token), trie=pos._trie)``, with the same
+        player, without the call: the position after ``token``, which ``pos``'s step
+        says only extends the pending tokens (the adapters call it straight from their
+        step when they looked the token up themselves)."""
+        out = _new(Position)
+        out.state = pos.state
+        # a pending token is kept: a plain int, whatever integer type the caller used
+        out.pending = (*pos.pending, token if type(token) is int else self._plain_id(token))
+        out._trie = pos._trie
+        out._deal = None
+        out._k = 0
+        out._who = pos._who
+        out._step = None
+        out._legal = None
+        out._outcomes = None
+        out.player_id = pos.player_id
+        return out
 
     def _plain_id(self, token: object) -> int:
         if not _is_id(token, self.num_actions) or isinstance(token, float):

@@ -30,7 +30,7 @@ from .. import eleusis
 from ..errors import CardRulesError
 from ..protocol import CHANCE, GAMES, game_of
 from ..serialize import from_json, to_json
-from .encoding import Encoding, Position, _Drawing, _moved, encoding_for
+from .encoding import _UNSET, Encoding, Position, _Drawing, _moved, encoding_for
 from .tensors import layout, tensor_size, view_tensor
 
 __all__ = [
@@ -240,12 +240,15 @@ class CardRulesState(pyspiel.State):
         if deal is None:
             step = pos._step  # what _legal_actions worked out just before (a player's node)
             if step is not None:
-                move = step.get(action)
-                if move is not None:  # it completes an action: Encoding.apply's, inline
+                move = step.get(action, _UNSET)
+                if move is None:  # a pending token: Encoding.apply's, without its checks
+                    self._pos = self._enc._extend(pos, action)
+                    return
+                if move is not _UNSET:  # it completes an action: Encoding.apply's, inline
                     enc = self._enc
                     self._pos = enc.enter(enc._apply(pos.state, move))
                     return
-            self._pos = self._enc.apply(pos, action)  # a pending token, or an error
+            self._pos = self._enc.apply(pos, action)  # no step yet, or an error
             return
         # a deal draws in place, on a position of this state's own (a clone copies it)
         if type(pos) is _Drawing:

@@ -438,12 +438,14 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         pos = self.position
         step = pos._step  # what the action mask worked out (a player's node)
         # only an integer is an action id (a float or a string equal to one is not)
-        move = None
+        move = _UNSET
         if step is not None and (type(action) is int or isinstance(action, np.integer)):
-            move = step.get(action)  # type: ignore[arg-type]  # (a NumPy integer finds its int)
-        if move is not None:  # it completes an action: Encoding.apply's, inline
+            move = step.get(action, _UNSET)  # type: ignore[arg-type]  # (a NumPy integer finds its int)
+        if move is None:  # a pending token: Encoding.apply's, without its checks
+            pos = self.position = enc._extend(pos, action)
+        elif move is not _UNSET:  # it completes an action: Encoding.apply's, inline
             pos = self.position = enc.enter(enc._apply(pos.state, move))
-        else:  # a pending token, or an error
+        else:  # no step yet, or an error
             pos = self.position = enc.apply(pos, _action_id(enc, action))
         who = pos._who
         if who is _UNSET:
