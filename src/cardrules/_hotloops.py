@@ -15,7 +15,8 @@ compiled when cardrules is installed with a C compiler at hand:
   list and one card drawn are one call each;
 * :func:`first_step` and :func:`first_legal` (through a :class:`FirstTable`): the first
   tokens of a decision's legal actions there, and its legal ids ascending; :func:`id_mask`:
-  an action mask of those ids;
+  an action mask of those ids; :func:`subset_step`: the step of a token of a choice of
+  any subset of a hand (an Aegis exchange), from the hand alone;
 * :func:`same_objects`: whether a ``Shuffle`` holds the very cards of its chance node (cards
   are interned), the fast half of the check every ``Shuffle`` gets from
   :meth:`~cardrules.protocol.GameDef.apply`.
@@ -60,6 +61,8 @@ __all__ = [
     "same_objects_py",
     "subset_objects",
     "subset_objects_py",
+    "subset_step",
+    "subset_step_py",
 ]
 
 _new = object.__new__
@@ -176,6 +179,53 @@ def same_objects_py(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return len(a) == len(b) and sorted(map(id, a)) == sorted(map(id, b))
 
 
+def subset_step_py(
+    ids: tuple[int, ...], end: Any, actions: tuple[Any, ...], prefix: tuple[Any, ...]
+) -> tuple[dict[Any, Any], list[Any]] | None:
+    """A choice of any subset of ``ids`` (tokens, ints; at most 16), each subset entered
+    as its ids in the order of ``ids`` then ``end``; ``actions`` every subset in the
+    order of ``itertools.combinations`` by size, the empty one first.  After ``prefix``
+    (not empty): the legal tokens (the ids after the prefix's last one, then ``end``),
+    each to the action it completes (``None``, but ``actions[i]`` for ``end``, ``i``
+    the place of the prefix's subset), and that list; ``None`` if the prefix is no
+    rising run of ids.  The step of a token of an Aegis exchange, from the hand alone."""
+    if not (isinstance(ids, tuple) and isinstance(actions, tuple) and isinstance(prefix, tuple)):
+        raise TypeError("subset_step(ids: tuple, end, actions: tuple, prefix: tuple)")
+    n = len(ids)
+    if n > SUBSET_MAX_IDS:
+        raise ValueError("subset_step: at most 16 ids")
+    if not prefix:
+        raise ValueError("subset_step: the prefix must not be empty")
+    if not all(isinstance(t, int) for t in ids):
+        raise TypeError("subset_step: ids must be ints")
+    place = dict(zip(ids, range(n), strict=True))  # (an id given twice: its last place)
+    places = tuple(place.get(t) if isinstance(t, int) else None for t in prefix)
+    rank = _subset_ranks(n).get(places)  # None unless every id was found and they rise
+    if rank is None:
+        return None
+    if rank >= len(actions):
+        raise IndexError("subset_step: actions must hold every subset of ids")
+    last: int = places[-1]  # type: ignore[assignment]
+    legal = [*ids[last + 1 :], end]
+    level: dict[Any, Any] = dict.fromkeys(legal)
+    level[end] = actions[rank]
+    return level, legal
+
+
+#: the most ids :func:`subset_step` takes (a choice among 65,536 subsets)
+SUBSET_MAX_IDS = 16
+_SUBSET_RANKS: dict[int, dict[tuple[int | None, ...], int]] = {}
+
+
+def _subset_ranks(n: int) -> dict[tuple[int | None, ...], int]:
+    """The place of each subset of ``range(n)`` (as its rising tuple) in the order of
+    ``itertools.combinations`` by size, the empty one first."""
+    ranks = _SUBSET_RANKS.get(n)
+    if ranks is None:
+        subsets = (c for k in range(n + 1) for c in combinations(range(n), k))
+        ranks = _SUBSET_RANKS[n] = {c: i for i, c in enumerate(subsets)}
+    return ranks
+
 class DealPy:
     """A deal in progress, drawn card by card (the reference of the C ``Deal``): the
     encoding's chance nodes of :mod:`cardrules.integrations.encoding`, one per card.
@@ -287,6 +337,9 @@ subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int]
 first_step: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], dict[int, Any] | None]
 same_objects: Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
 first_legal: Callable[[Sequence[Any], Any], tuple[dict[Any, Any], list[Any]] | None]
+subset_step: Callable[
+    [tuple[int, ...], Any, tuple[Any, ...], tuple[Any, ...]], tuple[dict[Any, Any], list[Any]] | None
+]
 id_mask: Callable[[int, Sequence[int]], bytearray]
 IMPLEMENTATION: str
 #: the C ``Deal`` type when the C module is used, else :class:`DealPy`
@@ -307,6 +360,7 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     same_objects = same_objects_py
     Deal = DealPy
     FirstTable, first_legal, id_mask = FirstTablePy, first_legal_py, id_mask_py
+    subset_step = subset_step_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
@@ -314,4 +368,5 @@ else:
     same_objects = c_speedups.same_objects
     Deal = c_speedups.Deal
     FirstTable, first_legal, id_mask = c_speedups.FirstTable, c_speedups.first_legal, c_speedups.id_mask
+    subset_step = c_speedups.subset_step
     IMPLEMENTATION = "C"

@@ -40,6 +40,14 @@
  *       `size` zeros with a 1 at each id: an action mask.  Reference:
  *       cardrules._hotloops.id_mask_py.
  *
+ *   subset_step(ids, end, actions, prefix) -> (dict, list) or None
+ *       a choice of any subset of `ids` (tokens), entered as its ids in their order then
+ *       `end`, `actions` every subset in itertools.combinations order by size: after the
+ *       (not empty) `prefix`, the legal tokens (the ids after its last one, then `end`)
+ *       each to the action it completes (None but for `end`), and that list; None if
+ *       the prefix is no rising run of ids.  Reference:
+ *       cardrules._hotloops.subset_step_py.
+ *
  *   first_step(actions, pairs) -> dict or None
  *       {token: value for each action, (token, value) = pairs[id(action)]}, or None if
  *       the id of an action is not in `pairs`: the first tokens of a position's legal
@@ -780,6 +788,118 @@ id_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* ----------------------------------------------------------------------------------- */
+/* subset_step                                                                          */
+
+#define SUBSET_MAX_ITEMS 16 /* as cardrules._hotloops.SUBSET_MAX_IDS */
+
+static PyObject *
+subset_step(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyTuple_Check(args[0]) || !PyTuple_Check(args[2]) || !PyTuple_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "subset_step(ids: tuple, end, actions: tuple, prefix: tuple)");
+        return NULL;
+    }
+    PyObject *ids = args[0], *end = args[1], *actions = args[2], *prefix = args[3];
+    Py_ssize_t n = PyTuple_GET_SIZE(ids), k = PyTuple_GET_SIZE(prefix);
+    if (n > SUBSET_MAX_ITEMS) {
+        PyErr_SetString(PyExc_ValueError, "subset_step: at most 16 ids");
+        return NULL;
+    }
+    if (k == 0) {
+        PyErr_SetString(PyExc_ValueError, "subset_step: the prefix must not be empty");
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if (!PyLong_Check(PyTuple_GET_ITEM(ids, j))) {
+            PyErr_SetString(PyExc_TypeError, "subset_step: ids must be ints");
+            return NULL;
+        }
+    }
+    /* the place of each token in ids (the last equal one, as a dict of them keeps); the
+       places must rise, so the prefix is at most n long */
+    Py_ssize_t places[SUBSET_MAX_ITEMS];
+    Py_ssize_t last = -1;
+    for (Py_ssize_t m = 0; m < k; m++) {
+        if (m >= n) {
+            Py_RETURN_NONE;
+        }
+        PyObject *token = PyTuple_GET_ITEM(prefix, m);
+        if (!PyLong_Check(token)) {
+            Py_RETURN_NONE;
+        }
+        Py_ssize_t found = -1;
+        for (Py_ssize_t j = n - 1; j >= 0; j--) {
+            int eq = PyObject_RichCompareBool(PyTuple_GET_ITEM(ids, j), token, Py_EQ);
+            if (eq < 0) {
+                return NULL;
+            }
+            if (eq) {
+                found = j;
+                break;
+            }
+        }
+        if (found <= last) {
+            Py_RETURN_NONE; /* not in the hand, or not after the previous card */
+        }
+        places[m] = last = found;
+    }
+    /* the subset's place in itertools.combinations order by size, the empty one first */
+    unsigned long long binom[SUBSET_MAX_ITEMS + 1][SUBSET_MAX_ITEMS + 1];
+    for (Py_ssize_t a = 0; a <= n; a++) {
+        binom[a][0] = 1;
+        for (Py_ssize_t b = 1; b <= a; b++) {
+            binom[a][b] = binom[a - 1][b - 1] + (b < a ? binom[a - 1][b] : 0);
+        }
+    }
+    unsigned long long i = 0;
+    for (Py_ssize_t size = 0; size < k; size++) {
+        i += binom[n][size];
+    }
+    for (Py_ssize_t m = 0, v = 0; m < k; m++, v++) {
+        for (; v < places[m]; v++) {
+            Py_ssize_t rest = n - 1 - v, want = k - 1 - m;
+            i += rest >= want ? binom[rest][want] : 0;
+        }
+    }
+    if (i >= (unsigned long long)PyTuple_GET_SIZE(actions)) {
+        PyErr_SetString(PyExc_IndexError, "subset_step: actions must hold every subset of ids");
+        return NULL;
+    }
+    PyObject *legal = PyList_New(n - last);
+    if (legal == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t j = last + 1; j < n; j++) {
+        PyList_SET_ITEM(legal, j - last - 1, Py_NewRef(PyTuple_GET_ITEM(ids, j)));
+    }
+    PyList_SET_ITEM(legal, n - last - 1, Py_NewRef(end));
+    PyObject *level = PyDict_New();
+    if (level == NULL) {
+        Py_DECREF(legal);
+        return NULL;
+    }
+    for (Py_ssize_t j = last + 1; j < n; j++) {
+        if (PyDict_SetItem(level, PyTuple_GET_ITEM(ids, j), Py_None) < 0) {
+            goto fail;
+        }
+    }
+    if (PyDict_SetItem(level, end, PyTuple_GET_ITEM(actions, (Py_ssize_t)i)) < 0) {
+        goto fail;
+    }
+    PyObject *out = PyTuple_New(2);
+    if (out == NULL) {
+        goto fail;
+    }
+    PyTuple_SET_ITEM(out, 0, level);
+    PyTuple_SET_ITEM(out, 1, legal);
+    return out;
+fail:
+    Py_DECREF(level);
+    Py_DECREF(legal);
+    return NULL;
+}
+
+/* ----------------------------------------------------------------------------------- */
 /* same_objects                                                                         */
 
 static int
@@ -1246,6 +1366,8 @@ static PyMethodDef speedups_methods[] = {
      "first_legal(actions, table): ({token: value} of each action in table, its keys sorted), or None."},
     {"id_mask", (PyCFunction)(void (*)(void))id_mask, METH_FASTCALL,
      "id_mask(size, ids): a bytearray of `size` zeros with a 1 at each id."},
+    {"subset_step", (PyCFunction)(void (*)(void))subset_step, METH_FASTCALL,
+     "subset_step(ids, end, actions, prefix): the level after a prefix of a subset choice, or None."},
     {"same_objects", (PyCFunction)(void (*)(void))same_objects, METH_FASTCALL,
      "same_objects(a, b): whether two tuples hold the same objects as many times each."},
     {NULL, NULL, 0, NULL},
