@@ -323,6 +323,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self.action_spaces = {a: spaces.Discrete(self.encoding.num_actions) for a in self.possible_agents}
         self.render_mode = render_mode
         self._seeds = random.Random()
+        self._reseed: Any = None  # a seed given to reset that _seeds does not have yet
         self.position: Position | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -342,9 +343,14 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._seeds.seed(seed)
+            # the seeds of the unseeded resets to come: seeded when the first is asked
+            # for (seeding a Random takes 20 us, most of a seeded reset's own time)
+            self._reseed = seed
             game_seed: object = seed
         else:
+            if self._reseed is not None:
+                self._seeds.seed(self._reseed)
+                self._reseed = None
             game_seed = self._seeds.randrange(2**63)
         self.position = self.encoding.initial(seed=game_seed)
         self.agents = self.possible_agents[:]
