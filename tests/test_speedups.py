@@ -414,3 +414,39 @@ def test_subset_step_refuses_bad_input(args: tuple[object, ...], error: type[Exc
         _hotloops.subset_step_py(*args)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         speedups.subset_step((1, 2), 52, (0, 1, 2, 3))  # type: ignore[call-arg]
+
+
+# -- fisher_yates -------------------------------------------------------------------------
+
+
+@given(st.integers(0, 120), st.binary(max_size=8 * 130))
+def test_fisher_yates_c_is_the_python_reference(n: int, stream: bytes) -> None:
+    items = [DECK[i % len(DECK)] for i in range(n)]
+    expected, got = list(items), list(items)
+    try:
+        _hotloops.fisher_yates_py(expected, stream)
+    except ValueError:  # a stream too short: neither changes the list
+        with pytest.raises(ValueError):
+            speedups.fisher_yates(got, stream)
+        assert got == items
+        return
+    speedups.fisher_yates(got, stream)
+    assert got == expected
+    assert sorted(got, key=DECK.index) == sorted(items, key=DECK.index)
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (((1, 2, 3), bytes(16)), TypeError),  # not a list
+        (([1, 2, 3], bytearray(16)), TypeError),  # not bytes
+        (([1, 2, 3], bytes(15)), ValueError),  # 8 bytes per item but one
+        (([1, 2, 3],), TypeError),
+    ],
+)
+def test_fisher_yates_refuses_bad_input(args: tuple[object, ...], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        speedups.fisher_yates(*args)
+    if len(args) == 2:
+        with pytest.raises(error):
+            _hotloops.fisher_yates_py(*args)  # type: ignore[arg-type]

@@ -15,7 +15,8 @@ compiled when cardrules is installed with a C compiler at hand:
   list and one card drawn are one call each;
 * :func:`first_step` and :func:`first_legal` (through a :class:`FirstTable`): the first
   tokens of a decision's legal actions there, and its legal ids ascending; :func:`id_mask`:
-  an action mask of those ids; :func:`subset_step`: the step of a token of a choice of
+  an action mask of those ids; :func:`fisher_yates`: the swaps of the library's seeded
+  shuffle (every seeded deal); :func:`subset_step`: the step of a token of a choice of
   any subset of a hand (an Aegis exchange), from the hand alone;
 * :func:`same_objects`: whether a ``Shuffle`` holds the very cards of its chance node (cards
   are interned), the fast half of the check every ``Shuffle`` gets from
@@ -42,6 +43,7 @@ from itertools import combinations, repeat
 from math import comb
 from operator import index
 from operator import itemgetter as _pick
+from struct import Struct
 from typing import Any
 
 __all__ = [
@@ -55,6 +57,8 @@ __all__ = [
     "first_legal_py",
     "first_step",
     "first_step_py",
+    "fisher_yates",
+    "fisher_yates_py",
     "id_mask",
     "id_mask_py",
     "same_objects",
@@ -177,6 +181,32 @@ def same_objects_py(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Whether ``a`` and ``b`` hold the same objects (by identity) as many times each, in
     any order."""
     return len(a) == len(b) and sorted(map(id, a)) == sorted(map(id, b))
+
+
+def fisher_yates_py(items: list[Any], stream: bytes) -> None:
+    """The swaps of the library's seeded shuffle (:mod:`cardrules._shuffling`), in
+    place: ``stream`` read as big-endian unsigned 64-bit draws, and for ``t, i`` in
+    ``enumerate(range(len(items) - 1, 0, -1))`` the items at ``i`` and ``draws[t] %
+    (i + 1)`` swapped.  A list of fewer than two items is left as it is."""
+    if type(items) is not list or type(stream) is not bytes:
+        raise TypeError("fisher_yates(items: list, stream: bytes)")
+    n = len(items)
+    if n < 2:
+        return
+    if len(stream) < 8 * (n - 1):
+        raise ValueError("fisher_yates: the stream must hold 8 bytes per item but one")
+    unpack = _UNPACKERS.get(n - 1)
+    if unpack is None:
+        unpack = _UNPACKERS[n - 1] = Struct(f">{n - 1}Q")
+    i = n - 1
+    for draw in unpack.unpack_from(stream):
+        j = draw % (i + 1)
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+
+
+# One compiled Struct per number of draws ("> n Q"): unpacking is one loop in C.
+_UNPACKERS: dict[int, Struct] = {}
 
 
 def subset_step_py(
@@ -341,6 +371,7 @@ subset_step: Callable[
     [tuple[int, ...], Any, tuple[Any, ...], tuple[Any, ...]], tuple[dict[Any, Any], list[Any]] | None
 ]
 id_mask: Callable[[int, Sequence[int]], bytearray]
+fisher_yates: Callable[[list[Any], bytes], None]
 IMPLEMENTATION: str
 #: the C ``Deal`` type when the C module is used, else :class:`DealPy`
 Deal: Any
@@ -361,6 +392,7 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     Deal = DealPy
     FirstTable, first_legal, id_mask = FirstTablePy, first_legal_py, id_mask_py
     subset_step = subset_step_py
+    fisher_yates = fisher_yates_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
@@ -369,4 +401,5 @@ else:
     Deal = c_speedups.Deal
     FirstTable, first_legal, id_mask = c_speedups.FirstTable, c_speedups.first_legal, c_speedups.id_mask
     subset_step = c_speedups.subset_step
+    fisher_yates = c_speedups.fisher_yates
     IMPLEMENTATION = "C"

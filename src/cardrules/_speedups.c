@@ -40,6 +40,12 @@
  *       `size` zeros with a 1 at each id: an action mask.  Reference:
  *       cardrules._hotloops.id_mask_py.
  *
+ *   fisher_yates(items, stream) -> None
+ *       the swaps of the library's seeded shuffle (cardrules._shuffling) on the list
+ *       `items`, in place: the stream (bytes, at least 8 per item but one) read as
+ *       big-endian 64-bit draws, and for the t-th draw and i = len - 1 - t, the items
+ *       at i and draw % (i + 1) swapped.  Reference: cardrules._hotloops.fisher_yates_py.
+ *
  *   subset_step(ids, end, actions, prefix) -> (dict, list) or None
  *       a choice of any subset of `ids` (tokens), entered as its ids in their order then
  *       `end`, `actions` every subset in itertools.combinations order by size: after the
@@ -788,6 +794,46 @@ id_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* ----------------------------------------------------------------------------------- */
+/* fisher_yates                                                                         */
+
+static PyObject *
+fisher_yates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyList_CheckExact(args[0]) || !PyBytes_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "fisher_yates(items: list, stream: bytes)");
+        return NULL;
+    }
+    PyObject *items = args[0];
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    if (n < 2) {
+        Py_RETURN_NONE;
+    }
+    if (PyBytes_GET_SIZE(args[1]) < 8 * (n - 1)) {
+        PyErr_SetString(PyExc_ValueError, "fisher_yates: the stream must hold 8 bytes per item but one");
+        return NULL;
+    }
+    /* The items are swapped in place, as the Python loop does, without a reference
+       count changing; without a GIL, under the list's own critical section (the size
+       read again inside it, and the stream, immutable, long enough for it). */
+    const unsigned char *stream = (const unsigned char *)PyBytes_AS_STRING(args[1]);
+    DEAL_LOCK(items)
+    Py_ssize_t size = PyList_GET_SIZE(items);
+    PyObject **item = ((PyListObject *)items)->ob_item;
+    for (Py_ssize_t i = (size < n ? size : n) - 1; i > 0; i--, stream += 8) {
+        unsigned long long draw = 0;
+        for (int b = 0; b < 8; b++) {
+            draw = draw << 8 | stream[b];
+        }
+        Py_ssize_t j = (Py_ssize_t)(draw % (unsigned long long)(i + 1));
+        PyObject *swap = item[i];
+        item[i] = item[j];
+        item[j] = swap;
+    }
+    DEAL_UNLOCK()
+    Py_RETURN_NONE;
+}
+
+/* ----------------------------------------------------------------------------------- */
 /* subset_step                                                                          */
 
 #define SUBSET_MAX_ITEMS 16 /* as cardrules._hotloops.SUBSET_MAX_IDS */
@@ -1366,6 +1412,8 @@ static PyMethodDef speedups_methods[] = {
      "first_legal(actions, table): ({token: value} of each action in table, its keys sorted), or None."},
     {"id_mask", (PyCFunction)(void (*)(void))id_mask, METH_FASTCALL,
      "id_mask(size, ids): a bytearray of `size` zeros with a 1 at each id."},
+    {"fisher_yates", (PyCFunction)(void (*)(void))fisher_yates, METH_FASTCALL,
+     "fisher_yates(items, stream): the seeded shuffle's swaps of a list, in place, by a byte stream."},
     {"subset_step", (PyCFunction)(void (*)(void))subset_step, METH_FASTCALL,
      "subset_step(ids, end, actions, prefix): the level after a prefix of a subset choice, or None."},
     {"same_objects", (PyCFunction)(void (*)(void))same_objects, METH_FASTCALL,
