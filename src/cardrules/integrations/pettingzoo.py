@@ -32,7 +32,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .._hotloops import id_mask
+from .._hotloops import first_legal, id_mask
 from ..errors import IllegalActionError
 from ..protocol import GAMES
 from .encoding import _UNSET, Encoding, Position, encoding_for
@@ -187,7 +187,23 @@ class _Observation(_LazyDict):
                 who = pos._who
                 if (enc.to_act(pos) if who is _UNSET else who) == self._player:
                     legal = pos._legal
-                    mask = id_mask(enc.num_actions, enc._legal(pos) if legal is None else legal)
+                    if legal is None:
+                        state, tree_phase = pos.state, enc._tree_phase
+                        found = (
+                            first_legal(enc._legal_of(state), enc._first_table)
+                            if pos._step is None
+                            and not pos.pending
+                            and pos._trie is None
+                            and enc._first_pair
+                            and (tree_phase is None or state.phase != tree_phase)
+                            else None
+                        )  # Encoding._legal's common case inline, as the OpenSpiel state's
+                        if found is not None:
+                            pos._step, legal = found
+                            pos._legal = legal
+                        else:
+                            legal = enc._legal(pos)
+                    mask = id_mask(enc.num_actions, legal)
                 else:
                     mask = bytearray(enc.num_actions)
                 # a dtype object, positional: half the cost of dtype=np.int8
