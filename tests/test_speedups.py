@@ -450,3 +450,55 @@ def test_fisher_yates_refuses_bad_input(args: tuple[object, ...], error: type[Ex
     if len(args) == 2:
         with pytest.raises(error):
             _hotloops.fisher_yates_py(*args)  # type: ignore[arg-type]
+
+
+# -- hand_step ----------------------------------------------------------------------------
+
+
+@given(
+    st.lists(st.integers(0, 15), min_size=8, max_size=8),
+    st.lists(st.integers(0, 7), max_size=12),
+    st.lists(st.integers(-1, 16), max_size=3),
+    st.booleans(),
+)
+def test_hand_step_c_is_the_python_reference(values: list[int], hand: list[int], pending: list[int], held: bool) -> None:
+    ids = {DECK[i]: v for i, v in enumerate(values)}  # ids may repeat, as two decks' cards do
+    cards = tuple(DECK[i] for i in hand)
+    if held and hand:  # pending tokens from the hand, mostly
+        pending = [values[hand[p % len(hand)]] for p in pending]
+    args = (ids, cards, tuple(pending), 52, "play")
+    try:
+        expected: object = _hotloops.hand_step_py(*args)
+    except ValueError:
+        expected = ValueError
+    if expected is ValueError:
+        with pytest.raises(ValueError):
+            speedups.hand_step(*args)
+    else:
+        got = speedups.hand_step(*args)
+        assert got == expected
+        step, legal = got
+        assert legal == list(step) and legal[:-1] == sorted(set(legal[:-1]))
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (({DECK[0]: 3}, (DECK[1],), (), 52, "p"), KeyError),  # a card without an id
+        (({DECK[0]: "3"}, (DECK[0],), (), 52, "p"), TypeError),  # an id that is no int
+        (({DECK[0]: 3}, (DECK[0],), ("3",), 52, "p"), TypeError),  # a token that is no int
+        (({DECK[0]: 3}, (DECK[0],), (4,), 52, "p"), ValueError),  # a token not in the hand
+        (({DECK[0]: 3}, (DECK[0],), (3, 3), 52, "p"), ValueError),  # taken out once only
+        (({DECK[0]: 2**70}, (DECK[0],), (), 52, "p"), OverflowError),
+        (([(DECK[0], 3)], (DECK[0],), (), 52, "p"), TypeError),  # not a dict
+        (({DECK[0]: 3}, [DECK[0]], (), 52, "p"), TypeError),  # not tuples
+        (({DECK[0]: 3}, (DECK[0],), [3], 52, "p"), TypeError),
+    ],
+)
+def test_hand_step_refuses_bad_input(args: tuple[object, ...], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        speedups.hand_step(*args)
+    with pytest.raises(error):
+        _hotloops.hand_step_py(*args)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        speedups.hand_step({}, (), (), 52)  # type: ignore[call-arg]

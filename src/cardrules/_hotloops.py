@@ -17,7 +17,8 @@ compiled when cardrules is installed with a C compiler at hand:
   tokens of a decision's legal actions there, and its legal ids ascending; :func:`id_mask`:
   an action mask of those ids; :func:`fisher_yates`: the swaps of the library's seeded
   shuffle (every seeded deal); :func:`subset_step`: the step of a token of a choice of
-  any subset of a hand (an Aegis exchange), from the hand alone;
+  any subset of a hand (an Aegis exchange), from the hand alone; :func:`hand_step`: the
+  step of an Eleusis string under way (the cards left in the hand);
 * :func:`same_objects`: whether a ``Shuffle`` holds the very cards of its chance node (cards
   are interned), the fast half of the check every ``Shuffle`` gets from
   :meth:`~cardrules.protocol.GameDef.apply`.
@@ -59,6 +60,8 @@ __all__ = [
     "first_step_py",
     "fisher_yates",
     "fisher_yates_py",
+    "hand_step",
+    "hand_step_py",
     "id_mask",
     "id_mask_py",
     "same_objects",
@@ -181,6 +184,34 @@ def same_objects_py(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Whether ``a`` and ``b`` hold the same objects (by identity) as many times each, in
     any order."""
     return len(a) == len(b) and sorted(map(id, a)) == sorted(map(id, b))
+
+
+def hand_step_py(
+    ids: dict[Any, int], hand: tuple[Any, ...], pending: tuple[int, ...], end: Any, value: Any
+) -> tuple[dict[Any, Any], list[Any]]:
+    """The ids of the cards of ``hand`` (``ids[card]``, ints), ascending, one copy of
+    each of ``pending`` taken out (a ``ValueError`` for one not there), each id left
+    then once to ``None`` and ``end`` to ``value``: that dict and its keys.  The step of
+    an Eleusis string under way (the cards left in the hand, or play the string)."""
+    if not (isinstance(ids, dict) and isinstance(hand, tuple) and isinstance(pending, tuple)):
+        raise TypeError("hand_step(ids: dict, hand: tuple, pending: tuple, end, value)")
+    left = [ids[card] for card in hand]
+    if not all(isinstance(i, int) for i in left):
+        raise TypeError("hand_step: the ids must be ints")
+    if not all(-(2**63) <= i < 2**63 for i in left):  # (the C version's machine words)
+        raise OverflowError("hand_step: an id too large")
+    left.sort()
+    for t in pending:
+        if not isinstance(t, int):
+            raise TypeError("hand_step: the pending tokens must be ints")
+        if not -(2**63) <= t < 2**63:
+            raise OverflowError("hand_step: a pending token too large")
+        if t not in left:
+            raise ValueError("hand_step: a pending token is not in the hand")
+        left.remove(t)
+    step: dict[Any, Any] = dict.fromkeys(left)
+    step[end] = value
+    return step, list(step)
 
 
 def fisher_yates_py(items: list[Any], stream: bytes) -> None:
@@ -372,6 +403,9 @@ subset_step: Callable[
 ]
 id_mask: Callable[[int, Sequence[int]], bytearray]
 fisher_yates: Callable[[list[Any], bytes], None]
+hand_step: Callable[
+    [dict[Any, int], tuple[Any, ...], tuple[int, ...], Any, Any], tuple[dict[Any, Any], list[Any]]
+]
 IMPLEMENTATION: str
 #: the C ``Deal`` type when the C module is used, else :class:`DealPy`
 Deal: Any
@@ -393,6 +427,7 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     FirstTable, first_legal, id_mask = FirstTablePy, first_legal_py, id_mask_py
     subset_step = subset_step_py
     fisher_yates = fisher_yates_py
+    hand_step = hand_step_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
@@ -402,4 +437,5 @@ else:
     FirstTable, first_legal, id_mask = c_speedups.FirstTable, c_speedups.first_legal, c_speedups.id_mask
     subset_step = c_speedups.subset_step
     fisher_yates = c_speedups.fisher_yates
+    hand_step = c_speedups.hand_step
     IMPLEMENTATION = "C"

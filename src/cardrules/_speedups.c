@@ -40,6 +40,12 @@
  *       `size` zeros with a 1 at each id: an action mask.  Reference:
  *       cardrules._hotloops.id_mask_py.
  *
+ *   hand_step(ids, hand, pending, end, value) -> (dict, list)
+ *       the ids (ids[card]) of the cards of `hand` sorted, one copy of each pending
+ *       token taken out, each id then once to None, and `end` to `value`; that dict and
+ *       its keys: the step of an Eleusis string under way.  Reference:
+ *       cardrules._hotloops.hand_step_py.
+ *
  *   fisher_yates(items, stream) -> None
  *       the swaps of the library's seeded shuffle (cardrules._shuffling) on the list
  *       `items`, in place: the stream (bytes, at least 8 per item but one) read as
@@ -794,6 +800,110 @@ id_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* ----------------------------------------------------------------------------------- */
+/* hand_step                                                                            */
+
+static int
+compare_ssize(const void *x, const void *y)
+{
+    Py_ssize_t a = *(const Py_ssize_t *)x, b = *(const Py_ssize_t *)y;
+    return (a > b) - (a < b);
+}
+
+static PyObject *
+hand_step(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5 || !PyDict_Check(args[0]) || !PyTuple_Check(args[1]) || !PyTuple_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "hand_step(ids: dict, hand: tuple, pending: tuple, end, value)");
+        return NULL;
+    }
+    PyObject *ids = args[0], *hand = args[1], *pending = args[2], *end = args[3], *value = args[4];
+    Py_ssize_t n = PyTuple_GET_SIZE(hand), k = PyTuple_GET_SIZE(pending);
+    Py_ssize_t *left = PyMem_New(Py_ssize_t, n > 0 ? n : 1);
+    if (left == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *step = NULL, *legal = NULL, *out = NULL;
+    /* every card's id first (a KeyError before any TypeError, as the reference) */
+    PyObject **found = PyMem_New(PyObject *, n > 0 ? n : 1);
+    if (found == NULL) {
+        PyMem_Free(left);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        /* (the dict is the encoding's own, built once and never changed) */
+        found[i] = PyDict_GetItemWithError(ids, PyTuple_GET_ITEM(hand, i));
+        if (found[i] == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetObject(PyExc_KeyError, PyTuple_GET_ITEM(hand, i));
+            }
+            goto done;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyLong_Check(found[i])) {
+            PyErr_SetString(PyExc_TypeError, "hand_step: the ids must be ints");
+            goto done;
+        }
+        left[i] = PyLong_AsSsize_t(found[i]);
+        if (left[i] == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+    }
+    qsort(left, (size_t)n, sizeof(Py_ssize_t), compare_ssize);
+    /* each pending token takes out one copy of its id (the first: list.remove) */
+    for (Py_ssize_t m = 0; m < k; m++) {
+        PyObject *token = PyTuple_GET_ITEM(pending, m);
+        if (!PyLong_Check(token)) {
+            PyErr_SetString(PyExc_TypeError, "hand_step: the pending tokens must be ints");
+            goto done;
+        }
+        Py_ssize_t t = PyLong_AsSsize_t(token);
+        if (t == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+        Py_ssize_t at = 0;
+        while (at < n && left[at] != t) {
+            at++;
+        }
+        if (at == n) {
+            PyErr_SetString(PyExc_ValueError, "hand_step: a pending token is not in the hand");
+            goto done;
+        }
+        memmove(left + at, left + at + 1, (size_t)(n - at - 1) * sizeof(Py_ssize_t));
+        n--;
+    }
+    step = PyDict_New();
+    if (step == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (i > 0 && left[i] == left[i - 1]) {
+            continue; /* each id once */
+        }
+        PyObject *id = PyLong_FromSsize_t(left[i]);
+        if (id == NULL || PyDict_SetItem(step, id, Py_None) < 0) {
+            Py_XDECREF(id);
+            goto done;
+        }
+        Py_DECREF(id);
+    }
+    if (PyDict_SetItem(step, end, value) < 0) {
+        goto done;
+    }
+    legal = PyDict_Keys(step);
+    if (legal == NULL) {
+        goto done;
+    }
+    out = PyTuple_Pack(2, step, legal);
+done:
+    PyMem_Free(left);
+    PyMem_Free(found);
+    Py_XDECREF(step);
+    Py_XDECREF(legal);
+    return out;
+}
+
+/* ----------------------------------------------------------------------------------- */
 /* fisher_yates                                                                         */
 
 static PyObject *
@@ -1412,6 +1522,8 @@ static PyMethodDef speedups_methods[] = {
      "first_legal(actions, table): ({token: value} of each action in table, its keys sorted), or None."},
     {"id_mask", (PyCFunction)(void (*)(void))id_mask, METH_FASTCALL,
      "id_mask(size, ids): a bytearray of `size` zeros with a 1 at each id."},
+    {"hand_step", (PyCFunction)(void (*)(void))hand_step, METH_FASTCALL,
+     "hand_step(ids, hand, pending, end, value): the ids of a hand left after the pending ones, then end."},
     {"fisher_yates", (PyCFunction)(void (*)(void))fisher_yates, METH_FASTCALL,
      "fisher_yates(items, stream): the seeded shuffle's swaps of a list, in place, by a byte stream."},
     {"subset_step", (PyCFunction)(void (*)(void))subset_step, METH_FASTCALL,

@@ -57,7 +57,16 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from .. import aegis, eleusis, gunsore, haggis
-from .._hotloops import SUBSET_MAX_IDS, Deal, FirstTable, c_speedups, first_legal, first_step, subset_step
+from .._hotloops import (
+    SUBSET_MAX_IDS,
+    Deal,
+    FirstTable,
+    c_speedups,
+    first_legal,
+    first_step,
+    hand_step,
+    subset_step,
+)
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
 from ..errors import CardRulesError, IllegalActionError
 from ..protocol import CHANCE, GAMES, GameDef, Shuffle, game_of
@@ -1016,9 +1025,9 @@ class EleusisEncoding(Encoding):
             token, "judge wrong"
         )
 
-    def _string_step(self, pos: Position) -> dict[int, Any] | None:
+    def _string_step(self, pos: Position) -> tuple[dict[int, Any], list[int]] | None:
         """After the first card of a play: the string may go on (any card left in the
-        hand, up to ``max_string``) or be played."""
+        hand, up to ``max_string``) or be played; the step and its ids, ascending."""
         pending = pos.pending
         if not pending or pending[0] >= 52:
             return None
@@ -1030,21 +1039,17 @@ class EleusisEncoding(Encoding):
         else:
             play = eleusis.Play(tuple(map(self.cards.__getitem__, pending)))
         if len(pending) < self.rules.max_string:
-            left = sorted(map(self.card_id.__getitem__, state.hands[state.to_act]))
-            for t in pending:
-                left.remove(t)
-            step: dict[int, Any] = dict.fromkeys(left)  # ascending, each card once
-            step[self.END] = play  # above every card id
-            return step
-        return {self.END: play}
+            # the hand's ids ascending, less the pending ones, each once, then END (above
+            # every card id): one call (in C with the C module)
+            return hand_step(self.card_id, state.hands[state.to_act], pending, self.END, play)
+        return {self.END: play}, [self.END]
 
     def _pending_legal(self, pos: Position) -> tuple[dict[int, Any], list[int]] | None:
-        step = self._string_step(pos)  # its keys ascend
-        return None if step is None else (step, list(step))
+        return self._string_step(pos)
 
     def _next(self, pos: Position) -> dict[int, Any] | None:
-        step = self._string_step(pos)
-        return super()._next(pos) if step is None else step
+        found = self._string_step(pos)
+        return super()._next(pos) if found is None else found[0]
 
     def _bounds(self) -> tuple[int, int]:
         r = self.rules
