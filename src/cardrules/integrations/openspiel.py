@@ -294,8 +294,12 @@ class CardRulesState(pyspiel.State):
         return self._enc.action_string(self._pos, int(action))
 
     def is_terminal(self) -> bool:
-        player = self._pos.player_id
-        return (self.current_player() if player is None else player) == _TERMINAL
+        pos = self._pos
+        player = pos.player_id
+        if player is None:  # a new position: what the encoding worked out, without a call
+            who = pos._who
+            return self.current_player() == _TERMINAL if who is _UNSET else who is None
+        return player == _TERMINAL
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
