@@ -79,12 +79,16 @@
  * Threads and interpreters.  The module keeps no state of its own (a layout is an object
  * owned by its caller), so it declares that it needs no GIL (Py_mod_gil, free-threaded
  * CPython 3.13+) and supports sub-interpreters with their own GIL (3.12+).  Every object
- * it writes into is one it has just allocated and not yet shared; it reads other objects
+ * it writes into is one it has just allocated and not yet shared (but for a Deal and the
+ * list given to fisher_yates, each under its own lock, below); it reads other objects
  * only through CPython's own thread-safe calls (PyMember_GetOne for a record's slots, the
  * tuple it was given, and PyDict_GetItemRef for the interned dict where it exists).  A
  * Deal changes only itself and holds its own critical section while it does (without a
  * GIL); the outcome tables it shares with other deals go through the dict `rows` with
  * PyDict_GetItemRef (3.13+) and PyDict_SetItem.  A FirstTable never changes once made.
+ * fisher_yates swaps the items of the list it is given, under that list's critical
+ * section without a GIL; subset_step and hand_step read tuples and the encoding's card
+ * ids (a dict made once and never changed) and write only their new dict and list.
  *
  * It uses CPython's member-descriptor structures (not the limited API), so a wheel is
  * built for one CPython version; an installation without a C compiler simply does not
