@@ -26,7 +26,10 @@ Figures are microseconds per cardrules action (all the games' actions, chance in
 ``own`` is the adapter's own cost beside the native API, ``(adapter - floor) / native``.
 Needs the extras: pip install -e '.[openspiel,pettingzoo]'.
 
-    python benchmarks/bench_integrations.py [games per cell] [repeats]
+    python benchmarks/bench_integrations.py [games per cell] [repeats] [game-players ...]
+
+The rows default to every game of ``CASES``; ``aegis-2 gunsore-2`` picks rows (to compare
+two versions of the library row by row, each row in its own process, in turns).
 """
 
 from __future__ import annotations
@@ -324,13 +327,14 @@ def row(name: str, players: int, n_games: int, repeats: int, floor: Any) -> str:
 def main() -> None:
     n_games = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    cases = [(c.rsplit("-", 1)[0], int(c.rsplit("-", 1)[1])) for c in sys.argv[3:]] or CASES
     floor = pyspiel.load_game("python_bench_floor")
     print(f"{n_games} games per cell, best of {repeats}; microseconds per cardrules action")
     print(
         f"{'game':10} {'actions':>8} {'native':>7} | {'openspiel':>9} {'floor':>6} {'own':>5} |"
         f" {'pettingzoo':>10} {'floor':>6} {'own':>5} | {'+tensor':>7}"
     )
-    for name, players in CASES:
+    for name, players in cases:
         print(row(name, players, n_games, repeats, floor), flush=True)
 
 

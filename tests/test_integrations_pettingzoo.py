@@ -33,6 +33,24 @@ def test_seed_test(name: str, players: int) -> None:
     seed_test(lambda: env(name, players=players), num_cycles=1000)
 
 
+def test_unseeded_resets_follow_the_last_seed_given() -> None:
+    """After ``reset(seed=s)``, each unseeded reset deals the game of the next seed of
+    ``random.Random(s)``, the last seed given winning, however resets alternate."""
+    import random
+
+    e = raw_env("gunsore", players=2)
+    e.reset()  # an unseeded reset first: its seed comes from an unseeded Random
+    for given in ([7], [7, 8], [3, 3]):
+        for seed in given:
+            e.reset(seed=seed)
+            assert e.cardrules_state == GAMES["gunsore"].new_game(players=2, seed=seed)
+        seeds = random.Random(given[-1])
+        for _ in range(3):
+            e.reset()
+            expected = GAMES["gunsore"].new_game(players=2, seed=seeds.randrange(2**63))
+            assert e.cardrules_state == expected
+
+
 @pytest.mark.parametrize(("name", "players"), [("aegis", 2), ("gunsore", 2), ("haggis", 3), ("eleusis", 4)])
 def test_masked_random_loop_plays_the_seeded_game(name: str, players: int) -> None:
     """A loop with action masks ends the game; the deal is the library's seeded deal, and

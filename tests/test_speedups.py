@@ -349,3 +349,156 @@ def test_id_mask_refuses_bad_input(args: tuple[object, ...], error: type[Excepti
     if len(args) == 2:
         with pytest.raises(error):
             _hotloops.id_mask_py(*args)  # type: ignore[arg-type]
+
+
+# -- subset_step --------------------------------------------------------------------------
+
+
+def _subset_call(fn: object, args: tuple[object, ...]) -> object:
+    """What ``fn(*args)`` returns, or the type of the error it raises."""
+    try:
+        return fn(*args)  # type: ignore[operator]
+    except (TypeError, ValueError, IndexError) as error:
+        return type(error)
+
+
+@given(
+    st.lists(st.integers(0, 12), max_size=7),
+    st.integers(0, 140),
+    st.lists(st.integers(-1, 14), min_size=1, max_size=8),
+    st.booleans(),
+)
+def test_subset_step_c_is_the_python_reference(ids: list[int], missing: int, prefix: list[int], rising: bool) -> None:
+    # ids may repeat (the last place counts) and the actions may be too few
+    actions = tuple(f"subset {i}" for i in range(max(0, (1 << len(ids)) - missing % 3 * missing)))
+    if rising and ids:  # a run of the ids in their order: mostly a legal prefix
+        prefix = [ids[p] for p in sorted({p % len(ids) for p in prefix})]
+    args = (tuple(ids), 99, actions, tuple(prefix))
+    expected = _subset_call(_hotloops.subset_step_py, args)
+    assert _subset_call(speedups.subset_step, args) == expected
+
+
+def test_subset_step_gives_each_prefix_its_subset_in_combinations_order() -> None:
+    ids = (3, 8, 20, 31, 40)
+    subsets = tuple(c for k in range(len(ids) + 1) for c in combinations(ids, k))
+    for fn in (speedups.subset_step, _hotloops.subset_step_py):
+        for subset in subsets[1:]:
+            found = fn(ids, 52, subsets, subset)
+            assert found is not None
+            level, legal = found
+            after = ids[ids.index(subset[-1]) + 1 :]
+            assert legal == [*after, 52]
+            assert level == {**dict.fromkeys(after), 52: subset}
+        assert fn(ids, 52, subsets, (8, 3)) is None  # not in the hand's order
+        assert fn(ids, 52, subsets, (8, 8)) is None
+        assert fn(ids, 52, subsets, (7,)) is None  # not in the hand
+        assert fn(ids, 52, subsets, (8.0,)) is None  # no id
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (((1, 2), 52, (0, 1, 2, 3), ()), ValueError),  # an empty prefix
+        ((tuple(range(17)), 52, (), (1,)), ValueError),  # more ids than it takes
+        (((1, 2), 52, (0, 1), (2,)), IndexError),  # too few actions
+        (((1, "2"), 52, (0, 1, 2, 3), (1,)), TypeError),  # an id that is no int
+        (([1, 2], 52, (0, 1, 2, 3), (1,)), TypeError),  # not tuples
+        (((1, 2), 52, [0, 1, 2, 3], (1,)), TypeError),
+        (((1, 2), 52, (0, 1, 2, 3), [1]), TypeError),
+    ],
+)
+def test_subset_step_refuses_bad_input(args: tuple[object, ...], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        speedups.subset_step(*args)
+    with pytest.raises(error):
+        _hotloops.subset_step_py(*args)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        speedups.subset_step((1, 2), 52, (0, 1, 2, 3))  # type: ignore[call-arg]
+
+
+# -- fisher_yates -------------------------------------------------------------------------
+
+
+@given(st.integers(0, 120), st.binary(max_size=8 * 130))
+def test_fisher_yates_c_is_the_python_reference(n: int, stream: bytes) -> None:
+    items = [DECK[i % len(DECK)] for i in range(n)]
+    expected, got = list(items), list(items)
+    try:
+        _hotloops.fisher_yates_py(expected, stream)
+    except ValueError:  # a stream too short: neither changes the list
+        with pytest.raises(ValueError):
+            speedups.fisher_yates(got, stream)
+        assert got == items
+        return
+    speedups.fisher_yates(got, stream)
+    assert got == expected
+    assert sorted(got, key=DECK.index) == sorted(items, key=DECK.index)
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (((1, 2, 3), bytes(16)), TypeError),  # not a list
+        (([1, 2, 3], bytearray(16)), TypeError),  # not bytes
+        (([1, 2, 3], bytes(15)), ValueError),  # 8 bytes per item but one
+        (([1, 2, 3],), TypeError),
+    ],
+)
+def test_fisher_yates_refuses_bad_input(args: tuple[object, ...], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        speedups.fisher_yates(*args)
+    if len(args) == 2:
+        with pytest.raises(error):
+            _hotloops.fisher_yates_py(*args)  # type: ignore[arg-type]
+
+
+# -- hand_step ----------------------------------------------------------------------------
+
+
+@given(
+    st.lists(st.integers(0, 15), min_size=8, max_size=8),
+    st.lists(st.integers(0, 7), max_size=12),
+    st.lists(st.integers(-1, 16), max_size=3),
+    st.booleans(),
+)
+def test_hand_step_c_is_the_python_reference(values: list[int], hand: list[int], pending: list[int], held: bool) -> None:
+    ids = {DECK[i]: v for i, v in enumerate(values)}  # ids may repeat, as two decks' cards do
+    cards = tuple(DECK[i] for i in hand)
+    if held and hand:  # pending tokens from the hand, mostly
+        pending = [values[hand[p % len(hand)]] for p in pending]
+    args = (ids, cards, tuple(pending), 52, "play")
+    try:
+        expected: object = _hotloops.hand_step_py(*args)
+    except ValueError:
+        expected = ValueError
+    if expected is ValueError:
+        with pytest.raises(ValueError):
+            speedups.hand_step(*args)
+    else:
+        got = speedups.hand_step(*args)
+        assert got == expected
+        step, legal = got
+        assert legal == list(step) and legal[:-1] == sorted(set(legal[:-1]))
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (({DECK[0]: 3}, (DECK[1],), (), 52, "p"), KeyError),  # a card without an id
+        (({DECK[0]: "3"}, (DECK[0],), (), 52, "p"), TypeError),  # an id that is no int
+        (({DECK[0]: 3}, (DECK[0],), ("3",), 52, "p"), TypeError),  # a token that is no int
+        (({DECK[0]: 3}, (DECK[0],), (4,), 52, "p"), ValueError),  # a token not in the hand
+        (({DECK[0]: 3}, (DECK[0],), (3, 3), 52, "p"), ValueError),  # taken out once only
+        (({DECK[0]: 2**70}, (DECK[0],), (), 52, "p"), OverflowError),
+        (([(DECK[0], 3)], (DECK[0],), (), 52, "p"), TypeError),  # not a dict
+        (({DECK[0]: 3}, [DECK[0]], (), 52, "p"), TypeError),  # not tuples
+        (({DECK[0]: 3}, (DECK[0],), [3], 52, "p"), TypeError),
+    ],
+)
+def test_hand_step_refuses_bad_input(args: tuple[object, ...], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        speedups.hand_step(*args)
+    with pytest.raises(error):
+        _hotloops.hand_step_py(*args)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        speedups.hand_step({}, (), (), 52)  # type: ignore[call-arg]

@@ -15,7 +15,10 @@ compiled when cardrules is installed with a C compiler at hand:
   list and one card drawn are one call each;
 * :func:`first_step` and :func:`first_legal` (through a :class:`FirstTable`): the first
   tokens of a decision's legal actions there, and its legal ids ascending; :func:`id_mask`:
-  an action mask of those ids;
+  an action mask of those ids; :func:`fisher_yates`: the swaps of the library's seeded
+  shuffle (every seeded deal); :func:`subset_step`: the step of a token of a choice of
+  any subset of a hand (an Aegis exchange), from the hand alone; :func:`hand_step`: the
+  step of an Eleusis string under way (the cards left in the hand);
 * :func:`same_objects`: whether a ``Shuffle`` holds the very cards of its chance node (cards
   are interned), the fast half of the check every ``Shuffle`` gets from
   :meth:`~cardrules.protocol.GameDef.apply`.
@@ -41,6 +44,7 @@ from itertools import combinations, repeat
 from math import comb
 from operator import index
 from operator import itemgetter as _pick
+from struct import Struct
 from typing import Any
 
 __all__ = [
@@ -54,12 +58,18 @@ __all__ = [
     "first_legal_py",
     "first_step",
     "first_step_py",
+    "fisher_yates",
+    "fisher_yates_py",
+    "hand_step",
+    "hand_step_py",
     "id_mask",
     "id_mask_py",
     "same_objects",
     "same_objects_py",
     "subset_objects",
     "subset_objects_py",
+    "subset_step",
+    "subset_step_py",
 ]
 
 _new = object.__new__
@@ -176,6 +186,107 @@ def same_objects_py(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return len(a) == len(b) and sorted(map(id, a)) == sorted(map(id, b))
 
 
+def hand_step_py(
+    ids: dict[Any, int], hand: tuple[Any, ...], pending: tuple[int, ...], end: Any, value: Any
+) -> tuple[dict[Any, Any], list[Any]]:
+    """The ids of the cards of ``hand`` (``ids[card]``, ints), ascending, one copy of
+    each of ``pending`` taken out (a ``ValueError`` for one not there), each id left
+    then once to ``None`` and ``end`` to ``value``: that dict and its keys.  The step of
+    an Eleusis string under way (the cards left in the hand, or play the string)."""
+    if not (isinstance(ids, dict) and isinstance(hand, tuple) and isinstance(pending, tuple)):
+        raise TypeError("hand_step(ids: dict, hand: tuple, pending: tuple, end, value)")
+    left = [ids[card] for card in hand]
+    if not all(isinstance(i, int) for i in left):
+        raise TypeError("hand_step: the ids must be ints")
+    if not all(-(2**63) <= i < 2**63 for i in left):  # (the C version's machine words)
+        raise OverflowError("hand_step: an id too large")
+    left.sort()
+    for t in pending:
+        if not isinstance(t, int):
+            raise TypeError("hand_step: the pending tokens must be ints")
+        if not -(2**63) <= t < 2**63:
+            raise OverflowError("hand_step: a pending token too large")
+        if t not in left:
+            raise ValueError("hand_step: a pending token is not in the hand")
+        left.remove(t)
+    step: dict[Any, Any] = dict.fromkeys(left)
+    step[end] = value
+    return step, list(step)
+
+
+def fisher_yates_py(items: list[Any], stream: bytes) -> None:
+    """The swaps of the library's seeded shuffle (:mod:`cardrules._shuffling`), in
+    place: ``stream`` read as big-endian unsigned 64-bit draws, and for ``t, i`` in
+    ``enumerate(range(len(items) - 1, 0, -1))`` the items at ``i`` and ``draws[t] %
+    (i + 1)`` swapped.  A list of fewer than two items is left as it is."""
+    if type(items) is not list or type(stream) is not bytes:
+        raise TypeError("fisher_yates(items: list, stream: bytes)")
+    n = len(items)
+    if n < 2:
+        return
+    if len(stream) < 8 * (n - 1):
+        raise ValueError("fisher_yates: the stream must hold 8 bytes per item but one")
+    unpack = _UNPACKERS.get(n - 1)
+    if unpack is None:
+        unpack = _UNPACKERS[n - 1] = Struct(f">{n - 1}Q")
+    i = n - 1
+    for draw in unpack.unpack_from(stream):
+        j = draw % (i + 1)
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+
+
+# One compiled Struct per number of draws ("> n Q"): unpacking is one loop in C.
+_UNPACKERS: dict[int, Struct] = {}
+
+
+def subset_step_py(
+    ids: tuple[int, ...], end: Any, actions: tuple[Any, ...], prefix: tuple[Any, ...]
+) -> tuple[dict[Any, Any], list[Any]] | None:
+    """A choice of any subset of ``ids`` (tokens, ints; at most 16), each subset entered
+    as its ids in the order of ``ids`` then ``end``; ``actions`` every subset in the
+    order of ``itertools.combinations`` by size, the empty one first.  After ``prefix``
+    (not empty): the legal tokens (the ids after the prefix's last one, then ``end``),
+    each to the action it completes (``None``, but ``actions[i]`` for ``end``, ``i``
+    the place of the prefix's subset), and that list; ``None`` if the prefix is no
+    rising run of ids.  The step of a token of an Aegis exchange, from the hand alone."""
+    if not (isinstance(ids, tuple) and isinstance(actions, tuple) and isinstance(prefix, tuple)):
+        raise TypeError("subset_step(ids: tuple, end, actions: tuple, prefix: tuple)")
+    n = len(ids)
+    if n > SUBSET_MAX_IDS:
+        raise ValueError("subset_step: at most 16 ids")
+    if not prefix:
+        raise ValueError("subset_step: the prefix must not be empty")
+    if not all(isinstance(t, int) for t in ids):
+        raise TypeError("subset_step: ids must be ints")
+    place = dict(zip(ids, range(n), strict=True))  # (an id given twice: its last place)
+    places = tuple(place.get(t) if isinstance(t, int) else None for t in prefix)
+    rank = _subset_ranks(n).get(places)  # None unless every id was found and they rise
+    if rank is None:
+        return None
+    if rank >= len(actions):
+        raise IndexError("subset_step: actions must hold every subset of ids")
+    last: int = places[-1]  # type: ignore[assignment]
+    legal = [*ids[last + 1 :], end]
+    level: dict[Any, Any] = dict.fromkeys(legal)
+    level[end] = actions[rank]
+    return level, legal
+
+
+#: the most ids :func:`subset_step` takes (a choice among 65,536 subsets)
+SUBSET_MAX_IDS = 16
+_SUBSET_RANKS: dict[int, dict[tuple[int | None, ...], int]] = {}
+
+
+def _subset_ranks(n: int) -> dict[tuple[int | None, ...], int]:
+    """The place of each subset of ``range(n)`` (as its rising tuple) in the order of
+    ``itertools.combinations`` by size, the empty one first."""
+    ranks = _SUBSET_RANKS.get(n)
+    if ranks is None:
+        subsets = (c for k in range(n + 1) for c in combinations(range(n), k))
+        ranks = _SUBSET_RANKS[n] = {c: i for i, c in enumerate(subsets)}
+    return ranks
+
 class DealPy:
     """A deal in progress, drawn card by card (the reference of the C ``Deal``): the
     encoding's chance nodes of :mod:`cardrules.integrations.encoding`, one per card.
@@ -287,7 +398,14 @@ subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int]
 first_step: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], dict[int, Any] | None]
 same_objects: Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
 first_legal: Callable[[Sequence[Any], Any], tuple[dict[Any, Any], list[Any]] | None]
+subset_step: Callable[
+    [tuple[int, ...], Any, tuple[Any, ...], tuple[Any, ...]], tuple[dict[Any, Any], list[Any]] | None
+]
 id_mask: Callable[[int, Sequence[int]], bytearray]
+fisher_yates: Callable[[list[Any], bytes], None]
+hand_step: Callable[
+    [dict[Any, int], tuple[Any, ...], tuple[int, ...], Any, Any], tuple[dict[Any, Any], list[Any]]
+]
 IMPLEMENTATION: str
 #: the C ``Deal`` type when the C module is used, else :class:`DealPy`
 Deal: Any
@@ -307,6 +425,9 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     same_objects = same_objects_py
     Deal = DealPy
     FirstTable, first_legal, id_mask = FirstTablePy, first_legal_py, id_mask_py
+    subset_step = subset_step_py
+    fisher_yates = fisher_yates_py
+    hand_step = hand_step_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
@@ -314,4 +435,7 @@ else:
     same_objects = c_speedups.same_objects
     Deal = c_speedups.Deal
     FirstTable, first_legal, id_mask = c_speedups.FirstTable, c_speedups.first_legal, c_speedups.id_mask
+    subset_step = c_speedups.subset_step
+    fisher_yates = c_speedups.fisher_yates
+    hand_step = c_speedups.hand_step
     IMPLEMENTATION = "C"

@@ -21,25 +21,21 @@ far under anything a game could show.
 from __future__ import annotations
 
 from hashlib import shake_256
-from struct import Struct
 from typing import Any
+
+from ._hotloops import fisher_yates
 
 __all__ = ["seeded_order", "seeded_shuffle"]
 
-# One compiled Struct per deck size ("> n Q"): unpacking is the one loop left to C.
-_UNPACKERS: dict[int, Struct] = {}
-
-
-def _draws(text: str, count: int) -> tuple[int, ...]:
-    unpack = _UNPACKERS.get(count)
-    if unpack is None:
-        unpack = _UNPACKERS[count] = Struct(f">{count}Q")
-    return unpack.unpack(shake_256(text.encode("utf-8", "surrogatepass")).digest(8 * count))
+def _stream(text: str, count: int) -> bytes:
+    """The first ``8 * count`` bytes of SHAKE-256 of ``text`` (UTF-8, ``surrogatepass``)."""
+    return shake_256(text.encode("utf-8", "surrogatepass")).digest(8 * count)
 
 
 def seeded_shuffle(text: str, items: list[Any]) -> None:
     """Shuffle the list ``items`` in place with the stream of ``text`` (see the module's
-    docstring); a list of fewer than two items is left as it is.
+    docstring); a list of fewer than two items is left as it is.  The swaps are
+    :func:`cardrules._hotloops.fisher_yates` (a C loop with the C module).
 
     >>> items = list(range(10))
     >>> seeded_shuffle("demo:0", items)
@@ -49,11 +45,7 @@ def seeded_shuffle(text: str, items: list[Any]) -> None:
     n = len(items)
     if n < 2:
         return
-    i = n - 1
-    for draw in _draws(text, i):
-        j = draw % (i + 1)
-        items[i], items[j] = items[j], items[i]
-        i -= 1
+    fisher_yates(items, _stream(text, n - 1))
 
 
 def seeded_order(seed: object, k: int, cards: Any) -> tuple[Any, ...]:

@@ -40,6 +40,26 @@
  *       `size` zeros with a 1 at each id: an action mask.  Reference:
  *       cardrules._hotloops.id_mask_py.
  *
+ *   hand_step(ids, hand, pending, end, value) -> (dict, list)
+ *       the ids (ids[card]) of the cards of `hand` sorted, one copy of each pending
+ *       token taken out, each id then once to None, and `end` to `value`; that dict and
+ *       its keys: the step of an Eleusis string under way.  Reference:
+ *       cardrules._hotloops.hand_step_py.
+ *
+ *   fisher_yates(items, stream) -> None
+ *       the swaps of the library's seeded shuffle (cardrules._shuffling) on the list
+ *       `items`, in place: the stream (bytes, at least 8 per item but one) read as
+ *       big-endian 64-bit draws, and for the t-th draw and i = len - 1 - t, the items
+ *       at i and draw % (i + 1) swapped.  Reference: cardrules._hotloops.fisher_yates_py.
+ *
+ *   subset_step(ids, end, actions, prefix) -> (dict, list) or None
+ *       a choice of any subset of `ids` (tokens), entered as its ids in their order then
+ *       `end`, `actions` every subset in itertools.combinations order by size: after the
+ *       (not empty) `prefix`, the legal tokens (the ids after its last one, then `end`)
+ *       each to the action it completes (None but for `end`), and that list; None if
+ *       the prefix is no rising run of ids.  Reference:
+ *       cardrules._hotloops.subset_step_py.
+ *
  *   first_step(actions, pairs) -> dict or None
  *       {token: value for each action, (token, value) = pairs[id(action)]}, or None if
  *       the id of an action is not in `pairs`: the first tokens of a position's legal
@@ -59,12 +79,16 @@
  * Threads and interpreters.  The module keeps no state of its own (a layout is an object
  * owned by its caller), so it declares that it needs no GIL (Py_mod_gil, free-threaded
  * CPython 3.13+) and supports sub-interpreters with their own GIL (3.12+).  Every object
- * it writes into is one it has just allocated and not yet shared; it reads other objects
+ * it writes into is one it has just allocated and not yet shared (but for a Deal and the
+ * list given to fisher_yates, each under its own lock, below); it reads other objects
  * only through CPython's own thread-safe calls (PyMember_GetOne for a record's slots, the
  * tuple it was given, and PyDict_GetItemRef for the interned dict where it exists).  A
  * Deal changes only itself and holds its own critical section while it does (without a
  * GIL); the outcome tables it shares with other deals go through the dict `rows` with
  * PyDict_GetItemRef (3.13+) and PyDict_SetItem.  A FirstTable never changes once made.
+ * fisher_yates swaps the items of the list it is given, under that list's critical
+ * section without a GIL; subset_step and hand_step read tuples and the encoding's card
+ * ids (a dict made once and never changed) and write only their new dict and list.
  *
  * It uses CPython's member-descriptor structures (not the limited API), so a wheel is
  * built for one CPython version; an installation without a C compiler simply does not
@@ -780,6 +804,262 @@ id_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* ----------------------------------------------------------------------------------- */
+/* hand_step                                                                            */
+
+static int
+compare_ssize(const void *x, const void *y)
+{
+    Py_ssize_t a = *(const Py_ssize_t *)x, b = *(const Py_ssize_t *)y;
+    return (a > b) - (a < b);
+}
+
+static PyObject *
+hand_step(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5 || !PyDict_Check(args[0]) || !PyTuple_Check(args[1]) || !PyTuple_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "hand_step(ids: dict, hand: tuple, pending: tuple, end, value)");
+        return NULL;
+    }
+    PyObject *ids = args[0], *hand = args[1], *pending = args[2], *end = args[3], *value = args[4];
+    Py_ssize_t n = PyTuple_GET_SIZE(hand), k = PyTuple_GET_SIZE(pending);
+    Py_ssize_t *left = PyMem_New(Py_ssize_t, n > 0 ? n : 1);
+    if (left == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *step = NULL, *legal = NULL, *out = NULL;
+    /* every card's id first (a KeyError before any TypeError, as the reference) */
+    PyObject **found = PyMem_New(PyObject *, n > 0 ? n : 1);
+    if (found == NULL) {
+        PyMem_Free(left);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        /* (the dict is the encoding's own, built once and never changed) */
+        found[i] = PyDict_GetItemWithError(ids, PyTuple_GET_ITEM(hand, i));
+        if (found[i] == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetObject(PyExc_KeyError, PyTuple_GET_ITEM(hand, i));
+            }
+            goto done;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyLong_Check(found[i])) {
+            PyErr_SetString(PyExc_TypeError, "hand_step: the ids must be ints");
+            goto done;
+        }
+        left[i] = PyLong_AsSsize_t(found[i]);
+        if (left[i] == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+    }
+    qsort(left, (size_t)n, sizeof(Py_ssize_t), compare_ssize);
+    /* each pending token takes out one copy of its id (the first: list.remove) */
+    for (Py_ssize_t m = 0; m < k; m++) {
+        PyObject *token = PyTuple_GET_ITEM(pending, m);
+        if (!PyLong_Check(token)) {
+            PyErr_SetString(PyExc_TypeError, "hand_step: the pending tokens must be ints");
+            goto done;
+        }
+        Py_ssize_t t = PyLong_AsSsize_t(token);
+        if (t == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+        Py_ssize_t at = 0;
+        while (at < n && left[at] != t) {
+            at++;
+        }
+        if (at == n) {
+            PyErr_SetString(PyExc_ValueError, "hand_step: a pending token is not in the hand");
+            goto done;
+        }
+        memmove(left + at, left + at + 1, (size_t)(n - at - 1) * sizeof(Py_ssize_t));
+        n--;
+    }
+    step = PyDict_New();
+    if (step == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (i > 0 && left[i] == left[i - 1]) {
+            continue; /* each id once */
+        }
+        PyObject *id = PyLong_FromSsize_t(left[i]);
+        if (id == NULL || PyDict_SetItem(step, id, Py_None) < 0) {
+            Py_XDECREF(id);
+            goto done;
+        }
+        Py_DECREF(id);
+    }
+    if (PyDict_SetItem(step, end, value) < 0) {
+        goto done;
+    }
+    legal = PyDict_Keys(step);
+    if (legal == NULL) {
+        goto done;
+    }
+    out = PyTuple_Pack(2, step, legal);
+done:
+    PyMem_Free(left);
+    PyMem_Free(found);
+    Py_XDECREF(step);
+    Py_XDECREF(legal);
+    return out;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* fisher_yates                                                                         */
+
+static PyObject *
+fisher_yates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyList_CheckExact(args[0]) || !PyBytes_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "fisher_yates(items: list, stream: bytes)");
+        return NULL;
+    }
+    PyObject *items = args[0];
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    if (n < 2) {
+        Py_RETURN_NONE;
+    }
+    if (PyBytes_GET_SIZE(args[1]) < 8 * (n - 1)) {
+        PyErr_SetString(PyExc_ValueError, "fisher_yates: the stream must hold 8 bytes per item but one");
+        return NULL;
+    }
+    /* The items are swapped in place, as the Python loop does, without a reference
+       count changing; without a GIL, under the list's own critical section (the size
+       read again inside it, and the stream, immutable, long enough for it). */
+    const unsigned char *stream = (const unsigned char *)PyBytes_AS_STRING(args[1]);
+    DEAL_LOCK(items)
+    Py_ssize_t size = PyList_GET_SIZE(items);
+    PyObject **item = ((PyListObject *)items)->ob_item;
+    for (Py_ssize_t i = (size < n ? size : n) - 1; i > 0; i--, stream += 8) {
+        unsigned long long draw = 0;
+        for (int b = 0; b < 8; b++) {
+            draw = draw << 8 | stream[b];
+        }
+        Py_ssize_t j = (Py_ssize_t)(draw % (unsigned long long)(i + 1));
+        PyObject *swap = item[i];
+        item[i] = item[j];
+        item[j] = swap;
+    }
+    DEAL_UNLOCK()
+    Py_RETURN_NONE;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* subset_step                                                                          */
+
+#define SUBSET_MAX_ITEMS 16 /* as cardrules._hotloops.SUBSET_MAX_IDS */
+
+static PyObject *
+subset_step(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyTuple_Check(args[0]) || !PyTuple_Check(args[2]) || !PyTuple_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "subset_step(ids: tuple, end, actions: tuple, prefix: tuple)");
+        return NULL;
+    }
+    PyObject *ids = args[0], *end = args[1], *actions = args[2], *prefix = args[3];
+    Py_ssize_t n = PyTuple_GET_SIZE(ids), k = PyTuple_GET_SIZE(prefix);
+    if (n > SUBSET_MAX_ITEMS) {
+        PyErr_SetString(PyExc_ValueError, "subset_step: at most 16 ids");
+        return NULL;
+    }
+    if (k == 0) {
+        PyErr_SetString(PyExc_ValueError, "subset_step: the prefix must not be empty");
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if (!PyLong_Check(PyTuple_GET_ITEM(ids, j))) {
+            PyErr_SetString(PyExc_TypeError, "subset_step: ids must be ints");
+            return NULL;
+        }
+    }
+    /* the place of each token in ids (the last equal one, as a dict of them keeps); the
+       places must rise, so the prefix is at most n long */
+    Py_ssize_t places[SUBSET_MAX_ITEMS];
+    Py_ssize_t last = -1;
+    for (Py_ssize_t m = 0; m < k; m++) {
+        if (m >= n) {
+            Py_RETURN_NONE;
+        }
+        PyObject *token = PyTuple_GET_ITEM(prefix, m);
+        if (!PyLong_Check(token)) {
+            Py_RETURN_NONE;
+        }
+        Py_ssize_t found = -1;
+        for (Py_ssize_t j = n - 1; j >= 0; j--) {
+            int eq = PyObject_RichCompareBool(PyTuple_GET_ITEM(ids, j), token, Py_EQ);
+            if (eq < 0) {
+                return NULL;
+            }
+            if (eq) {
+                found = j;
+                break;
+            }
+        }
+        if (found <= last) {
+            Py_RETURN_NONE; /* not in the hand, or not after the previous card */
+        }
+        places[m] = last = found;
+    }
+    /* the subset's place in itertools.combinations order by size, the empty one first */
+    unsigned long long binom[SUBSET_MAX_ITEMS + 1][SUBSET_MAX_ITEMS + 1];
+    for (Py_ssize_t a = 0; a <= n; a++) {
+        binom[a][0] = 1;
+        for (Py_ssize_t b = 1; b <= a; b++) {
+            binom[a][b] = binom[a - 1][b - 1] + (b < a ? binom[a - 1][b] : 0);
+        }
+    }
+    unsigned long long i = 0;
+    for (Py_ssize_t size = 0; size < k; size++) {
+        i += binom[n][size];
+    }
+    for (Py_ssize_t m = 0, v = 0; m < k; m++, v++) {
+        for (; v < places[m]; v++) {
+            Py_ssize_t rest = n - 1 - v, want = k - 1 - m;
+            i += rest >= want ? binom[rest][want] : 0;
+        }
+    }
+    if (i >= (unsigned long long)PyTuple_GET_SIZE(actions)) {
+        PyErr_SetString(PyExc_IndexError, "subset_step: actions must hold every subset of ids");
+        return NULL;
+    }
+    PyObject *legal = PyList_New(n - last);
+    if (legal == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t j = last + 1; j < n; j++) {
+        PyList_SET_ITEM(legal, j - last - 1, Py_NewRef(PyTuple_GET_ITEM(ids, j)));
+    }
+    PyList_SET_ITEM(legal, n - last - 1, Py_NewRef(end));
+    PyObject *level = PyDict_New();
+    if (level == NULL) {
+        Py_DECREF(legal);
+        return NULL;
+    }
+    for (Py_ssize_t j = last + 1; j < n; j++) {
+        if (PyDict_SetItem(level, PyTuple_GET_ITEM(ids, j), Py_None) < 0) {
+            goto fail;
+        }
+    }
+    if (PyDict_SetItem(level, end, PyTuple_GET_ITEM(actions, (Py_ssize_t)i)) < 0) {
+        goto fail;
+    }
+    PyObject *out = PyTuple_New(2);
+    if (out == NULL) {
+        goto fail;
+    }
+    PyTuple_SET_ITEM(out, 0, level);
+    PyTuple_SET_ITEM(out, 1, legal);
+    return out;
+fail:
+    Py_DECREF(level);
+    Py_DECREF(legal);
+    return NULL;
+}
+
+/* ----------------------------------------------------------------------------------- */
 /* same_objects                                                                         */
 
 static int
@@ -1004,27 +1284,30 @@ deal_outcomes_method(DealObject *self, PyObject *k)
         goto done;
     }
     if (self->out == NULL) {
-        PyObject *out = PyList_New(0);
-        if (out == NULL) {
-            goto done;
+        /* a list of the exact length, filled in place (no append, no regrowth) */
+        Py_ssize_t size = self->size, distinct = 0;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            distinct += self->counts[i] != 0;
         }
-        if (self->left > 0) {
-            PyObject *table = deal_table(self);
+        PyObject *table = NULL;
+        if (distinct > 0) {
+            table = deal_table(self);
             if (table == NULL) {
-                Py_DECREF(out);
                 goto done;
             }
-            Py_ssize_t size = self->size;
-            for (Py_ssize_t i = 0; i < size; i++) {
-                Py_ssize_t n = self->counts[i];
-                if (n && PyList_Append(out, PyTuple_GET_ITEM(table, n * size + i)) < 0) {
-                    Py_DECREF(table);
-                    Py_DECREF(out);
-                    goto done;
-                }
-            }
-            Py_DECREF(table);
         }
+        PyObject *out = PyList_New(distinct);
+        if (out == NULL) {
+            Py_XDECREF(table);
+            goto done;
+        }
+        for (Py_ssize_t i = 0, j = 0; j < distinct; i++) {
+            Py_ssize_t n = self->counts[i];
+            if (n) {
+                PyList_SET_ITEM(out, j++, Py_NewRef(PyTuple_GET_ITEM(table, n * size + i)));
+            }
+        }
+        Py_XDECREF(table);
         self->out = out;
     }
     result = Py_NewRef(self->out);
@@ -1243,6 +1526,12 @@ static PyMethodDef speedups_methods[] = {
      "first_legal(actions, table): ({token: value} of each action in table, its keys sorted), or None."},
     {"id_mask", (PyCFunction)(void (*)(void))id_mask, METH_FASTCALL,
      "id_mask(size, ids): a bytearray of `size` zeros with a 1 at each id."},
+    {"hand_step", (PyCFunction)(void (*)(void))hand_step, METH_FASTCALL,
+     "hand_step(ids, hand, pending, end, value): the ids of a hand left after the pending ones, then end."},
+    {"fisher_yates", (PyCFunction)(void (*)(void))fisher_yates, METH_FASTCALL,
+     "fisher_yates(items, stream): the seeded shuffle's swaps of a list, in place, by a byte stream."},
+    {"subset_step", (PyCFunction)(void (*)(void))subset_step, METH_FASTCALL,
+     "subset_step(ids, end, actions, prefix): the level after a prefix of a subset choice, or None."},
     {"same_objects", (PyCFunction)(void (*)(void))same_objects, METH_FASTCALL,
      "same_objects(a, b): whether two tuples hold the same objects as many times each."},
     {NULL, NULL, 0, NULL},

@@ -54,11 +54,19 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from itertools import combinations
 from typing import Any, ClassVar, TypeVar
 
 from .. import aegis, eleusis, gunsore, haggis
-from .._hotloops import Deal, FirstTable, c_speedups, first_legal, first_step
+from .._hotloops import (
+    SUBSET_MAX_IDS,
+    Deal,
+    FirstTable,
+    c_speedups,
+    first_legal,
+    first_step,
+    hand_step,
+    subset_step,
+)
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
 from ..errors import CardRulesError, IllegalActionError
 from ..protocol import CHANCE, GAMES, GameDef, Shuffle, game_of
@@ -123,13 +131,12 @@ class _SubsetTree(Tree):
     prefix completes is found by the places of its cards in the hand.  Works each level
     out from the hand alone, where :class:`Tree` would filter the actions."""
 
-    __slots__ = ("_actions", "_after", "_end", "_ids", "_place", "root_legal")
+    __slots__ = ("_actions", "_end", "_ids", "root_legal")
 
-    def __init__(self, actions: Sequence[Any], ids: list[int], end: int) -> None:
+    def __init__(self, actions: tuple[Any, ...], ids: list[int], end: int) -> None:
         self._actions = actions  # actions[0] is the empty choice
-        self._ids = ids
+        self._ids = tuple(ids)
         self._end = end
-        self._place: dict[int, int] | None = None  # made at the first token (not for a keep)
         self.root = dict.fromkeys(ids)
         self.root[end] = actions[0]
         self.root_legal = [*ids, end]  # the root's ids, ascending
@@ -142,39 +149,10 @@ class _SubsetTree(Tree):
 
     def step_at(self, prefix: tuple[int, ...]) -> tuple[dict[int, Any], list[int]] | None:
         """The level after ``prefix`` (not empty) and its ids ascending (the hand's ids
-        ascend, and ``end`` is above them), or ``None`` if it is no legal prefix."""
-        # (a level is asked for once per position, which keeps it: nothing cached here)
-        place = self._place
-        if place is None:
-            place = self._place = {t: i for i, t in enumerate(self._ids)}
-            self._after: dict[int, list[int]] = {}  # the legal ids after a card, by its place
-        places = tuple(map(place.get, prefix))  # None for a card not in the hand
-        index = _SUBSET_INDEX.get(len(place))
-        if index is None:
-            index = _subset_index(len(place))
-        i = index.get(places)  # None unless the places rise
-        if i is None:
-            return None  # not a prefix of a legal action's tokens
-        last: int = places[-1]  # type: ignore[assignment]
-        legal = self._after.get(last)
-        if legal is None:
-            legal = self._after[last] = [*self._ids[last + 1 :], self._end]
-        level = dict.fromkeys(legal)
-        level[self._end] = self._actions[i]
-        return level, legal
-
-
-_SUBSET_INDEX: dict[int, dict[tuple[int | None, ...], int]] = {}
-
-
-def _subset_index(n: int) -> dict[tuple[int | None, ...], int]:
-    """The place of each subset of ``range(n)`` (as its rising tuple) in the order of
-    ``itertools.combinations`` by size, the empty one first."""
-    index = _SUBSET_INDEX.get(n)
-    if index is None:
-        subsets = (c for k in range(n + 1) for c in combinations(range(n), k))
-        index = _SUBSET_INDEX[n] = {c: i for i, c in enumerate(subsets)}
-    return index
+        ascend, and ``end`` is above them), or ``None`` if it is no legal prefix: one
+        call (``subset_step``, in C with the C module).  (A level is asked for once per
+        position, which keeps it: nothing is cached here.)"""
+        return subset_step(self._ids, self._end, self._actions, prefix)
 
 
 def _is_id(token: object, num_actions: int) -> bool:
@@ -569,23 +547,30 @@ class Encoding:
         if step is None:
             step = self._step(pos)
         action = step.get(token, _UNSET)
-        if action is None:  # Position(state, (*pos.pending, token), trie=pos._trie), and the same player
-            out = _new(Position)
-            out.state = state
-            # a pending token is kept: a plain int, whatever integer type the caller used
-            out.pending = (*pos.pending, token if type(token) is int else self._plain_id(token))
-            out._trie = pos._trie
-            out._deal = None
-            out._k = 0
-            out._who = pos._who
-            out._step = None
-            out._legal = None
-            out._outcomes = None
-            out.player_id = pos.player_id
-            return out
+        if action is None:
+            return self._extend(pos, token)
         if action is _UNSET:
             self.completes(pos, token)  # raises
         return self.enter(self._apply(state, action))
+
+    def _extend(self, pos: Position, token: int) -> Position:
+        """``Position(pos.state, (*pos.pending, token), trie=pos._trie)``, with the same
+        player, without the call: the position after ``token``, which ``pos``'s step
+        says only extends the pending tokens (the adapters call it straight from their
+        step when they looked the token up themselves)."""
+        out = _new(Position)
+        out.state = pos.state
+        # a pending token is kept: a plain int, whatever integer type the caller used
+        out.pending = (*pos.pending, token if type(token) is int else self._plain_id(token))
+        out._trie = pos._trie
+        out._deal = None
+        out._k = 0
+        out._who = pos._who
+        out._step = None
+        out._legal = None
+        out._outcomes = None
+        out.player_id = pos.player_id
+        return out
 
     def _plain_id(self, token: object) -> int:
         if not _is_id(token, self.num_actions) or isinstance(token, float):
@@ -705,10 +690,16 @@ class AegisEncoding(Encoding):
                 # every subset of the hand (distinct cards), the empty one first and the
                 # whole hand last (in combinations order, as legal_actions gives them): a
                 # subset tree
-                if len(actions) == 1 << len(hand) and not actions[0].cards and actions[-1].cards == hand:
+                if (
+                    len(hand) <= SUBSET_MAX_IDS
+                    and len(actions) == 1 << len(hand)
+                    and not actions[0].cards
+                    and actions[-1].cards == hand
+                ):
                     ids = list(map(self.card_id.__getitem__, hand))
                     if ids == sorted(ids):  # (a canonical hand: its ids ascend, as _SubsetTree needs)
-                        tree = pos._trie = _SubsetTree(actions, ids, self.EXCHANGE)
+                        subsets = actions if type(actions) is tuple else tuple(actions)
+                        tree = pos._trie = _SubsetTree(subsets, ids, self.EXCHANGE)
                         return tree
             tree = super().trie(pos)
         return tree
@@ -1034,9 +1025,9 @@ class EleusisEncoding(Encoding):
             token, "judge wrong"
         )
 
-    def _string_step(self, pos: Position) -> dict[int, Any] | None:
+    def _string_step(self, pos: Position) -> tuple[dict[int, Any], list[int]] | None:
         """After the first card of a play: the string may go on (any card left in the
-        hand, up to ``max_string``) or be played."""
+        hand, up to ``max_string``) or be played; the step and its ids, ascending."""
         pending = pos.pending
         if not pending or pending[0] >= 52:
             return None
@@ -1048,21 +1039,17 @@ class EleusisEncoding(Encoding):
         else:
             play = eleusis.Play(tuple(map(self.cards.__getitem__, pending)))
         if len(pending) < self.rules.max_string:
-            left = sorted(map(self.card_id.__getitem__, state.hands[state.to_act]))
-            for t in pending:
-                left.remove(t)
-            step: dict[int, Any] = dict.fromkeys(left)  # ascending, each card once
-            step[self.END] = play  # above every card id
-            return step
-        return {self.END: play}
+            # the hand's ids ascending, less the pending ones, each once, then END (above
+            # every card id): one call (in C with the C module)
+            return hand_step(self.card_id, state.hands[state.to_act], pending, self.END, play)
+        return {self.END: play}, [self.END]
 
     def _pending_legal(self, pos: Position) -> tuple[dict[int, Any], list[int]] | None:
-        step = self._string_step(pos)  # its keys ascend
-        return None if step is None else (step, list(step))
+        return self._string_step(pos)
 
     def _next(self, pos: Position) -> dict[int, Any] | None:
-        step = self._string_step(pos)
-        return super()._next(pos) if step is None else step
+        found = self._string_step(pos)
+        return super()._next(pos) if found is None else found[0]
 
     def _bounds(self) -> tuple[int, int]:
         r = self.rules

@@ -27,10 +27,11 @@ import numpy as np
 import pyspiel
 
 from .. import eleusis
+from .._hotloops import first_legal
 from ..errors import CardRulesError
 from ..protocol import CHANCE, GAMES, game_of
 from ..serialize import from_json, to_json
-from .encoding import Encoding, Position, _Drawing, _moved, encoding_for
+from .encoding import _UNSET, Encoding, Position, _Drawing, _moved, encoding_for
 from .tensors import layout, tensor_size, view_tensor
 
 __all__ = [
@@ -212,8 +213,16 @@ class CardRulesState(pyspiel.State):
         pos = self._pos
         player = pos.player_id
         if player is None:
-            who = self._enc.to_act(pos)
-            player = pos.player_id = _TERMINAL if who is None else _CHANCE if who is CHANCE else int(who)
+            who = pos._who  # what the encoding worked out when it made the position
+            if who is _UNSET:
+                who = self._enc.to_act(pos)
+            if who is None:
+                player = _TERMINAL
+            elif who is CHANCE:
+                player = _CHANCE
+            else:
+                player = who if type(who) is int else int(who)
+            pos.player_id = player
         return player
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -222,7 +231,25 @@ class CardRulesState(pyspiel.State):
         if player != (self.current_player() if current is None else current):
             return []
         legal = pos._legal
-        return self._enc._legal(pos) if legal is None else legal  # not changed: OpenSpiel copies it
+        if legal is None:
+            enc = self._enc
+            state = pos.state
+            tree_phase = enc._tree_phase
+            if (
+                pos._step is None
+                and not pos.pending
+                and pos._trie is None
+                and enc._first_pair
+                and (tree_phase is None or state.phase != tree_phase)
+            ):  # Encoding._legal's common case, inline: every legal action interned, the
+                # first tokens and the legal ids in one call
+                found = first_legal(enc._legal_of(state), enc._first_table)
+                if found is not None:
+                    pos._step, legal = found
+                    pos._legal = legal
+                    return legal
+            legal = enc._legal(pos)
+        return legal  # not changed: OpenSpiel copies it
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         pos = self._pos
@@ -240,12 +267,15 @@ class CardRulesState(pyspiel.State):
         if deal is None:
             step = pos._step  # what _legal_actions worked out just before (a player's node)
             if step is not None:
-                move = step.get(action)
-                if move is not None:  # it completes an action: Encoding.apply's, inline
+                move = step.get(action, _UNSET)
+                if move is None:  # a pending token: Encoding.apply's, without its checks
+                    self._pos = self._enc._extend(pos, action)
+                    return
+                if move is not _UNSET:  # it completes an action: Encoding.apply's, inline
                     enc = self._enc
                     self._pos = enc.enter(enc._apply(pos.state, move))
                     return
-            self._pos = self._enc.apply(pos, action)  # a pending token, or an error
+            self._pos = self._enc.apply(pos, action)  # no step yet, or an error
             return
         # a deal draws in place, on a position of this state's own (a clone copies it)
         if type(pos) is _Drawing:
@@ -264,8 +294,12 @@ class CardRulesState(pyspiel.State):
         return self._enc.action_string(self._pos, int(action))
 
     def is_terminal(self) -> bool:
-        player = self._pos.player_id
-        return (self.current_player() if player is None else player) == _TERMINAL
+        pos = self._pos
+        player = pos.player_id
+        if player is None:  # a new position: what the encoding worked out, without a call
+            who = pos._who
+            return self.current_player() == _TERMINAL if who is _UNSET else who is None
+        return player == _TERMINAL
 
     def returns(self) -> list[float]:
         if not self.is_terminal():

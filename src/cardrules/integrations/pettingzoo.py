@@ -32,7 +32,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .._hotloops import id_mask
+from .._hotloops import first_legal, id_mask
 from ..errors import IllegalActionError
 from ..protocol import GAMES
 from .encoding import _UNSET, Encoding, Position, encoding_for
@@ -187,7 +187,23 @@ class _Observation(_LazyDict):
                 who = pos._who
                 if (enc.to_act(pos) if who is _UNSET else who) == self._player:
                     legal = pos._legal
-                    mask = id_mask(enc.num_actions, enc._legal(pos) if legal is None else legal)
+                    if legal is None:
+                        state, tree_phase = pos.state, enc._tree_phase
+                        found = (
+                            first_legal(enc._legal_of(state), enc._first_table)
+                            if pos._step is None
+                            and not pos.pending
+                            and pos._trie is None
+                            and enc._first_pair
+                            and (tree_phase is None or state.phase != tree_phase)
+                            else None
+                        )  # Encoding._legal's common case inline, as the OpenSpiel state's
+                        if found is not None:
+                            pos._step, legal = found
+                            pos._legal = legal
+                        else:
+                            legal = enc._legal(pos)
+                    mask = id_mask(enc.num_actions, legal)
                 else:
                     mask = bytearray(enc.num_actions)
                 # a dtype object, positional: half the cost of dtype=np.int8
@@ -323,6 +339,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self.action_spaces = {a: spaces.Discrete(self.encoding.num_actions) for a in self.possible_agents}
         self.render_mode = render_mode
         self._seeds = random.Random()
+        self._reseed: Any = None  # a seed given to reset that _seeds does not have yet
         self.position: Position | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -342,9 +359,14 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._seeds.seed(seed)
+            # the seeds of the unseeded resets to come: seeded when the first is asked
+            # for (seeding a Random takes 20 us, most of a seeded reset's own time)
+            self._reseed = seed
             game_seed: object = seed
         else:
+            if self._reseed is not None:
+                self._seeds.seed(self._reseed)
+                self._reseed = None
             game_seed = self._seeds.randrange(2**63)
         self.position = self.encoding.initial(seed=game_seed)
         self.agents = self.possible_agents[:]
@@ -438,12 +460,14 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         pos = self.position
         step = pos._step  # what the action mask worked out (a player's node)
         # only an integer is an action id (a float or a string equal to one is not)
-        move = None
+        move = _UNSET
         if step is not None and (type(action) is int or isinstance(action, np.integer)):
-            move = step.get(action)  # type: ignore[arg-type]  # (a NumPy integer finds its int)
-        if move is not None:  # it completes an action: Encoding.apply's, inline
+            move = step.get(action, _UNSET)  # type: ignore[arg-type]  # (a NumPy integer finds its int)
+        if move is None:  # a pending token: Encoding.apply's, without its checks
+            pos = self.position = enc._extend(pos, action)
+        elif move is not _UNSET:  # it completes an action: Encoding.apply's, inline
             pos = self.position = enc.enter(enc._apply(pos.state, move))
-        else:  # a pending token, or an error
+        else:  # no step yet, or an error
             pos = self.position = enc.apply(pos, _action_id(enc, action))
         who = pos._who
         if who is _UNSET:
