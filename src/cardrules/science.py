@@ -326,12 +326,11 @@ class Scientist:
     def choose(self, hand: Iterable[Card], observations: Sequence[Observation]) -> Card:
         """The card of ``hand`` to play next: the one after whose verdict (and the best
         card after it) the most probable rule is expected to be most probable, that
-        is the chance of a right guess one and two cards from now; the information of
-        the verdict breaks ties (what it tells of the rules, "a rule the search does not
-        know" judging like a coin of the observed rate, as in :meth:`delay`).  A card is
-        worth less by the probability of the rules that would accept it and then no card
-        at all (the line stuck, and all but the most probable of them to be guessed in
-        vain), weighed :data:`STUCK_WEIGHT`."""
+        is the chance of a right guess one and two cards from now; the entropy of the
+        verdict of the search's rules (the rest of the probability counting as a
+        refusal) breaks ties.  A card is worth less by the probability of the rules that
+        would accept it and then no card at all (the line stuck, and all but the most
+        probable of them to be guessed in vain), weighed :data:`STUCK_WEIGHT`."""
         held = _cards(hand)
         cards = canonical(set(held))
         if not cards:
@@ -346,14 +345,17 @@ class Scientist:
         probs = b.probabilities[:LOOKAHEAD_HYPOTHESES]
         values = _values(hyps, b.line, cards)
         stuck = _stuck_after(hyps[:STUCK_HYPOTHESES], b.line, cards)
-        unknown = max(0.0, 1.0 - sum(b.probabilities))
         scores: list[float] = []
         for j, card in enumerate(cards):
             acc = [i for i, v in enumerate(values) if v >> j & 1]
             rej = [i for i, v in enumerate(values) if not v >> j & 1]
             pacc = sum(probs[i] for i in acc)
-            q = min(max(pacc + unknown * b.unknown_rate, 0.0), 1.0)
-            h = _information(pacc, unknown, b.unknown_rate)
+            # the known rules' verdict: the unknown rule's share counts as a refusal,
+            # which favours the cards the likely rules accept (they extend the line,
+            # where later cards can test them); counting it as a coin of the observed
+            # rate (the mutual information, as in delay) was measured and not kept
+            q = min(max(pacc, 0.0), 1.0)
+            h = _entropy(q)
             one = _top(probs, acc) + _top(probs, rej)
             # the rules that would accept the card and then no card at all: the line
             # would be stuck, and all but one of them would be guessed in vain
