@@ -502,3 +502,89 @@ def test_hand_step_refuses_bad_input(args: tuple[object, ...], error: type[Excep
         _hotloops.hand_step_py(*args)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         speedups.hand_step({}, (), (), 52)  # type: ignore[call-arg]
+
+
+# -- LazyDict -----------------------------------------------------------------------------
+
+
+def _lazy_run(cls: type, keys: list[int], computed: list[int], reads: list[int]) -> tuple[object, ...]:
+    """Make one of ``cls`` (keys in ``computed`` given a value, the rest to compute), read
+    ``reads`` through [] (each read: the value or the error), and what it holds after."""
+    calls: list[tuple[object, int]] = []
+
+    def compute(d: object, key: int) -> object:
+        calls.append((d is lazy, key))
+        if key % 7 == 3:
+            raise ArithmeticError(key)
+        return ("made", key, lazy._source, lazy._at, lazy._player)
+
+    class Sub(cls):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+    template = {k: (("given", k) if k in computed else compute) for k in keys}
+    lazy = Sub.make(template, compute, "source", "at", 4)
+    got: list[object] = []
+    for key in reads:
+        try:
+            got.append(lazy[key])
+        except (KeyError, ArithmeticError) as e:
+            got.append((type(e), e.args))
+    raw = [(k, "todo" if v is compute else v) for k, v in dict.items(lazy)]
+    return tuple(got), raw, lazy._made, calls, type(lazy) is Sub, len(lazy), lazy._compute is compute
+
+
+@given(
+    st.lists(st.integers(0, 20), max_size=8, unique=True),
+    st.lists(st.integers(0, 20), max_size=8),
+    st.lists(st.integers(0, 22), max_size=12),
+)
+def test_lazy_dict_c_is_the_python_reference(keys: list[int], computed: list[int], reads: list[int]) -> None:
+    assert _lazy_run(speedups.LazyDict, keys, computed, reads) == _lazy_run(_hotloops.LazyDictPy, keys, computed, reads)
+
+
+def test_lazy_dict_computes_a_value_once_and_keeps_what_it_refers_to() -> None:
+    import gc
+    import weakref
+
+    class Thing:
+        pass
+
+    for cls in (speedups.LazyDict, _hotloops.LazyDictPy):
+        source = Thing()
+        seen = weakref.ref(source)
+
+        def compute(d: object, key: str) -> object:
+            return [key]
+
+        lazy = cls.make({"a": compute}, compute, source, None, None)
+        del source
+        gc.collect()
+        assert seen() is not None and lazy._source is seen()
+        first = lazy["a"]
+        assert lazy["a"] is first and lazy._made == ["a"] and dict.__getitem__(lazy, "a") is first
+        lazy._made = None  # what a refresh may do
+        assert lazy["a"] is first
+        del lazy
+        gc.collect()
+        assert seen() is None
+
+
+@pytest.mark.parametrize("cls", ["C", "Python"])
+def test_lazy_dict_refuses_bad_input(cls: str) -> None:
+    lazy_dict = speedups.LazyDict if cls == "C" else _hotloops.LazyDictPy
+    with pytest.raises(TypeError, match=r"made by LazyDict\.make"):
+        lazy_dict({"a": 1})
+    with pytest.raises(TypeError, match=r"made by LazyDict\.make"):
+        lazy_dict()
+    with pytest.raises(TypeError, match="template must be a dict"):
+        lazy_dict.make([("a", 1)], None, None, None, None)
+    with pytest.raises(TypeError):
+        lazy_dict.make({}, None, None, None)  # one argument missing
+    with pytest.raises(TypeError):  # a value to compute whose compute is no callable
+        lazy_dict.make({"a": 5}, 5, None, None, None)["a"]
+    lazy = lazy_dict.make({"a": None}, None, None, None, None)
+    with pytest.raises(TypeError):
+        lazy["a"]
+    assert dict.__getitem__(lazy, "a") is None and lazy._made is None  # nothing stored
+    with pytest.raises(KeyError):
+        lazy["b"]

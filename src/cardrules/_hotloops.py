@@ -18,7 +18,9 @@ compiled when cardrules is installed with a C compiler at hand:
   an action mask of those ids; :func:`fisher_yates`: the swaps of the library's seeded
   shuffle (every seeded deal); :func:`subset_step`: the step of a token of a choice of
   any subset of a hand (an Aegis exchange), from the hand alone; :func:`hand_step`: the
-  step of an Eleusis string under way (the cards left in the hand);
+  step of an Eleusis string under way (the cards left in the hand); :class:`LazyDict`:
+  a ``dict`` whose values are computed when first read (PettingZoo's observations and
+  infos), made and read in C;
 * :func:`same_objects`: whether a ``Shuffle`` holds the very cards of its chance node (cards
   are interned), the fast half of the check every ``Shuffle`` gets from
   :meth:`~cardrules.protocol.GameDef.apply`.
@@ -53,6 +55,8 @@ __all__ = [
     "DealPy",
     "FirstTable",
     "FirstTablePy",
+    "LazyDict",
+    "LazyDictPy",
     "c_speedups",
     "first_legal",
     "first_legal_py",
@@ -178,6 +182,53 @@ def id_mask_py(size: int, ids: Sequence[int]) -> bytearray:
     for t in ids:
         mask[t] = 1
     return mask
+
+
+class LazyDictPy(dict):  # type: ignore[type-arg]
+    """A ``dict`` whose values are computed when first read: a value that is the
+    instance's ``_compute`` object itself stands for one not computed yet, and reading it
+    through ``[]`` calls ``_compute(self, key)``, stores the result under the key and
+    appends the key to ``_made`` (a list, made at the first such key; ``None`` before).
+    ``_source``, ``_at`` and ``_player`` are for ``_compute`` to read.  Made by
+    :meth:`make` only (the constructor refuses); every other ``dict`` method is
+    ``dict``'s own (a subclass gives the other ways of reading).  The reference of the C
+    ``LazyDict``."""
+
+    __slots__ = ("_at", "_compute", "_made", "_player", "_source")
+    _made: list[Any] | None
+    _compute: Any
+    _source: Any
+    _at: Any
+    _player: Any
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a LazyDict is made by LazyDict.make(template, compute, source, at, player)")
+
+    @classmethod
+    def make(cls, template: dict[Any, Any], compute: Any, source: Any, at: Any, player: Any) -> Any:
+        """A new one holding ``template``'s items (nothing computed yet)."""
+        if not isinstance(template, dict):
+            raise TypeError("LazyDict.make: the template must be a dict")
+        out = dict.__new__(cls)
+        dict.update(out, template)
+        out._made = None
+        out._compute = compute
+        out._source = source
+        out._at = at
+        out._player = player
+        return out
+
+    def __getitem__(self, key: Any) -> Any:
+        value = dict.__getitem__(self, key)
+        if value is self._compute:
+            value = value(self, key)
+            dict.__setitem__(self, key, value)
+            made = self._made
+            if made is None:
+                self._made = [key]
+            else:
+                made.append(key)
+        return value
 
 
 def same_objects_py(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
@@ -411,6 +462,8 @@ IMPLEMENTATION: str
 Deal: Any
 #: the C ``FirstTable`` type when the C module is used, else :class:`FirstTablePy`
 FirstTable: Any
+#: the C ``LazyDict`` type when the C module is used, else :class:`LazyDictPy`
+LazyDict: Any
 #: The compiled module when it is used (``None`` otherwise); ``_records`` takes its
 #: record maker from it.
 c_speedups: Any
@@ -428,6 +481,7 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     subset_step = subset_step_py
     fisher_yates = fisher_yates_py
     hand_step = hand_step_py
+    LazyDict = LazyDictPy
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
@@ -438,4 +492,5 @@ else:
     subset_step = c_speedups.subset_step
     fisher_yates = c_speedups.fisher_yates
     hand_step = c_speedups.hand_step
+    LazyDict = c_speedups.LazyDict
     IMPLEMENTATION = "C"

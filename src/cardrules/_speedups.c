@@ -67,6 +67,13 @@
  *       caller keeps them alive, so an id stands for one object).  Reference:
  *       cardrules._hotloops.first_step_py.
  *
+ *   LazyDict.make(template, compute, source, at, player) -> a LazyDict (or subclass)
+ *       a dict (a subclass of it) holding the template's items, whose values are
+ *       computed when first read: a value that is `compute` itself is replaced, when read
+ *       through [], by compute(self, key), and the key appended to the list _made.
+ *       PettingZoo's observations and infos (cardrules.integrations.pettingzoo), made
+ *       and read in one call each.  Reference: cardrules._hotloops.LazyDictPy.
+ *
  *   same_objects(a, b) -> bool
  *       whether the tuples `a` and `b` hold the same objects (by identity) as many times
  *       each, in any order: the fast half of checking that a Shuffle orders exactly a
@@ -88,7 +95,9 @@
  * PyDict_GetItemRef (3.13+) and PyDict_SetItem.  A FirstTable never changes once made.
  * fisher_yates swaps the items of the list it is given, under that list's critical
  * section without a GIL; subset_step and hand_step read tuples and the encoding's card
- * ids (a dict made once and never changed) and write only their new dict and list.
+ * ids (a dict made once and never changed) and write only their new dict and list.  A
+ * LazyDict read through [] writes into itself (the computed value, through PyDict_SetItem,
+ * and its list of keys made, under its own critical section without a GIL).
  *
  * It uses CPython's member-descriptor structures (not the limited API), so a wheel is
  * built for one CPython version; an installation without a C compiler simply does not
@@ -1490,6 +1499,170 @@ static PyType_Spec deal_spec = {
     .slots = deal_slots,
 };
 
+/* ----------------------------------------------------------------------------------- */
+/* LazyDict                                                                             */
+
+/* A dict whose values are computed when first read: a value that is the instance's
+ * `compute` object itself stands for one not computed yet; reading it through [] calls
+ * compute(self, key), stores the result under the key and appends the key to `made`
+ * (a list, made at the first such key).  `source`, `at` and `player` are for compute to
+ * read.  Instances are made by the class method make() only (the constructor refuses);
+ * the other dict methods are dict's (a Python subclass gives the other ways of
+ * reading).  Reference:
+ * cardrules._hotloops.LazyDictPy. */
+
+typedef struct {
+    PyDictObject dict;
+    PyObject *made, *compute, *source, *at, *player;
+} LazyObject;
+
+static int
+lazy_traverse(LazyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(self->made);
+    Py_VISIT(self->compute);
+    Py_VISIT(self->source);
+    Py_VISIT(self->at);
+    Py_VISIT(self->player);
+    return PyDict_Type.tp_traverse((PyObject *)self, visit, arg); /* the items */
+}
+
+static int
+lazy_clear(LazyObject *self)
+{
+    Py_CLEAR(self->made);
+    Py_CLEAR(self->compute);
+    Py_CLEAR(self->source);
+    Py_CLEAR(self->at);
+    Py_CLEAR(self->player);
+    return PyDict_Type.tp_clear((PyObject *)self);
+}
+
+static void
+lazy_dealloc(LazyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    Py_CLEAR(self->made);
+    Py_CLEAR(self->compute);
+    Py_CLEAR(self->source);
+    Py_CLEAR(self->at);
+    Py_CLEAR(self->player);
+    PyDict_Type.tp_dealloc((PyObject *)self); /* frees the object through tp_free */
+    Py_DECREF(tp);
+}
+
+static PyObject *
+lazy_subscript(LazyObject *self, PyObject *key)
+{
+    PyObject *value = PyDict_Type.tp_as_mapping->mp_subscript((PyObject *)self, key);
+    if (value == NULL || value != self->compute) {
+        return value; /* (a KeyError as dict's) */
+    }
+    PyObject *compute = value; /* the reference dict gave */
+    PyObject *args[2] = {(PyObject *)self, key};
+    value = PyObject_Vectorcall(compute, args, 2, NULL);
+    Py_DECREF(compute);
+    if (value == NULL) {
+        return NULL;
+    }
+    int rc = PyDict_SetItem((PyObject *)self, key, value);
+    if (rc == 0) {
+        DEAL_LOCK(self);
+        if (self->made == NULL || !PyList_CheckExact(self->made)) {
+            PyObject *made = PyList_New(1);
+            if (made == NULL) {
+                rc = -1;
+            } else {
+                PyList_SET_ITEM(made, 0, Py_NewRef(key));
+                Py_XSETREF(self->made, made);
+            }
+        } else {
+            rc = PyList_Append(self->made, key);
+        }
+        DEAL_UNLOCK();
+    }
+    if (rc < 0) {
+        Py_DECREF(value);
+        return NULL;
+    }
+    return value;
+}
+
+static PyObject *
+lazy_make(PyTypeObject *cls, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "LazyDict.make(template, compute, source, at, player)");
+        return NULL;
+    }
+    if (!PyDict_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "LazyDict.make: the template must be a dict");
+        return NULL;
+    }
+    PyObject *empty = PyTuple_New(0);
+    if (empty == NULL) {
+        return NULL;
+    }
+    LazyObject *self = (LazyObject *)PyDict_Type.tp_new(cls, empty, NULL);
+    Py_DECREF(empty);
+    if (self == NULL) {
+        return NULL;
+    }
+    if (PyDict_Update((PyObject *)self, args[0]) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    Py_XSETREF(self->made, Py_NewRef(Py_None));
+    Py_XSETREF(self->compute, Py_NewRef(args[1]));
+    Py_XSETREF(self->source, Py_NewRef(args[2]));
+    Py_XSETREF(self->at, Py_NewRef(args[3]));
+    Py_XSETREF(self->player, Py_NewRef(args[4]));
+    return (PyObject *)self;
+}
+
+static PyObject *
+lazy_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyErr_SetString(PyExc_TypeError, "a LazyDict is made by LazyDict.make(template, compute, source, at, player)");
+    return NULL;
+}
+
+static PyMethodDef lazy_methods[] = {
+    {"make", (PyCFunction)(void (*)(void))lazy_make, METH_FASTCALL | METH_CLASS,
+     "make(template, compute, source, at, player): a new one holding the template's items."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef lazy_members[] = {
+    {"_made", T_OBJECT_EX, offsetof(LazyObject, made), 0, "The keys computed (a list), or None."},
+    {"_compute", T_OBJECT_EX, offsetof(LazyObject, compute), 0, "compute(self, key)."},
+    {"_source", T_OBJECT_EX, offsetof(LazyObject, source), 0, "For compute to read."},
+    {"_at", T_OBJECT_EX, offsetof(LazyObject, at), 0, "For compute to read."},
+    {"_player", T_OBJECT_EX, offsetof(LazyObject, player), 0, "For compute to read."},
+    {NULL},
+};
+
+static PyType_Slot lazy_slots[] = {
+    {Py_tp_doc, "A dict whose values are computed when first read (LazyDict.make)."},
+    {Py_tp_new, lazy_new},
+    {Py_tp_dealloc, lazy_dealloc},
+    {Py_tp_traverse, lazy_traverse},
+    {Py_tp_clear, lazy_clear},
+    {Py_tp_methods, lazy_methods},
+    {Py_tp_members, lazy_members},
+    {Py_mp_subscript, lazy_subscript},
+    {0, NULL},
+};
+
+static PyType_Spec lazy_spec = {
+    .name = "cardrules._speedups.LazyDict",
+    .basicsize = sizeof(LazyObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
+    .slots = lazy_slots,
+};
+
 static int
 speedups_exec(PyObject *module)
 {
@@ -1507,6 +1680,20 @@ speedups_exec(PyObject *module)
         return -1;
     }
     rc = PyModule_AddObjectRef(module, "FirstTable", type);
+    Py_DECREF(type);
+    if (rc < 0) {
+        return -1;
+    }
+    PyObject *bases = PyTuple_Pack(1, (PyObject *)&PyDict_Type);
+    if (bases == NULL) {
+        return -1;
+    }
+    type = PyType_FromModuleAndSpec(module, &lazy_spec, bases);
+    Py_DECREF(bases);
+    if (type == NULL) {
+        return -1;
+    }
+    rc = PyModule_AddObjectRef(module, "LazyDict", type);
     Py_DECREF(type);
     return rc;
 }

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -32,7 +32,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .._hotloops import first_legal, id_mask
+from .._hotloops import LazyDict, first_legal, id_mask
 from ..errors import IllegalActionError
 from ..protocol import GAMES
 from .encoding import _UNSET, Encoding, Position, encoding_for
@@ -53,50 +53,34 @@ def env(game: str, **options: Any) -> AECEnv:
     return e
 
 
-_TODO: Any = object()
+class _LazyDict(LazyDict):  # (LazyDict: the C type, or its reference)
+    """A ``dict`` whose values are computed by ``_compute(self, key)`` the first time they
+    are read, by any means (``[]``, ``get``, ``items``, ``values``, comparison, ``repr``,
+    copy, pickle, ``dict(d)``, ``{**d}``).  Its keys are there from the start, in order;
+    a value not computed yet is ``_compute`` itself.  Made by ``make(template, compute,
+    source, at, player)`` (:class:`~cardrules._hotloops.LazyDictPy`): with the C module,
+    made and read by ``[]`` in C, one call each."""
 
-
-class _LazyDict(dict[str, Any]):
-    """A ``dict`` whose values are computed by ``make(key)`` the first time they are read,
-    by any means (``[]``, ``get``, ``items``, ``values``, comparison, ``repr``, copy, pickle,
-    ``dict(d)``, ``{**d}``).  Its keys are there from the start, in order."""
-
-    __slots__ = ("_made", "_make")
-
-    # made by ``_LazyDict.of(keys, make)``; the subclasses made at every step keep dict's
-    # own (C) __init__ and set their slots themselves, which is half the cost
-    _made: list[str]  # the keys computed since the last refresh
-    _make: Callable[[str], Any]
-
-    @classmethod
-    def of(cls, keys: Iterable[str], make: Callable[[str], Any]) -> _LazyDict:
-        out = cls(dict.fromkeys(keys, _TODO))
-        out._make = make
-        out._made = []
-        return out
+    __slots__ = ()  # LazyDict's: _made, _compute, _source, _at, _player
+    _made: list[str] | None  # the keys computed or written since the last refresh
+    _compute: Any
+    _source: Any
+    _at: Any
+    _player: Any
 
     def refresh(self) -> None:
         """Every value to be computed again."""
         made = self._made
         if made:
+            compute = self._compute
             for key in made:
                 if key in self:
-                    dict.__setitem__(self, key, _TODO)
+                    dict.__setitem__(self, key, compute)
             made.clear()
 
-    def _compute(self, key: str) -> Any:
-        return self._make(key)
-
-    def __getitem__(self, key: str) -> Any:
-        value = dict.__getitem__(self, key)
-        if value is _TODO:
-            value = self._compute(key)
-            dict.__setitem__(self, key, value)
-            self._made.append(key)
-        return value
-
     def _filled(self) -> dict[str, Any]:
-        return {key: self[key] for key in dict.keys(self)}
+        keys: Iterable[str] = dict.keys(self)
+        return {key: self[key] for key in keys}
 
     def get(self, key: str, default: Any = None) -> Any:
         try:
@@ -139,7 +123,7 @@ class _LazyDict(dict[str, Any]):
         return dict.pop(self, key, *default)
 
     def popitem(self) -> tuple[str, Any]:
-        key = next(reversed(dict.keys(self)))
+        key: str = next(reversed(dict.keys(self)))
         return key, self.pop(key)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
@@ -151,7 +135,11 @@ class _LazyDict(dict[str, Any]):
     # what a caller writes is also reset by the next refresh
     def __setitem__(self, key: str, value: Any) -> None:
         dict.__setitem__(self, key, value)
-        self._made.append(key)
+        made = self._made
+        if made is None:
+            self._made = [key]  # type: ignore[misc]  # (a slot of LazyDict)
+        else:
+            made.append(key)
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         for key, value in dict(*args, **kwargs).items():
@@ -166,125 +154,84 @@ class _LazyDict(dict[str, Any]):
 
 
 _INT8 = np.dtype(np.int8)
-_OBS_KEYS = dict.fromkeys(("observation", "action_mask"), _TODO)
-_INFO_KEYS = dict.fromkeys(("view",), _TODO)
+_ndarray = np.ndarray
+
+
+def _observation_value(obs: _Observation, key: str) -> Any:
+    """A value of an observation: its action mask or its tensor (the ``_compute`` of
+    :class:`_Observation`)."""
+    enc, pos = obs._source, obs._at
+    if key == "action_mask":
+        who = pos._who
+        if (enc.to_act(pos) if who is _UNSET else who) == obs._player:
+            legal = pos._legal
+            if legal is None:
+                state, tree_phase = pos.state, enc._tree_phase
+                found = (
+                    first_legal(enc._legal_of(state), enc._first_table)
+                    if pos._step is None
+                    and not pos.pending
+                    and pos._trie is None
+                    and enc._first_pair
+                    and (tree_phase is None or state.phase != tree_phase)
+                    else None
+                )  # Encoding._legal's common case inline, as the OpenSpiel state's
+                if found is not None:
+                    pos._step, legal = found
+                    pos._legal = legal
+                else:
+                    legal = enc._legal(pos)
+            mask = id_mask(enc.num_actions, legal)
+        else:
+            mask = bytearray(enc.num_actions)
+        # a view of the bytearray without a copy, as np.frombuffer(mask, np.int8) but
+        # without the memoryview frombuffer makes (a dtype object, positional: half the
+        # cost of dtype=np.int8)
+        return _ndarray(len(mask), _INT8, mask)
+    return view_tensor(enc, pos, obs._player)
 
 
 class _Observation(_LazyDict):
     """A player's observation at a position: the tensor of its view and its action mask
-    (made by :func:`_observation`)."""
+    (``_source`` the encoding, ``_at`` the position, ``_player`` the player)."""
 
-    __slots__ = ("_enc", "_player", "_pos")
-    _enc: Encoding
-    _pos: Position
-    _player: int
-
-    def __getitem__(self, key: str) -> Any:  # _LazyDict's, the mask asked first and inline
-        value = dict.__getitem__(self, key)
-        if value is _TODO:
-            if key == "action_mask":
-                enc, pos = self._enc, self._pos
-                who = pos._who
-                if (enc.to_act(pos) if who is _UNSET else who) == self._player:
-                    legal = pos._legal
-                    if legal is None:
-                        state, tree_phase = pos.state, enc._tree_phase
-                        found = (
-                            first_legal(enc._legal_of(state), enc._first_table)
-                            if pos._step is None
-                            and not pos.pending
-                            and pos._trie is None
-                            and enc._first_pair
-                            and (tree_phase is None or state.phase != tree_phase)
-                            else None
-                        )  # Encoding._legal's common case inline, as the OpenSpiel state's
-                        if found is not None:
-                            pos._step, legal = found
-                            pos._legal = legal
-                        else:
-                            legal = enc._legal(pos)
-                    mask = id_mask(enc.num_actions, legal)
-                else:
-                    mask = bytearray(enc.num_actions)
-                # a dtype object, positional: half the cost of dtype=np.int8
-                value = np.frombuffer(mask, _INT8)
-            else:
-                value = self._compute(key)
-            dict.__setitem__(self, key, value)
-            self._made.append(key)
-        return value
-
-    def _mask(self) -> Any:
-        enc, pos = self._enc, self._pos
-        who = pos._who
-        if (enc.to_act(pos) if who is _UNSET else who) == self._player:
-            legal = pos._legal
-            return np.frombuffer(id_mask(enc.num_actions, enc._legal(pos) if legal is None else legal), _INT8)
-        return np.frombuffer(bytearray(enc.num_actions), _INT8)
-
-    def _compute(self, key: str) -> Any:
-        if key == "observation":
-            return view_tensor(self._enc, self._pos, self._player)
-        return self._mask()
+    __slots__ = ()
 
 
-def _observation(enc: Encoding, pos: Position, player: int) -> _Observation:
-    obs = _Observation(_OBS_KEYS)
-    obs._made = []
-    obs._enc = enc
-    obs._pos = pos
-    obs._player = player
-    return obs
+_OBS_KEYS = dict.fromkeys(("observation", "action_mask"), _observation_value)
+
+
+def _view_value(info: _ViewInfo, key: str) -> Any:
+    """``view(state, player)`` (the ``_compute`` of :class:`_ViewInfo`)."""
+    return info._source(info._at, info._player)
 
 
 class _ViewInfo(_LazyDict):
-    """A player's info at a state: ``{"view": view(state, player)}`` (made by
-    :func:`_view_info`)."""
+    """A player's info at a state: ``{"view": view(state, player)}`` (``_source`` the
+    game's ``view``, ``_at`` the state, ``_player`` the player)."""
 
-    __slots__ = ("_args",)
-    _args: tuple[Callable[[Any, int], Any], Any, int]
-
-    def _compute(self, key: str) -> Any:
-        view, state, player = self._args
-        return view(state, player)
+    __slots__ = ()
 
 
-def _view_info(view: Callable[[Any, int], Any], state: Any, player: int) -> _ViewInfo:
-    info = _ViewInfo(_INFO_KEYS)
-    info._made = []
-    info._args = (view, state, player)
-    return info
+_INFO_KEYS = dict.fromkeys(("view",), _view_value)
+
+
+def _info_value(infos: _Infos, agent: str) -> Any:
+    """``agent``'s :class:`_ViewInfo` at the environment's current position (the
+    ``_compute`` of :class:`_Infos`)."""
+    env = infos._source
+    return _ViewInfo.make(_INFO_KEYS, _view_value, env._view, env.position.state, env._index[agent])
 
 
 class _Infos(_LazyDict):
-    """The environment's ``infos``: each agent's :class:`_ViewInfo` at the current state."""
+    """The environment's ``infos``: each agent's :class:`_ViewInfo` at the current state
+    (``_source`` the environment)."""
 
-    __slots__ = ("_env",)
-    _env: raw_env
+    __slots__ = ()
 
     @classmethod
     def of_env(cls, env: raw_env) -> _Infos:
-        out = cls(dict.fromkeys(env.agents, _TODO))
-        out._make = env._info
-        out._made = []
-        out._env = env
-        return out
-
-    def __getitem__(self, key: str) -> Any:  # _LazyDict's, with _compute in place
-        value = dict.__getitem__(self, key)
-        if value is _TODO:
-            env = self._env
-            info = value = _ViewInfo(_INFO_KEYS)  # _view_info, inline
-            info._made = []
-            info._args = (env._view, env.position.state, env._index[key])  # type: ignore[union-attr]
-            dict.__setitem__(self, key, value)
-            self._made.append(key)
-        return value
-
-    def _compute(self, key: str) -> Any:
-        env = self._env
-        assert env.position is not None
-        return _view_info(env._view, env.position.state, env._index[key])
+        return cls.make(dict.fromkeys(env.agents, _info_value), _info_value, env, None, None)  # type: ignore[no-any-return]
 
 
 def _action_id(enc: Encoding, action: Any) -> int:
@@ -380,7 +327,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     def _info(self, agent: str) -> dict[str, Any]:
         """``agent``'s info (its view) at the current position."""
         assert self.position is not None
-        return _view_info(self._view, self.position.state, self._index[agent])
+        return _ViewInfo.make(_INFO_KEYS, _view_value, self._view, self.position.state, self._index[agent])  # type: ignore[no-any-return]
 
     def _sync(self) -> None:
         assert self.position is not None
@@ -410,12 +357,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     def observe(self, agent: str) -> dict[str, Any]:
         pos = self.position
         assert pos is not None
-        obs = _Observation(_OBS_KEYS)  # _observation, inline
-        obs._made = []
-        obs._enc = self.encoding
-        obs._pos = pos
-        obs._player = self._index[agent]
-        return obs
+        return _Observation.make(_OBS_KEYS, _observation_value, self.encoding, pos, self._index[agent])  # type: ignore[no-any-return]
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         # AECEnv's, with observe inline
@@ -423,30 +365,15 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         assert agent is not None
         obs: Any = None
         if observe:
-            pos = self.position
-            assert pos is not None
-            obs = _Observation(_OBS_KEYS)
-            obs._made = []
-            obs._enc = self.encoding
-            obs._pos = pos
-            obs._player = self._index[agent]
-        infos = self.infos
-        if type(infos) is _Infos:  # _Infos.__getitem__, inline
-            info = dict.__getitem__(infos, agent)
-            if info is _TODO:
-                info = _ViewInfo(_INFO_KEYS)
-                info._made = []
-                info._args = (self._view, self.position.state, self._index[agent])  # type: ignore[union-attr]
-                dict.__setitem__(infos, agent, info)
-                infos._made.append(agent)
-        else:
-            info = infos[agent]
+            obs = _Observation.make(
+                _OBS_KEYS, _observation_value, self.encoding, self.position, self._index[agent]
+            )
         return (
             obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
-            info,
+            self.infos[agent],
         )
 
     def step(self, action: Any) -> None:
@@ -479,7 +406,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             if made:  # refresh, inline
                 for key in made:
                     if key in infos:
-                        dict.__setitem__(infos, key, _TODO)
+                        dict.__setitem__(infos, key, _info_value)
                 made.clear()
             if not any(self.rewards.values()):  # 0.0 until the end: nothing to accumulate
                 return
