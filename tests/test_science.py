@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardrules import parse_card, parse_cards, science
-from cardrules.cards import canonical, standard_deck
+from cardrules.cards import Card, Suit, canonical, standard_deck
 from cardrules.cli import main
 from cardrules.eleusis import (
     EquivalenceNotProven,
@@ -221,6 +221,10 @@ def test_induce_handles_rejected_starters_and_bad_input() -> None:
     assert induce([]) != ()
     with pytest.raises(CardRulesError):
         induce(["not an observation"])  # type: ignore[list-item]
+    moon = Card(5, Suit.MOONS)  # a card of no standard deck: its suit is in no atom's tables
+    for bad in ([Observation((), moon, True)], [*obs, Observation((*parse_cards("KS QS"),), moon, False)]):
+        with pytest.raises(CardRulesError, match="standard cards"):
+            induce(bad)
 
 
 def test_induce_is_deterministic_for_a_seed() -> None:
@@ -672,6 +676,13 @@ def test_a_refuted_play_part_is_guessed_again_with_a_start_part() -> None:
         (lambda s: s.choose(["AS"], []), "a hand holds cards, not 'AS'"),
         (lambda s: s.choose("AS", []), "a hand is a sequence of cards"),
         (lambda s: s.wrong_guess("card is red", []), "the compiled Rule"),
+        # cards of no standard deck: a moon (Aegis's fifth suit) and a joker
+        (lambda s: s.guess([Observation((), Card(5, Suit.MOONS), True)]), "standard cards.*5M"),
+        (lambda s: s.choose([Card(0)], [Observation((), parse_card("AS"), True)]), "standard cards.*JK"),
+        (
+            lambda s: s.guess([Observation((Card(5, Suit.MOONS),), parse_card("AS"), True)]),
+            "standard cards.*5M",
+        ),
     ],
 )
 def test_the_scientist_refuses_bad_input_with_a_clear_error(call: object, words: str) -> None:

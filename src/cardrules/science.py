@@ -48,7 +48,7 @@ import attrs
 from .cards import Card, canonical, standard_deck
 from .errors import CardRulesError
 from .lang.analysis import EquivalenceNotProven, equivalent
-from .lang.induce import Hypothesis, Observation, atoms, ranked, searcher
+from .lang.induce import Hypothesis, Observation, atoms, check_standard_cards, ranked, searcher
 from .lang.rules import Rule
 
 __all__ = ["ScienceRound", "Scientist", "observations_from_view", "play_science"]
@@ -546,12 +546,15 @@ def _observations(observations: Iterable[Observation]) -> tuple[Observation, ...
             raise CardRulesError(f"an observation's card and line are cards: {o!r}")
         if type(o.accepted) is not bool:
             raise CardRulesError(f"an observation's verdict is True or False: {o!r}")
+        check_standard_cards(o.line, o.card)
     return out
 
 
 def _cards(hand: Iterable[Card]) -> tuple[Card, ...]:
     """``hand`` as a tuple of cards, or a :class:`~cardrules.errors.CardRulesError`."""
-    return _items(hand, Card, "a hand is a sequence of cards", "a hand holds cards")
+    out = _items(hand, Card, "a hand is a sequence of cards", "a hand holds cards")
+    check_standard_cards(out)
+    return out
 
 
 def _left(starts: Sequence[tuple[int | None, float]], refuted: set[int | None] | None) -> float:

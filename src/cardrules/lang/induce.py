@@ -884,11 +884,32 @@ def induce(
 
 
 def _checked_observation(o: object) -> Observation:
-    if isinstance(o, Observation):
-        return o
     from ..errors import CardRulesError
 
-    raise CardRulesError(f"induce takes Observation records, not {o!r}")
+    if not isinstance(o, Observation):
+        raise CardRulesError(f"induce takes Observation records, not {o!r}")
+    check_standard_cards(o.line, o.card)
+    return o
+
+
+_STANDARD: Final = frozenset(_DECK)
+
+
+def check_standard_cards(*groups: object) -> None:
+    """Raise a :class:`~cardrules.errors.CardRulesError` naming the first card of
+    ``groups`` (cards, or sequences of cards) that is not one of the 52 cards of a
+    standard deck: New Eleusis is played with standard decks, and the search's atoms
+    know only their ranks and suits."""
+    from ..errors import CardRulesError
+
+    for group in groups:
+        cards = group if isinstance(group, (tuple, list)) else (group,)
+        for card in cards:
+            if not isinstance(card, Card) or card not in _STANDARD:
+                raise CardRulesError(
+                    f"New Eleusis is played with standard cards (A to K of spades, hearts, "
+                    f"diamonds, clubs); {card!r} is not one"
+                )
 
 
 def _judge(rule: Rule, o: Observation) -> bool:
