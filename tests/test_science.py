@@ -119,6 +119,14 @@ def test_rules_of_every_kind_judge_like_their_text() -> None:
                 assert bool(value >> j & 1) == rule.accepts(line, card), (h.text(), line, card)
 
 
+def test_the_probes_tell_every_running_total_apart() -> None:
+    """Atoms with one fingerprint are one atom: the probes must tell ``<= 41`` from ``<=
+    42`` (else stating one when the other is the rule would refute both)."""
+    texts = {a.text for a in search.atoms()}
+    for k in range(10, 121):
+        assert f"sum(x.rank for x in line) + card.rank <= {k}" in texts, k
+
+
 def test_the_conditions_of_a_three_way_split_exclude_one_another() -> None:
     """Each split's two conditions are never both true (else the ``elif`` branch would be
     unreachable on some lines and the split would not be three-way)."""

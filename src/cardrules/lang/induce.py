@@ -22,7 +22,7 @@ The search runs over rules of the rule language itself, built from its own piece
   :func:`template` (so a constant costs the choice among its alternatives): short,
   simple rules first.
 * **Fingerprints.**  Every atom is evaluated once per process on a fixed set of probe
-  plays (main lines of 0 to 8 cards, many drawn from small pools of cards so that ranks,
+  plays (main lines of 0 to 20 cards, many drawn from small pools of cards so that ranks,
   suits and colours repeat).  Atoms with the same fingerprint are one atom (the shortest
   text is kept), and rules whose fingerprints agree are one hypothesis.
 * **Consistency** is decided with bit masks: bit ``j`` of an atom's mask is its value on
@@ -329,8 +329,11 @@ def _rank_word(k: int) -> str:
 
 # -- probes -----------------------------------------------------------------------------
 
-#: Number of probe plays of the fingerprints.
+#: Number of probe plays of the fingerprints with short lines (0 to 8 cards).
 PROBES: Final = 640
+#: Number of probe plays with long lines (9 to 20 cards): without them, running totals
+#: of the line above about 80 would share fingerprints.
+LONG_PROBES: Final = 320
 
 
 @functools.cache
@@ -339,8 +342,11 @@ def probes() -> tuple[tuple[tuple[Card, ...], Card], ...]:
     rng = random.Random(20240617)
     out: list[tuple[tuple[Card, ...], Card]] = []
     pool_sizes = (2, 3, 4, 6, 8, 13, 26, 52)
-    for i in range(PROBES):
-        n = i % 9 if i < 90 else rng.choice((1, 2, 2, 3, 3, 4, 5, 6, 7, 8))
+    for i in range(PROBES + LONG_PROBES):
+        if i >= PROBES:
+            n = rng.randint(9, 20)
+        else:
+            n = i % 9 if i < 90 else rng.choice((1, 2, 2, 3, 3, 4, 5, 6, 7, 8))
         pool = rng.sample(_DECK, rng.choice(pool_sizes))
         line = tuple(rng.choice(pool) for _ in range(n))
         card = rng.choice(pool) if rng.random() < 0.5 else rng.choice(_DECK)
