@@ -135,3 +135,38 @@ def test_ids_that_are_no_action_of_the_game_get_a_clear_error(name: str) -> None
     after = enc.apply(pos, _Index(token))  # type: ignore[arg-type]
     assert after.pending == enc.apply(pos, token).pending and all(type(t) is int for t in after.pending)
     assert after.state == enc.apply(pos, token).state
+
+
+@pytest.mark.parametrize("keep", ["every other", "no whole hand"])
+def test_an_exchange_where_not_every_subset_is_legal_gets_the_general_tree(keep: str) -> None:
+    """The first token of an Aegis exchange is worked out from the hand alone where
+    every subset of it is legal (the rules as they are); where the legal actions are
+    anything else (here the game's list, thinned), the legal ids at every token are
+    still exactly the next tokens of those actions."""
+    enc = encoding_for("aegis")
+    full = enc._legal_of
+
+    def thinned(state: Any) -> Any:
+        actions = full(state)
+        if state.phase != "exchange":
+            return actions
+        return actions[::2] if keep == "every other" else actions[:-1]
+
+    enc._legal_of = thinned  # on this encoding object only
+    rng = random.Random(5)
+    checked = 0
+    pos = enc.initial()
+    while checked < 40:
+        if enc.to_act(pos) is None:  # the game is over: another
+            pos = enc.initial()
+        if enc.to_act(pos) is CHANCE:
+            pos = enc.apply(pos, rng.choice(enc.chance_outcomes(pos))[0])
+            continue
+        state = pos.state
+        legal = enc.legal_tokens(pos)
+        if state.phase == "exchange":
+            step = expected_step(enc, state, thinned(state), pos.pending)
+            assert legal == sorted(step)
+            assert {t: enc.completes(pos, t) for t in legal} == step
+            checked += 1
+        pos = enc.apply(pos, rng.choice(legal))

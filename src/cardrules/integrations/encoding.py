@@ -348,6 +348,13 @@ class Encoding:
         game works them out without a tree (an Eleusis string); ``None`` otherwise."""
         return None
 
+    def _tree_legal(self, pos: Position) -> list[int] | None:
+        """At a player's position of :attr:`_tree_phase` with nothing pending and
+        nothing worked out yet: its legal ids ascending (the tree, the step and the ids
+        kept on it, as :meth:`_legal` would), or ``None`` where the game has no such
+        shortcut (then :meth:`_legal` works them out)."""
+        return None
+
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         """The token ids that enter ``action`` (a legal action of ``state``)."""
         raise NotImplementedError
@@ -503,6 +510,9 @@ class Encoding:
                         return legal
                     # (not all interned: _step works it out, asking for the actions again)
                 else:  # a tree from the start (an Aegis exchange): its root's ids
+                    legal = self._tree_legal(pos)
+                    if legal is not None:
+                        return legal
                     step = self._step(pos)
                     made: Tree | None = pos._trie  # (made by _step)
                     if type(made) is _SubsetTree:  # every subset of a hand: ascending already
@@ -510,7 +520,11 @@ class Encoding:
                         return legal
             elif step is None and pos.pending:  # an action under way
                 tree = pos._trie
-                found = tree.step_at(pos.pending) if type(tree) is _SubsetTree else self._pending_legal(pos)
+                found = (  # (an exchange under way: _SubsetTree.step_at, inline)
+                    subset_step(tree._ids, tree._end, tree._actions, pos.pending)
+                    if type(tree) is _SubsetTree
+                    else self._pending_legal(pos)
+                )
                 if found is not None:
                     pos._step, legal = found
                     pos._legal = legal
@@ -680,27 +694,60 @@ class AegisEncoding(Encoding):
             for a in actions
         ]
 
+    def _subset_tree(self, state: Any, actions: Sequence[Any]) -> _SubsetTree | None:
+        """The subset tree of an exchange (``actions`` its legal actions, the player
+        to act a player) where every subset of the hand is legal, else ``None``."""
+        hand = state.hands[state.to_act]
+        # every subset of the hand (distinct cards), the empty one first and the whole
+        # hand last (in combinations order, as legal_actions gives them): a subset tree
+        n = len(hand)
+        if (
+            n <= SUBSET_MAX_IDS
+            and len(actions) == 1 << n
+            and not actions[0].cards
+            and actions[-1].cards == hand
+        ):
+            ids = list(map(self.card_id.__getitem__, hand))
+            if ids == sorted(ids):  # (a canonical hand: its ids ascend, as _SubsetTree needs)
+                # _SubsetTree(actions, ids, end), without the call (every exchange makes one)
+                tree: Any = _new(_SubsetTree)
+                tree._actions = actions = actions if type(actions) is tuple else tuple(actions)
+                tree._ids = tuple(ids)
+                tree._end = end = self.EXCHANGE
+                root = tree.root = dict.fromkeys(ids)
+                root[end] = actions[0]
+                ids.append(end)
+                tree.root_legal = ids  # the root's ids, ascending
+                return tree  # type: ignore[no-any-return]
+        return None
+
+    def _tree_legal(self, pos: Position) -> list[int] | None:
+        # the first token of an exchange: the tree and its root's ids, without going
+        # through _step and trie (one legal_actions call, as they make)
+        state = pos.state
+        if type(state.to_act) is not int:
+            return None
+        actions = self._legal_of(state)
+        tree: Tree | None = self._subset_tree(state, actions)
+        if tree is None:  # not every subset legal: the general tree, as trie makes it
+            tree = Tree(state, actions, self._heads(state, actions), self._codes_at)
+            legal = sorted(tree.root)
+        else:
+            legal = tree.root_legal  # type: ignore[attr-defined]
+        pos._trie = tree
+        pos._step = tree.root
+        pos._legal = legal
+        return legal
+
     def trie(self, pos: Position) -> Tree:
         tree = pos._trie
         if tree is None:
             state = pos.state
             if state.phase == "exchange" and type(state.to_act) is int:
-                actions = self._legal_of(state)
-                hand = state.hands[state.to_act]
-                # every subset of the hand (distinct cards), the empty one first and the
-                # whole hand last (in combinations order, as legal_actions gives them): a
-                # subset tree
-                if (
-                    len(hand) <= SUBSET_MAX_IDS
-                    and len(actions) == 1 << len(hand)
-                    and not actions[0].cards
-                    and actions[-1].cards == hand
-                ):
-                    ids = list(map(self.card_id.__getitem__, hand))
-                    if ids == sorted(ids):  # (a canonical hand: its ids ascend, as _SubsetTree needs)
-                        subsets = actions if type(actions) is tuple else tuple(actions)
-                        tree = pos._trie = _SubsetTree(subsets, ids, self.EXCHANGE)
-                        return tree
+                subset = self._subset_tree(state, self._legal_of(state))
+                if subset is not None:
+                    pos._trie = subset
+                    return subset
             tree = super().trie(pos)
         return tree
 

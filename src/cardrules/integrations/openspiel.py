@@ -27,11 +27,11 @@ import numpy as np
 import pyspiel
 
 from .. import eleusis
-from .._hotloops import first_legal
+from .._hotloops import first_legal, subset_step
 from ..errors import CardRulesError
 from ..protocol import CHANCE, GAMES, game_of
 from ..serialize import from_json, to_json
-from .encoding import _UNSET, Encoding, Position, _Drawing, _moved, encoding_for
+from .encoding import _UNSET, Encoding, Position, _Drawing, _moved, _SubsetTree, encoding_for
 from .tensors import layout, tensor_size, view_tensor
 
 __all__ = [
@@ -233,17 +233,25 @@ class CardRulesState(pyspiel.State):
         legal = pos._legal
         if legal is None:
             enc = self._enc
-            state = pos.state
-            tree_phase = enc._tree_phase
-            if (
-                pos._step is None
-                and not pos.pending
-                and pos._trie is None
-                and enc._first_pair
-                and (tree_phase is None or state.phase != tree_phase)
-            ):  # Encoding._legal's common case, inline: every legal action interned, the
-                # first tokens and the legal ids in one call
-                found = first_legal(enc._legal_of(state), enc._first_table)
+            tree, pending = pos._trie, pos.pending
+            if not pending:
+                if pos._step is None and tree is None and enc._first_pair:
+                    state, tree_phase = pos.state, enc._tree_phase
+                    if tree_phase is None or state.phase != tree_phase:
+                        # Encoding._legal's common case, inline: every legal action
+                        # interned, the first tokens and the legal ids in one call
+                        found = first_legal(enc._legal_of(state), enc._first_table)
+                        if found is not None:
+                            pos._step, legal = found
+                            pos._legal = legal
+                            return legal
+                    else:  # a tree from the start (an Aegis exchange), as Encoding._legal
+                        legal = enc._tree_legal(pos)
+                        if legal is not None:
+                            return legal
+            elif type(tree) is _SubsetTree and pos._step is None:
+                # a token of an Aegis exchange under way: Encoding._legal's, inline
+                found = subset_step(tree._ids, tree._end, tree._actions, pending)
                 if found is not None:
                     pos._step, legal = found
                     pos._legal = legal

@@ -32,10 +32,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .._hotloops import LazyDict, first_legal, id_mask
+from .._hotloops import LazyDict, first_legal, id_mask, subset_step
 from ..errors import IllegalActionError
 from ..protocol import GAMES
-from .encoding import _UNSET, Encoding, Position, encoding_for
+from .encoding import _UNSET, Encoding, Position, _SubsetTree, encoding_for
 from .tensors import tensor_size, view_tensor
 
 __all__ = ["env", "raw_env"]
@@ -166,20 +166,24 @@ def _observation_value(obs: _Observation, key: str) -> Any:
         if (enc.to_act(pos) if who is _UNSET else who) == obs._player:
             legal = pos._legal
             if legal is None:
-                state, tree_phase = pos.state, enc._tree_phase
-                found = (
-                    first_legal(enc._legal_of(state), enc._first_table)
-                    if pos._step is None
-                    and not pos.pending
-                    and pos._trie is None
-                    and enc._first_pair
-                    and (tree_phase is None or state.phase != tree_phase)
-                    else None
-                )  # Encoding._legal's common case inline, as the OpenSpiel state's
-                if found is not None:
-                    pos._step, legal = found
-                    pos._legal = legal
-                else:
+                tree, pending = pos._trie, pos.pending
+                if not pending:  # Encoding._legal's first-token cases inline, as the OpenSpiel state's
+                    if pos._step is None and tree is None and enc._first_pair:
+                        state, tree_phase = pos.state, enc._tree_phase
+                        if tree_phase is None or state.phase != tree_phase:
+                            found = first_legal(enc._legal_of(state), enc._first_table)
+                            if found is not None:
+                                pos._step, legal = found
+                                pos._legal = legal
+                        else:  # a tree from the start (an Aegis exchange)
+                            legal = enc._tree_legal(pos)
+                elif type(tree) is _SubsetTree and pos._step is None:
+                    # a token of an Aegis exchange under way: Encoding._legal's, inline
+                    found = subset_step(tree._ids, tree._end, tree._actions, pending)
+                    if found is not None:
+                        pos._step, legal = found
+                        pos._legal = legal
+                if legal is None:
                     legal = enc._legal(pos)
             mask = id_mask(enc.num_actions, legal)
         else:
