@@ -195,7 +195,9 @@ class Position:
         self._step: dict[int, Any] | None = None  # the legal ids after ``pending``, to their action
         self._legal: list[int] | None = None  # the same ids, ascending
         self._outcomes: list[tuple[int, float]] | None = None
-        #: free for a framework adapter to keep its own id of the player to act
+        #: the id of the player to act for a framework adapter: a player's number where
+        #: the encoding made the position (both frameworks' id of it), else free for the
+        #: adapter to keep its own
         self.player_id: int | None = None
 
     @property
@@ -407,10 +409,15 @@ class Encoding:
         pos._step = None
         pos._legal = None
         pos._outcomes = None
-        pos.player_id = None
         # to_act, without the call (every framework asks at once)
         who = state.to_act
-        pos._who = None if state.is_over or (self._truncates and self.truncated(state)) else who
+        if state.is_over or (self._truncates and self.truncated(state)):
+            pos._who = pos.player_id = None
+        else:
+            pos._who = who
+            # a player's number is its id in both frameworks: kept at once, so that the
+            # OpenSpiel state's first current_player() has nothing to work out
+            pos.player_id = who if type(who) is int else None
         if who is CHANCE:
             cards = tuple(self.game.chance_cards(state))
             counts = self._deal_starts.get(cards)
@@ -575,7 +582,8 @@ class Encoding:
         out = _new(Position)
         out.state = pos.state
         # a pending token is kept: a plain int, whatever integer type the caller used
-        out.pending = (*pos.pending, token if type(token) is int else self._plain_id(token))
+        # (a concatenation: some 15 ns less than (*pending, token), which goes through a list)
+        out.pending = pos.pending + (token if type(token) is int else self._plain_id(token),)  # noqa: RUF005
         out._trie = pos._trie
         out._deal = None
         out._k = 0
