@@ -188,6 +188,18 @@ _FLOOR_TYPE = pyspiel.GameType(
 pyspiel.register_game(_FLOOR_TYPE, FloorGame)
 
 
+def pettingzoo_script(name: str, players: int, game: Any, r: Recorded) -> list[int]:
+    """The agent order of the PettingZoo game replaying ``r``: the player to act, once
+    per token of each of its actions (chance has no agent)."""
+    g = GAMES[name]
+    state, order = g.new_game(players=players), []
+    for action in r.history:
+        if not isinstance(action, Shuffle):
+            order.extend([state.to_act] * len(game.encoding.tokens(state, action)))
+        state = g.apply(state, action)
+    return order
+
+
 def openspiel_script(game: Any, rec: Recorded) -> list[tuple[int, Any]]:
     """Each step's player and the very list the adapter returned (untimed)."""
     out = []
@@ -295,14 +307,7 @@ def row(name: str, players: int, n_games: int, repeats: int, floor: Any) -> str:
     games = [Recorded(name, players, seed, game) for seed in range(n_games)]
     actions = sum(len(r.history) for r in games)
     os_scripts = [openspiel_script(game, r) for r in games]
-    pz_scripts = []
-    for r in games:  # the agent order of the PettingZoo game
-        state, order = GAMES[name].new_game(players=players), []
-        for action in r.history:
-            if not isinstance(action, Shuffle):
-                order.extend([state.to_act] * len(game.encoding.tokens(state, action)))
-            state = GAMES[name].apply(state, action)
-        pz_scripts.append(order)
+    pz_scripts = [pettingzoo_script(name, players, game, r) for r in games]
     env.reset(seed=0)
     floor_env = FloorEnv(players, dict(env.observe(env.agent_selection)))
 

@@ -24,7 +24,6 @@ from typing import Any
 import bench_integrations as b
 import pyspiel
 
-from cardrules import GAMES, Shuffle
 from cardrules.integrations.pettingzoo import raw_env
 
 _clock = time.perf_counter_ns
@@ -80,14 +79,7 @@ def main() -> None:
     env = raw_env(name, players=p)
     games = [b.Recorded(name, p, seed, game) for seed in range(n_games)]
     scripts = [b.openspiel_script(game, r) for r in games]
-    orders = []
-    for r in games:
-        state, order = GAMES[name].new_game(players=p), []
-        for action in r.history:
-            if not isinstance(action, Shuffle):
-                order.extend([state.to_act] * len(game.encoding.tokens(state, action)))
-            state = GAMES[name].apply(state, action)
-        orders.append(order)
+    orders = [b.pettingzoo_script(name, p, game, r) for r in games]
     env.reset(seed=0)
     floor_env = b.FloorEnv(p, dict(env.observe(env.agent_selection)))
 
