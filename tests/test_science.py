@@ -110,8 +110,8 @@ def test_rules_of_every_kind_judge_like_their_text() -> None:
             elif kind == search.CASE:
                 first, second = rng.choice(search.case_splits())
                 parts = (first, rng.randrange(n), second, rng.randrange(n), rng.randrange(n))
-            else:
-                parts = (rng.randrange(n), rng.randrange(n))
+            else:  # two atoms joined, or (and, or) three distinct ones
+                parts = tuple(rng.sample(range(n), 3 if kind != search.EQ and _ % 2 else 2))
             h = search._make(kind, parts, s.atoms)
             rule = h.rule()
             value = h.value(masks, longs, full)
@@ -148,6 +148,50 @@ def test_the_conditions_of_a_three_way_split_exclude_one_another() -> None:
     ],
 )
 def test_a_three_way_conditional_is_found_once_the_observations_tell_it_apart(text: str) -> None:
+    secret = compile_rule(text)
+    obs = _observe(secret, 60, random.Random(4))
+    found = induce(obs, limit=3, time_limit=30.0)
+    assert found and all(_fits(r, obs) for r in found)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EquivalenceNotProven)
+        assert any(equivalent(r, secret, in_play=True) is None for r in found), [str(r) for r in found]
+
+
+@given(
+    st.lists(st.integers(1, 2**7 - 1), min_size=3, max_size=14, unique=True),
+    st.integers(1, 2**7 - 1),
+)
+@settings(max_examples=150, deadline=None)
+def test_three_joined_behaviours_are_every_needed_cover_by_brute_force(keys: list[int], goal: int) -> None:
+    """``_triples``: every three behaviours whose union is the goal, each of them needed
+    for some observation, found once (``or``; ``and`` through the complements)."""
+    sub = [k for k in keys if k & ~goal == 0]  # what the search passes: no refused play
+    expected = set()
+    for x, y, z in itertools.combinations(sorted(set(sub) - {goal}), 3):
+        if x | y | z == goal and all(a & ~(b | c) for a, b, c in ((x, y, z), (y, x, z), (z, x, y))):
+            expected.add(frozenset((x, y, z)))
+    found = search._triples(sub, goal, search.OR, lambda: False)
+    assert len(found) == len(expected)
+    assert {frozenset(key) for _, key in found} == expected
+    full = 2**7 - 1
+    sup = [k for k in keys if k & goal == goal]
+    expected = set()
+    for x, y, z in itertools.combinations(sorted(set(sup) - {goal, full}), 3):
+        if x & y & z == goal and all(b & c & ~a for a, b, c in ((x, y, z), (y, x, z), (z, x, y))):
+            expected.add(frozenset((x, y, z)))
+    anded = search._triples([~k & full for k in sup], ~goal & full, search.AND, lambda: False, full)
+    assert all(kind == search.AND for kind, _ in anded) and len(anded) == len(expected)
+    assert {frozenset(key) for _, key in anded} == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "abs(card.rank - prev.rank) == 1 or card.suit == prev.suit or card is ace",
+        "card is red and card.rank > prev.rank and card is not face",
+    ],
+)
+def test_three_atoms_joined_are_found_once_the_observations_tell_them_apart(text: str) -> None:
     secret = compile_rule(text)
     obs = _observe(secret, 60, random.Random(4))
     found = induce(obs, limit=3, time_limit=30.0)

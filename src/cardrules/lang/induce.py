@@ -499,9 +499,9 @@ AND, OR, EQ, ITE, ONE, CASE = "and", "or", "==", "if", "atom", "elif"
 @attrs.frozen
 class Hypothesis:
     """A rule of the search: ``kind`` (``"atom"``, ``"and"``, ``"or"``, ``"=="``,
-    ``"if"`` or ``"elif"``) over atom indices ``parts`` (``if``: condition, then, else;
-    ``elif``: condition, then, second condition, then, else); ``start`` the index of the
-    ``start:`` atom or ``None``."""
+    ``"if"`` or ``"elif"``) over atom indices ``parts`` (``and``, ``or``: two or three
+    atoms; ``if``: condition, then, else; ``elif``: condition, then, second condition,
+    then, else); ``start`` the index of the ``start:`` atom or ``None``."""
 
     kind: str
     parts: tuple[int, ...]
@@ -522,7 +522,7 @@ class Hypothesis:
         if self.kind == ONE:
             body = t[0]
         elif self.kind in (AND, OR):
-            body = f"{t[0]} {self.kind} {t[1]}"
+            body = f" {self.kind} ".join(t)
         elif self.kind == EQ:
             body = f"({t[0]}) == ({t[1]})"
         elif self.kind == CASE:
@@ -545,8 +545,12 @@ class Hypothesis:
             v = masks[p[0]]
         elif self.kind == AND:
             v = masks[p[0]] & masks[p[1]]
+            if len(p) == 3:
+                v &= masks[p[2]]
         elif self.kind == OR:
             v = masks[p[0]] | masks[p[1]]
+            if len(p) == 3:
+                v |= masks[p[2]]
         elif self.kind == EQ:
             v = ~(masks[p[0]] ^ masks[p[1]])
         elif self.kind == CASE:
@@ -560,8 +564,9 @@ class Hypothesis:
 
 
 #: The prior share of each family of rules: one atom, two atoms joined, a conditional,
-#: a three-way conditional on one feature (:func:`case_splits`).
-FAMILY_SHARE: Final = {"atom": 0.4, "pair": 0.45, "if": 0.15, "elif": 0.03}
+#: a three-way conditional on one feature (:func:`case_splits`), three atoms joined by
+#: ``and`` or by ``or``.
+FAMILY_SHARE: Final = {"atom": 0.4, "pair": 0.45, "if": 0.15, "elif": 0.03, "triple": 0.03}
 
 
 #: The prior factor of a rule that never reads the judged card.
@@ -585,9 +590,10 @@ def prior(kind: str, parts: Sequence[int]) -> float:
     """The prior probability of a rule of the search, a small generative grammar: a
     family (:data:`FAMILY_SHARE`), then its atoms independently by their probabilities
     (:func:`atom_probabilities`); a pair's joiner is one of three (``and``, ``or``,
-    ``==``) and its atoms are unordered.  A rule that never reads the judged card
-    (``prev is red``: everything or nothing goes) is a rule of the language but hardly
-    a secret rule: its weight is multiplied by :data:`BLIND`."""
+    ``==``), a triple's one of two (``and``, ``or``), and their atoms are unordered.  A
+    rule that never reads the judged card (``prev is red``: everything or nothing goes)
+    is a rule of the language but hardly a secret rule: its weight is multiplied by
+    :data:`BLIND`."""
     p, pc = atom_probabilities()
     found = atoms()
     judged = parts[1:] if kind == ITE else parts[1::2] if kind == CASE else parts
@@ -599,11 +605,13 @@ def prior(kind: str, parts: Sequence[int]) -> float:
     if kind == CASE:
         split = FAMILY_SHARE["elif"] / len(case_splits())
         return split * p[parts[1]] * p[parts[3]] * p[parts[4]] * blind
+    if len(parts) == 3:  # (three distinct atoms: six orders)
+        return FAMILY_SHARE["triple"] / 2 * 6 * p[parts[0]] * p[parts[1]] * p[parts[2]] * blind
     return FAMILY_SHARE["pair"] / 3 * 2 * p[parts[0]] * p[parts[1]] * blind
 
 
 def _make(kind: str, parts: tuple[int, ...], found: Sequence[Atom]) -> Hypothesis:
-    size = sum(found[i].size for i in parts) + {ONE: 0, ITE: 3, CASE: 5}.get(kind, 1)
+    size = sum(found[i].size for i in parts) + {ONE: 0, ITE: 3, CASE: 5}.get(kind, len(parts) - 1)
     return Hypothesis(kind, parts, size, max(found[i].depth for i in parts))
 
 
@@ -647,6 +655,9 @@ ITE_ROOM: Final = 0.5
 ITE_BRANCHES: Final = 12
 #: For each split of a three-way conditional, the first fitting behaviours of each branch.
 CASE_BRANCHES: Final = 6
+#: Three atoms joined are searched (with room, as conditionals) only among at most this
+#: many behaviours that could be one of them (their cost grows as its cube).
+TRIPLE_KEYS: Final = 160
 
 
 class Searcher:
@@ -755,12 +766,17 @@ class Searcher:
                         break
             if len(out) + len(combos) < keep * ITE_ROOM:
                 combos.extend(self._cases(masks, long, goal, d, branch_keys))
+            if len(out) + len(combos) < keep * ITE_ROOM:
+                combos.extend(_triples(sub, goal, OR, timed_out))
+                combos.extend(_triples([~m & long for m in sup], ~goal & long, AND, timed_out, long))
             for kind, key in combos:
                 if kind == CASE:
                     lists = [[key[0]], groups[key[1]][:1], [key[2]], groups[key[3]][:1], groups[key[4]][:1]]
                 elif kind == ITE:
                     lists = [[i for i in groups[key[0]] if found[i].cond and found[i].size <= 4][:2]]
                     lists += [[i for i in groups[k] if found[i].size <= 5][:2] for k in key[1:]]
+                elif len(key) == 3:  # three atoms joined: the shortest two of each behaviour
+                    lists = [groups[k][:2] for k in key]
                 else:
                     lists = [groups[k][:GROUP_CAP] for k in key]
                 for parts in itertools.product(*lists):
@@ -812,6 +828,35 @@ class Searcher:
             if a.card_only and all(a.fn((), o.card) == o.accepted for o in starters):
                 return i
         return -1
+
+
+def _triples(
+    keys: Sequence[int], goal: int, kind: str, timed_out: Callable[[], bool], long: int = 0
+) -> list[tuple[str, tuple[int, ...]]]:
+    """Three behaviours of ``keys`` whose union is ``goal``, each needed for some
+    observation: ``x or y or z``.  For ``and``, the caller passes the complements (within
+    ``long``) of the behaviours and of the goal, and gets the behaviours back.  A third
+    part that no observation needs would make a rule the observations cannot tell from
+    the pair of the other two, which is far more probable.  Searched among at most
+    :data:`TRIPLE_KEYS` behaviours, most observations first."""
+    keys = sorted({k for k in keys if k and k != goal}, key=lambda k: (-k.bit_count(), k))
+    if len(keys) > TRIPLE_KEYS:
+        return []
+    out: list[tuple[int, int, int]] = []
+    for a, x in enumerate(keys):
+        if timed_out():
+            break
+        for b in range(a + 1, len(keys)):
+            y = keys[b]
+            rest = goal & ~(x | y)
+            if not rest or not x & ~y or not y & ~x:
+                continue
+            for z in keys[b + 1 :]:
+                if z & rest == rest and x & ~(y | z) and y & ~(x | z):
+                    out.append((x, y, z))
+    if kind == AND:
+        return [(kind, (~x & long, ~y & long, ~z & long)) for x, y, z in out]
+    return [(kind, key) for key in out]
 
 
 @functools.cache
