@@ -52,7 +52,11 @@ class ReferenceState(cos.CardRulesState):
 
 for _name in _METHODS:
     setattr(PlainState, _name, _plain(_name))
-    setattr(ReferenceState, _name, _hotloops.FastMethodPy(_KINDS[_name], _plain(_name), **_EXTRA[_name]))
+    setattr(
+        ReferenceState,
+        _name,
+        _hotloops.FastMethodPy(_KINDS[_name], _plain(_name), position=cos.Position, **_EXTRA[_name]),
+    )
 
 
 def test_the_state_class_uses_the_c_methods_with_the_c_module() -> None:

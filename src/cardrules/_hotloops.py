@@ -490,12 +490,19 @@ class FastMethodPy:
 
     The reference of the C module's ``FastMethod``, which makes the same reads and
     calls in C (pybind11 takes it for a Python override, as it is no built-in
-    function)."""
+    function), reading and writing the slots of a ``position`` (the type given, or a
+    subclass that does not redefine them) straight from the object."""
 
-    __slots__ = ("_kind", "drawing", "fallback", "subset", "terminal")
+    __slots__ = ("_kind", "drawing", "fallback", "position", "subset", "terminal")
 
     def __init__(
-        self, kind: str, fallback: Any, drawing: Any = None, terminal: Any = None, subset: Any = None
+        self,
+        kind: str,
+        fallback: Any,
+        drawing: Any = None,
+        terminal: Any = None,
+        subset: Any = None,
+        position: Any = None,
     ) -> None:
         if kind not in _FAST_KINDS:
             raise ValueError(
@@ -506,11 +513,14 @@ class FastMethodPy:
             raise TypeError("FastMethod: fallback must be callable")
         if kind in ("chance_outcomes", "apply_action") and not isinstance(drawing, type):
             raise TypeError("FastMethod: drawing must be a type for chance_outcomes and apply_action")
+        if position is not None and not isinstance(position, type):
+            raise TypeError("FastMethod: position must be a type or None")
         self._kind = _FAST_KINDS.index(kind)
         self.fallback = fallback
         self.drawing = drawing
         self.terminal = terminal
         self.subset = subset
+        self.position = position  # (the C version reads its slots straight; the same values)
 
     @property
     def kind(self) -> str:

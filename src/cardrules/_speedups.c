@@ -81,7 +81,7 @@
  *       caller falls back to comparing by equality when this says no).  Reference:
  *       cardrules._hotloops.same_objects_py.
  *
- *   FastMethod(kind, fallback, drawing=None, terminal=None, subset=None)
+ *   FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None)
  *       a method of a framework's state class (the OpenSpiel state of
  *       cardrules.integrations.openspiel) whose common case is answered in C from the
  *       state's position (`_pos`): the player to act, whether the game is over, a
@@ -1558,9 +1558,31 @@ typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     int kind;
-    PyObject *fallback, *drawing, *terminal, *subset;
+    PyObject *fallback, *drawing, *terminal, *subset, *position;
     PyObject *names[S_COUNT];
+    PyMemberDef *members[S_COUNT]; /* the `position` type's slot of a name, where it has one */
 } FastMethodObject;
+
+/* pos.<names[i]>: straight from its slot where pos is a `position` (PyMember_GetOne, as
+ * the slot's descriptor reads it: AttributeError where it is not set), else getattr. */
+static PyObject *
+pos_get(FastMethodObject *self, PyObject *pos, int i)
+{
+    if (self->members[i] != NULL && PyObject_TypeCheck(pos, (PyTypeObject *)self->position)) {
+        return PyMember_GetOne((const char *)pos, self->members[i]);
+    }
+    return PyObject_GetAttr(pos, self->names[i]);
+}
+
+/* pos.<names[i]> = value, likewise. */
+static int
+pos_set(FastMethodObject *self, PyObject *pos, int i, PyObject *value)
+{
+    if (self->members[i] != NULL && PyObject_TypeCheck(pos, (PyTypeObject *)self->position)) {
+        return PyMember_SetOne((char *)pos, self->members[i], value);
+    }
+    return PyObject_SetAttr(pos, self->names[i], value);
+}
 
 static int
 fast_traverse(FastMethodObject *self, visitproc visit, void *arg)
@@ -1570,6 +1592,7 @@ fast_traverse(FastMethodObject *self, visitproc visit, void *arg)
     Py_VISIT(self->drawing);
     Py_VISIT(self->terminal);
     Py_VISIT(self->subset);
+    Py_VISIT(self->position);
     return 0;
 }
 
@@ -1580,6 +1603,7 @@ fast_clear(FastMethodObject *self)
     Py_CLEAR(self->drawing);
     Py_CLEAR(self->terminal);
     Py_CLEAR(self->subset);
+    Py_CLEAR(self->position);
     for (int i = 0; i < S_COUNT; i++) {
         Py_CLEAR(self->names[i]);
     }
@@ -1605,7 +1629,7 @@ fast_deal(FastMethodObject *self, PyObject *pos)
     if ((PyObject *)Py_TYPE(pos) != self->drawing) {
         return NULL;
     }
-    PyObject *deal = PyObject_GetAttr(pos, self->names[S_DEAL]);
+    PyObject *deal = pos_get(self, pos, S_DEAL);
     if (deal != NULL && Py_TYPE(deal)->tp_dealloc != (destructor)deal_dealloc) {
         Py_CLEAR(deal); /* (a Deal of any interpreter's copy: known by its deallocator) */
     }
@@ -1640,14 +1664,14 @@ static PyObject *
 fast_decide(FastMethodObject *self, PyObject *pos, PyObject *const *args)
 {
     PyObject *const *names = self->names;
-    PyObject *deal = PyObject_GetAttr(pos, names[S_DEAL]);
+    PyObject *deal = pos_get(self, pos, S_DEAL);
     if (deal == NULL) {
         Py_DECREF(pos);
         return NULL;
     }
     int chance = deal != Py_None;
     Py_DECREF(deal);
-    PyObject *step = chance ? NULL : PyObject_GetAttr(pos, names[S_STEP]);
+    PyObject *step = chance ? NULL : pos_get(self, pos, S_STEP);
     if (step == NULL || !PyDict_CheckExact(step)) {
         Py_XDECREF(step);
         Py_DECREF(pos);
@@ -1667,7 +1691,7 @@ fast_decide(FastMethodObject *self, PyObject *pos, PyObject *const *args)
         next = PyObject_VectorcallMethod(names[S_EXTEND], call, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
     }
     else if (enc != NULL) {
-        PyObject *state = PyObject_GetAttr(pos, names[S_STATE]);
+        PyObject *state = pos_get(self, pos, S_STATE);
         PyObject *after = NULL;
         if (state != NULL) {
             PyObject *call[3] = {enc, state, move};
@@ -1699,13 +1723,13 @@ static PyObject *
 fast_subset(FastMethodObject *self, PyObject *pos, PyObject *pending)
 {
     PyObject *const *names = self->names;
-    PyObject *step = PyObject_GetAttr(pos, names[S_STEP]);
+    PyObject *step = pos_get(self, pos, S_STEP);
     if (step == NULL) {
         return NULL;
     }
     int fresh = step == Py_None;
     Py_DECREF(step);
-    PyObject *tree = fresh ? PyObject_GetAttr(pos, names[S_TRIE]) : Py_NewRef(Py_None);
+    PyObject *tree = fresh ? pos_get(self, pos, S_TRIE) : Py_NewRef(Py_None);
     if (tree == NULL) {
         return NULL;
     }
@@ -1728,8 +1752,8 @@ fast_subset(FastMethodObject *self, PyObject *pos, PyObject *pending)
         return found;
     }
     PyObject *legal = PyTuple_GET_ITEM(found, 1), *result = NULL;
-    if (PyObject_SetAttr(pos, names[S_STEP], PyTuple_GET_ITEM(found, 0)) == 0
-        && PyObject_SetAttr(pos, names[S_LEGAL], legal) == 0) {
+    if (pos_set(self, pos, S_STEP, PyTuple_GET_ITEM(found, 0)) == 0
+        && pos_set(self, pos, S_LEGAL, legal) == 0) {
         result = Py_NewRef(legal);
     }
     Py_DECREF(found);
@@ -1743,7 +1767,7 @@ fast_legal(FastMethodObject *self, PyObject *pos, PyObject *const *args)
 {
     PyObject *const *names = self->names;
     PyObject *result = NULL, *enc = NULL, *state = NULL, *item = NULL;
-    PyObject *current = PyObject_GetAttr(pos, names[S_PLAYER_ID]);
+    PyObject *current = pos_get(self, pos, S_PLAYER_ID);
     if (current == NULL) {
         goto done;
     }
@@ -1755,12 +1779,12 @@ fast_legal(FastMethodObject *self, PyObject *pos, PyObject *const *args)
         }
         goto done;
     }
-    result = PyObject_GetAttr(pos, names[S_LEGAL]);
+    result = pos_get(self, pos, S_LEGAL);
     if (result == NULL || result != Py_None) {
         goto done; /* the ids kept (or an error) */
     }
     Py_CLEAR(result);
-    item = PyObject_GetAttr(pos, names[S_PENDING]);
+    item = pos_get(self, pos, S_PENDING);
     if (item == NULL) {
         goto done;
     }
@@ -1778,7 +1802,7 @@ fast_legal(FastMethodObject *self, PyObject *pos, PyObject *const *args)
     int plain = PyTuple_CheckExact(item);
     Py_CLEAR(item);
     for (int i = 0; plain && i < 2; i++) {
-        item = PyObject_GetAttr(pos, names[i ? S_TRIE : S_STEP]);
+        item = pos_get(self, pos, i ? S_TRIE : S_STEP);
         if (item == NULL) {
             goto done;
         }
@@ -1798,7 +1822,7 @@ fast_legal(FastMethodObject *self, PyObject *pos, PyObject *const *args)
         }
         goto done;
     }
-    state = PyObject_GetAttr(pos, names[S_STATE]);
+    state = pos_get(self, pos, S_STATE);
     item = state == NULL ? NULL : PyObject_GetAttr(enc, names[S_TREE_PHASE]);
     if (item == NULL) {
         goto done;
@@ -1843,8 +1867,8 @@ fast_legal(FastMethodObject *self, PyObject *pos, PyObject *const *args)
         goto done;
     }
     PyObject *legal = PyTuple_GET_ITEM(found, 1);
-    if (PyObject_SetAttr(pos, names[S_STEP], PyTuple_GET_ITEM(found, 0)) == 0
-        && PyObject_SetAttr(pos, names[S_LEGAL], legal) == 0) {
+    if (pos_set(self, pos, S_STEP, PyTuple_GET_ITEM(found, 0)) == 0
+        && pos_set(self, pos, S_LEGAL, legal) == 0) {
         result = Py_NewRef(legal);
     }
     Py_DECREF(found);
@@ -1876,7 +1900,7 @@ fast_vectorcall(FastMethodObject *self, PyObject *const *args, size_t nargsf, Py
     switch (self->kind) {
     case FAST_PLAYER:
     case FAST_TERMINAL: {
-        PyObject *player = PyObject_GetAttr(pos, self->names[S_PLAYER_ID]);
+        PyObject *player = pos_get(self, pos, S_PLAYER_ID);
         Py_DECREF(pos);
         if (player == NULL || player != Py_None) {
             if (player != NULL && self->kind == FAST_TERMINAL) {
@@ -1898,7 +1922,7 @@ fast_vectorcall(FastMethodObject *self, PyObject *const *args, size_t nargsf, Py
             }
             goto fallback;
         }
-        PyObject *k = PyObject_GetAttr(pos, self->names[S_K]);
+        PyObject *k = pos_get(self, pos, S_K);
         Py_DECREF(pos);
         if (k != NULL) {
             result = deal_outcomes_method((DealObject *)deal, k);
@@ -1925,7 +1949,7 @@ fast_vectorcall(FastMethodObject *self, PyObject *const *args, size_t nargsf, Py
             }
             goto fallback;
         }
-        PyObject *k = PyObject_GetAttr(pos, self->names[S_K]);
+        PyObject *k = pos_get(self, pos, S_K);
         if (k == NULL) {
             Py_DECREF(deal);
             Py_DECREF(pos);
@@ -1937,8 +1961,8 @@ fast_vectorcall(FastMethodObject *self, PyObject *const *args, size_t nargsf, Py
         if (drew == Py_True) {
             Py_ssize_t at = PyNumber_AsSsize_t(k, PyExc_OverflowError); /* (deal_at_end read it) */
             PyObject *next = at == -1 && PyErr_Occurred() ? NULL : PyLong_FromSsize_t(at + 1);
-            if (next != NULL && PyObject_SetAttr(pos, self->names[S_K], next) == 0
-                && PyObject_SetAttr(pos, self->names[S_OUTCOMES], Py_None) == 0) {
+            if (next != NULL && pos_set(self, pos, S_K, next) == 0
+                && pos_set(self, pos, S_OUTCOMES, Py_None) == 0) {
                 result = Py_NewRef(Py_None);
             }
             Py_XDECREF(next);
@@ -1975,11 +1999,11 @@ fast_descr_get(PyObject *self, PyObject *obj, PyObject *type)
 static PyObject *
 fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", NULL};
+    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", NULL};
     const char *kind_name;
-    PyObject *fallback, *drawing = Py_None, *terminal = Py_None, *subset = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOO:FastMethod", names, &kind_name, &fallback, &drawing,
-                                     &terminal, &subset)) {
+    PyObject *fallback, *drawing = Py_None, *terminal = Py_None, *subset = Py_None, *position = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOO:FastMethod", names, &kind_name, &fallback, &drawing,
+                                     &terminal, &subset, &position)) {
         return NULL;
     }
     int kind = -1;
@@ -2003,6 +2027,10 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "FastMethod: drawing must be a type for chance_outcomes and apply_action");
         return NULL;
     }
+    if (position != Py_None && !PyType_Check(position)) {
+        PyErr_SetString(PyExc_TypeError, "FastMethod: position must be a type or None");
+        return NULL;
+    }
     FastMethodObject *self = (FastMethodObject *)type->tp_alloc(type, 0);
     if (self == NULL) {
         return NULL;
@@ -2013,11 +2041,26 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->drawing = Py_NewRef(drawing);
     self->terminal = Py_NewRef(terminal);
     self->subset = Py_NewRef(subset);
+    self->position = Py_NewRef(position);
     for (int i = 0; i < S_COUNT; i++) {
         self->names[i] = PyUnicode_InternFromString(FAST_NAMES[i]);
         if (self->names[i] == NULL) {
             Py_DECREF(self);
             return NULL;
+        }
+        /* the position's own object slots of that name (a member descriptor of the type
+         * itself, T_OBJECT_EX, not read-only): read and written straight from the slot */
+        PyObject *slot = position == Py_None ? NULL : PyDict_GetItemWithError(((PyTypeObject *)position)->tp_dict,
+                                                                              self->names[i]);
+        if (slot == NULL && PyErr_Occurred()) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        if (slot != NULL && Py_IS_TYPE(slot, &PyMemberDescr_Type)
+            && ((PyMemberDescrObject *)slot)->d_common.d_type == (PyTypeObject *)position
+            && ((PyMemberDescrObject *)slot)->d_member->type == T_OBJECT_EX
+            && !(((PyMemberDescrObject *)slot)->d_member->flags & READONLY)) {
+            self->members[i] = ((PyMemberDescrObject *)slot)->d_member;
         }
     }
     return (PyObject *)self;
@@ -2039,12 +2082,13 @@ static PyMemberDef fast_members[] = {
     {"drawing", T_OBJECT, offsetof(FastMethodObject, drawing), READONLY, "The type of a drawing position."},
     {"terminal", T_OBJECT, offsetof(FastMethodObject, terminal), READONLY, "The player id of the end."},
     {"subset", T_OBJECT, offsetof(FastMethodObject, subset), READONLY, "The type of a subset tree."},
+    {"position", T_OBJECT, offsetof(FastMethodObject, position), READONLY, "The type whose slots are read."},
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(FastMethodObject, vectorcall), READONLY},
     {NULL},
 };
 
 static PyType_Slot fast_slots[] = {
-    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None): a state method, its common case in C."},
+    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None): a state method, its common case in C."},
     {Py_tp_new, fast_new},
     {Py_tp_dealloc, fast_dealloc},
     {Py_tp_traverse, fast_traverse},

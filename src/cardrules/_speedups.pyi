@@ -71,8 +71,15 @@ class FastMethod:
     drawing: Any
     terminal: Any
     subset: Any
+    position: Any
     def __init__(
-        self, kind: str, fallback: Any, drawing: Any = ..., terminal: Any = ..., subset: Any = ...
+        self,
+        kind: str,
+        fallback: Any,
+        drawing: Any = ...,
+        terminal: Any = ...,
+        subset: Any = ...,
+        position: Any = ...,
     ) -> None: ...
     def __get__(self, obj: object, cls: type | None = ...) -> Any: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

@@ -338,7 +338,8 @@ if c_speedups is not None:
         ("_apply_action", "apply_action", {"drawing": _Drawing}),
         ("_legal_actions", "legal_actions", {"subset": _SubsetTree}),
     ):
-        setattr(CardRulesState, _name, FastMethod(_kind, CardRulesState.__dict__[_name], **_extra))
+        _method = FastMethod(_kind, CardRulesState.__dict__[_name], position=Position, **_extra)
+        setattr(CardRulesState, _name, _method)
 
 
 def _restore(name: str, state_json: str, pending: tuple[int, ...], dealt: tuple[str, ...]) -> Position:
