@@ -79,7 +79,7 @@ CASES = [("aegis", 2), ("gunsore", 2), ("eleusis", 4)]
 _GAMES = {case: pyspiel.load_game(cos.GAME_NAMES[case[0]], {"players": case[1]}) for case in CASES}
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(CASES),
     st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 19)), min_size=1, max_size=400),
@@ -146,7 +146,8 @@ def _make(impl: str) -> Any:
 
 
 @pytest.mark.parametrize("impl", _IMPLEMENTATIONS)
-def test_fast_method_answers_from_the_position_or_calls_its_fallback(impl: str) -> None:
+@pytest.mark.parametrize("position", [None, _Pos])
+def test_fast_method_answers_from_the_position_or_calls_its_fallback(impl: str, position: Any) -> None:
     calls: list[tuple[Any, ...]] = []
 
     def fallback(*args: Any, **kwargs: Any) -> Any:
@@ -154,7 +155,8 @@ def test_fast_method_answers_from_the_position_or_calls_its_fallback(impl: str) 
         return "fallback"
 
     make = _make(impl)
-    player, terminal = make("current_player", fallback), make("is_terminal", fallback, terminal=-4)
+    player = make("current_player", fallback, position=position)
+    terminal = make("is_terminal", fallback, terminal=-4, position=position)
     assert player.kind == "current_player" and terminal.kind == "is_terminal"
     assert player(_fake(3)) == 3 and terminal(_fake(3)) is False and terminal(_fake(-4)) is True
     assert not calls
@@ -174,10 +176,14 @@ def test_fast_method_answers_from_the_position_or_calls_its_fallback(impl: str) 
     assert Holder().method() == 7
     with pytest.raises(AttributeError):
         player(SimpleNamespace())  # no position: the reading's error, as the fallback's
+    with pytest.raises(AttributeError):
+        player(SimpleNamespace(_pos=_Pos()))  # a slot not set: likewise
+    assert player(SimpleNamespace(_pos=SimpleNamespace(player_id=5))) == 5  # not a position type: getattr
 
 
 @pytest.mark.parametrize("impl", _IMPLEMENTATIONS)
-def test_fast_method_draws_in_place_only_at_a_drawing_position(impl: str) -> None:
+@pytest.mark.parametrize("position", [None, _Pos])
+def test_fast_method_draws_in_place_only_at_a_drawing_position(impl: str, position: Any) -> None:
     make = _make(impl)
     fallback_calls: list[Any] = []
 
@@ -185,8 +191,8 @@ def test_fast_method_draws_in_place_only_at_a_drawing_position(impl: str) -> Non
         fallback_calls.append(args)
         return "fallback"
 
-    outcomes = make("chance_outcomes", fallback, drawing=_Drawn)
-    draw = make("apply_action", fallback, drawing=_Drawn)
+    outcomes = make("chance_outcomes", fallback, drawing=_Drawn, position=position)
+    draw = make("apply_action", fallback, drawing=_Drawn, position=position)
     deal = _hotloops.Deal(("a", "b", "c"), [1, 2, 0], {})
     pos = _Drawn()
     pos._deal, pos._k, pos._outcomes = deal, 0, "kept"
@@ -209,6 +215,7 @@ def test_fast_method_draws_in_place_only_at_a_drawing_position(impl: str) -> Non
         (("current_player", 3), {}, TypeError),
         (("chance_outcomes", print), {}, TypeError),
         (("apply_action", print), {"drawing": 3}, TypeError),
+        (("current_player", print), {"position": 3}, TypeError),
         ((), {}, TypeError),
     ],
 )
