@@ -105,7 +105,10 @@
  * section without a GIL; subset_step and hand_step read tuples and the encoding's card
  * ids (a dict made once and never changed) and write only their new dict and list.  A
  * LazyDict read through [] writes into itself (the computed value, through PyDict_SetItem,
- * and its list of keys made, under its own critical section without a GIL).
+ * and its list of keys made, under its own critical section without a GIL).  A FastMethod
+ * writes what the Python method it stands for writes (a position's slots, through
+ * PyMember_SetOne, and the state's attribute `_pos`, through PyObject_SetAttr), no more
+ * thread-safe than that method: a framework state is not shared between threads.
  *
  * It uses CPython's member-descriptor structures (not the limited API), so a wheel is
  * built for one CPython version; an installation without a C compiler simply does not
