@@ -24,6 +24,10 @@ compiled when cardrules is installed with a C compiler at hand:
 * :func:`same_objects`: whether a ``Shuffle`` holds the very cards of its chance node (cards
   are interned), the fast half of the check every ``Shuffle`` gets from
   :meth:`~cardrules.protocol.GameDef.apply`.
+* :class:`FastMethod`: a method of the OpenSpiel state (:mod:`cardrules.integrations.openspiel`)
+  whose common case is answered in C from the state's position, without a Python frame:
+  the player to act, whether the game is over, a card's outcome list and draw, the legal
+  ids and the step of a token.
 
 The pure-Python versions are the reference: the attrs constructor itself for records,
 :func:`subset_objects_py` here.  Both give the same results (the tests compare them, and
@@ -47,12 +51,15 @@ from math import comb
 from operator import index
 from operator import itemgetter as _pick
 from struct import Struct
+from types import MethodType
 from typing import Any
 
 __all__ = [
     "IMPLEMENTATION",
     "Deal",
     "DealPy",
+    "FastMethod",
+    "FastMethodPy",
     "FirstTable",
     "FirstTablePy",
     "LazyDict",
@@ -445,6 +452,152 @@ class DealPy:
         return counts
 
 
+_FAST_KINDS = ("current_player", "is_terminal", "chance_outcomes", "apply_action", "legal_actions")
+_NOTHING: Any = object()
+
+
+class FastMethodPy:
+    """A method of a framework's state class (the OpenSpiel state of
+    :mod:`cardrules.integrations.openspiel`) whose common case is answered from the
+    position the state keeps as ``_pos``; every other case calls ``fallback``, the
+    Python function it stands for, with the same arguments.  As a class attribute it
+    binds like a function.  The kinds:
+
+    * ``"current_player"`` (state): ``pos.player_id`` unless that is ``None``;
+    * ``"is_terminal"`` (state): ``pos.player_id == terminal`` unless ``player_id`` is
+      ``None``;
+    * ``"chance_outcomes"`` (state): where ``type(pos) is drawing`` and ``pos._deal`` is
+      a deal (``DealPy`` or the C ``Deal``): ``pos._deal.outcomes(pos._k)`` unless that
+      is ``None``;
+    * ``"apply_action"`` (state, action): likewise, if ``pos._deal.draw(pos._k,
+      action)`` is true: ``pos._k += 1``, ``pos._outcomes = None``, and ``None``; at a
+      position without a deal whose ``_step`` (a ``dict``) holds the action: with ``enc
+      = state._enc``, ``state._pos`` becomes ``enc._extend(pos, action)`` where the
+      step's value is ``None``, else ``enc.enter(enc._apply(pos.state, value))``, and
+      ``None``;
+    * ``"legal_actions"`` (state, player): where ``pos.player_id`` is not ``None`` and
+      equals ``player``: ``pos._legal`` unless that is ``None``; else, where nothing is
+      pending or worked out (``pos.pending == ()``, ``pos._step`` and ``pos._trie``
+      ``None``), ``enc._first_pair`` is true and the state is not in
+      ``enc._tree_phase`` (``None``, or ``state.phase`` differs): ``found =
+      first_legal(enc._legal_of(state), enc._first_table)``; if it is not ``None``,
+      ``pos._step`` and ``pos._legal`` are set from it and the list returned, else
+      ``enc._legal(pos)``; in the tree phase, ``enc._tree_legal(pos)`` unless that is
+      ``None`` (then ``enc._legal(pos)``); where tokens are pending, nothing is worked
+      out (``pos._step`` ``None``) and ``type(pos._trie) is subset``:
+      ``subset_step(tree._ids, tree._end, tree._actions, pending)``, kept on the
+      position as above, unless it is ``None``.
+
+    The reference of the C module's ``FastMethod``, which makes the same reads and
+    calls in C (pybind11 takes it for a Python override, as it is no built-in
+    function), reading and writing the slots of a ``position`` (the type given, or a
+    subclass that does not redefine them) straight from the object."""
+
+    __slots__ = ("_kind", "drawing", "fallback", "position", "subset", "terminal")
+
+    def __init__(
+        self,
+        kind: str,
+        fallback: Any,
+        drawing: Any = None,
+        terminal: Any = None,
+        subset: Any = None,
+        position: Any = None,
+    ) -> None:
+        if kind not in _FAST_KINDS:
+            raise ValueError(
+                "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action or "
+                f"legal_actions, not {kind!r}"
+            )
+        if not callable(fallback):
+            raise TypeError("FastMethod: fallback must be callable")
+        if kind in ("chance_outcomes", "apply_action") and not isinstance(drawing, type):
+            raise TypeError("FastMethod: drawing must be a type for chance_outcomes and apply_action")
+        if position is not None and not isinstance(position, type):
+            raise TypeError("FastMethod: position must be a type or None")
+        self._kind = _FAST_KINDS.index(kind)
+        self.fallback = fallback
+        self.drawing = drawing
+        self.terminal = terminal
+        self.subset = subset
+        self.position = position  # (the C version reads its slots straight; the same values)
+
+    @property
+    def kind(self) -> str:
+        return _FAST_KINDS[self._kind]
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        return self if obj is None else MethodType(self, obj)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        kind = self._kind
+        if len(args) == (2 if kind >= 3 else 1) and not kwargs:
+            pos = args[0]._pos
+            if kind == 4:
+                return self._legal(args[0], pos, args[1])
+            if kind == 3 and type(pos) is not self.drawing:
+                if pos._deal is None:
+                    step = pos._step
+                    if type(step) is dict:
+                        move = step.get(args[1], _NOTHING)
+                        if move is not _NOTHING:
+                            enc = args[0]._enc
+                            if move is None:
+                                args[0]._pos = enc._extend(pos, args[1])
+                            else:
+                                args[0]._pos = enc.enter(enc._apply(pos.state, move))
+                            return None
+            elif kind < 2:
+                player = pos.player_id
+                if player is not None:
+                    return player == self.terminal if kind == 1 else player
+            elif type(pos) is self.drawing:
+                deal = pos._deal
+                if type(deal) in _DEAL_TYPES:
+                    k = pos._k
+                    if kind == 2:
+                        out = deal.outcomes(k)
+                        if out is not None:
+                            return out
+                    elif deal.draw(k, args[1]):
+                        pos._k = k + 1
+                        pos._outcomes = None
+                        return None
+        return self.fallback(*args, **kwargs)
+
+    def _legal(self, state: Any, pos: Any, player: Any) -> Any:
+        current = pos.player_id
+        if current is not None and player == current:
+            legal = pos._legal
+            if legal is not None:
+                return legal
+            pending = pos.pending
+            if type(pending) is tuple and pending:  # a token of a subset choice under way
+                if pos._step is None:
+                    tree = pos._trie
+                    if type(tree) is self.subset:
+                        found = subset_step(tree._ids, tree._end, tree._actions, pending)
+                        if found is not None:
+                            pos._step, legal = found
+                            pos._legal = legal
+                            return legal
+            elif type(pending) is tuple and pos._step is None and pos._trie is None:
+                enc = state._enc
+                if enc._first_pair:
+                    st = pos.state
+                    tree_phase = enc._tree_phase
+                    if tree_phase is None or st.phase != tree_phase:
+                        found = first_legal(enc._legal_of(st), enc._first_table)
+                        if found is None:
+                            return enc._legal(pos)
+                        pos._step, legal = found
+                        pos._legal = legal
+                        return legal
+                    legal = enc._tree_legal(pos)  # a tree from the start
+                    return enc._legal(pos) if legal is None else legal
+        return self.fallback(state, player)
+
+
 subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
 first_step: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], dict[int, Any] | None]
 same_objects: Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
@@ -460,6 +613,8 @@ hand_step: Callable[
 IMPLEMENTATION: str
 #: the C ``Deal`` type when the C module is used, else :class:`DealPy`
 Deal: Any
+#: the C ``FastMethod`` type when the C module is used, else :class:`FastMethodPy`
+FastMethod: Any
 #: the C ``FirstTable`` type when the C module is used, else :class:`FirstTablePy`
 FirstTable: Any
 #: the C ``LazyDict`` type when the C module is used, else :class:`LazyDictPy`
@@ -477,6 +632,7 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     first_step = first_step_py
     same_objects = same_objects_py
     Deal = DealPy
+    FastMethod = FastMethodPy
     FirstTable, first_legal, id_mask = FirstTablePy, first_legal_py, id_mask_py
     subset_step = subset_step_py
     fisher_yates = fisher_yates_py
@@ -488,9 +644,13 @@ else:
     first_step = c_speedups.first_step
     same_objects = c_speedups.same_objects
     Deal = c_speedups.Deal
+    FastMethod = c_speedups.FastMethod
     FirstTable, first_legal, id_mask = c_speedups.FirstTable, c_speedups.first_legal, c_speedups.id_mask
     subset_step = c_speedups.subset_step
     fisher_yates = c_speedups.fisher_yates
     hand_step = c_speedups.hand_step
     LazyDict = c_speedups.LazyDict
     IMPLEMENTATION = "C"
+
+#: the deal types FastMethodPy draws on (DealPy, and the C Deal when compiled)
+_DEAL_TYPES = (DealPy,) if c_speedups is None else (DealPy, c_speedups.Deal)

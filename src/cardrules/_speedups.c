@@ -81,6 +81,14 @@
  *       caller falls back to comparing by equality when this says no).  Reference:
  *       cardrules._hotloops.same_objects_py.
  *
+ *   FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None)
+ *       a method of a framework's state class (the OpenSpiel state of
+ *       cardrules.integrations.openspiel) whose common case is answered in C from the
+ *       state's position (`_pos`): the player to act, whether the game is over, a
+ *       chance node's outcome list and a card drawn in place; anything else calls
+ *       `fallback`, the Python method it stands for.  Reference:
+ *       cardrules._hotloops.FastMethodPy.
+ *
  * Nothing here knows a game's rules.
  *
  * Threads and interpreters.  The module keeps no state of its own (a layout is an object
@@ -97,7 +105,10 @@
  * section without a GIL; subset_step and hand_step read tuples and the encoding's card
  * ids (a dict made once and never changed) and write only their new dict and list.  A
  * LazyDict read through [] writes into itself (the computed value, through PyDict_SetItem,
- * and its list of keys made, under its own critical section without a GIL).
+ * and its list of keys made, under its own critical section without a GIL).  A FastMethod
+ * writes what the Python method it stands for writes (a position's slots, through
+ * PyMember_SetOne, and the state's attribute `_pos`, through PyObject_SetAttr), no more
+ * thread-safe than that method: a framework state is not shared between threads.
  *
  * It uses CPython's member-descriptor structures (not the limited API), so a wheel is
  * built for one CPython version; an installation without a C compiler simply does not
@@ -1500,6 +1511,606 @@ static PyType_Spec deal_spec = {
 };
 
 /* ----------------------------------------------------------------------------------- */
+/* FastMethod (a framework state's method, its common case in C)                       */
+
+/* A method of a framework's state class (the OpenSpiel state of
+ * cardrules.integrations.openspiel) whose common case is answered in C from the position
+ * the state keeps as its attribute `_pos`; every other case calls `fallback`, the Python
+ * function it stands for, with the same arguments.  As a class attribute it binds like a
+ * function (instance.name is a bound method), and it is no PyCFunction, so pybind11
+ * takes it for a Python override.  The kinds:
+ *   "current_player" (state): pos.player_id unless that is None;
+ *   "is_terminal" (state): pos.player_id == terminal unless player_id is None;
+ *   "chance_outcomes" (state): where type(pos) is `drawing` and pos._deal is a Deal,
+ *       pos._deal.outcomes(pos._k) unless that is None;
+ *   "apply_action" (state, action): where type(pos) is `drawing` and pos._deal is a
+ *       Deal, if pos._deal.draw(pos._k, action) is true: pos._k += 1,
+ *       pos._outcomes = None, and None is returned; at a position without a deal whose
+ *       _step (a dict) holds the action: with enc = state._enc, state._pos is set to
+ *       enc._extend(pos, action) where the step's value is None, else to
+ *       enc.enter(enc._apply(pos.state, value)), and None is returned;
+ *   "legal_actions" (state, player): where pos.player_id is not None and equals
+ *       player: pos._legal unless that is None; else, where nothing is pending or worked
+ *       out yet (pos.pending == (), pos._step and pos._trie None), enc = state._enc has
+ *       first pairs (enc._first_pair true) and the state is not in enc._tree_phase
+ *       (None, or state.phase != it): found = first_legal(enc._legal_of(state),
+ *       enc._first_table); if found is not None, pos._step and pos._legal are set from
+ *       it and the list returned, else enc._legal(pos) is returned; in the tree phase,
+ *       enc._tree_legal(pos) unless that is None (then enc._legal(pos)); where tokens
+ *       are pending, pos._step is None and type(pos._trie) is `subset`:
+ *       subset_step(tree._ids, tree._end, tree._actions, pending), kept on the position
+ *       as above, unless it is None.
+ * Errors of those reads and calls are raised as the fallback would raise them.
+ * Reference: cardrules._hotloops.FastMethodPy. */
+
+enum { FAST_PLAYER, FAST_TERMINAL, FAST_OUTCOMES, FAST_DRAW, FAST_LEGAL };
+
+static const char *const FAST_KINDS[] = {"current_player", "is_terminal", "chance_outcomes", "apply_action",
+                                         "legal_actions", NULL};
+
+/* the attribute names FastMethod reads, in order (interned once per FastMethod) */
+enum { S_POS, S_PLAYER_ID, S_DEAL, S_K, S_OUTCOMES, S_STEP, S_ENC, S_EXTEND, S_ENTER, S_APPLY, S_STATE,
+       S_LEGAL, S_PENDING, S_TRIE, S_FIRST_PAIR, S_TREE_PHASE, S_PHASE, S_LEGAL_OF, S_FIRST_TABLE,
+       S_ENC_LEGAL, S_TREE_LEGAL, S_IDS, S_END, S_ACTIONS, S_COUNT };
+static const char *const FAST_NAMES[S_COUNT] = {
+    "_pos", "player_id", "_deal", "_k", "_outcomes", "_step", "_enc", "_extend", "enter", "_apply", "state",
+    "_legal", "pending", "_trie", "_first_pair", "_tree_phase", "phase", "_legal_of", "_first_table", "_legal",
+    "_tree_legal", "_ids", "_end", "_actions"};
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    int kind;
+    PyObject *fallback, *drawing, *terminal, *subset, *position;
+    PyObject *names[S_COUNT];
+    PyMemberDef *members[S_COUNT]; /* the `position` type's slot of a name, where it has one */
+} FastMethodObject;
+
+/* pos.<names[i]>: straight from its slot where pos is a `position` (PyMember_GetOne, as
+ * the slot's descriptor reads it: AttributeError where it is not set), else getattr. */
+static PyObject *
+pos_get(FastMethodObject *self, PyObject *pos, int i)
+{
+    if (self->members[i] != NULL && PyObject_TypeCheck(pos, (PyTypeObject *)self->position)) {
+        return PyMember_GetOne((const char *)pos, self->members[i]);
+    }
+    return PyObject_GetAttr(pos, self->names[i]);
+}
+
+/* pos.<names[i]> = value, likewise. */
+static int
+pos_set(FastMethodObject *self, PyObject *pos, int i, PyObject *value)
+{
+    if (self->members[i] != NULL && PyObject_TypeCheck(pos, (PyTypeObject *)self->position)) {
+        return PyMember_SetOne((char *)pos, self->members[i], value);
+    }
+    return PyObject_SetAttr(pos, self->names[i], value);
+}
+
+static int
+fast_traverse(FastMethodObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(self->fallback);
+    Py_VISIT(self->drawing);
+    Py_VISIT(self->terminal);
+    Py_VISIT(self->subset);
+    Py_VISIT(self->position);
+    return 0;
+}
+
+static int
+fast_clear(FastMethodObject *self)
+{
+    Py_CLEAR(self->fallback);
+    Py_CLEAR(self->drawing);
+    Py_CLEAR(self->terminal);
+    Py_CLEAR(self->subset);
+    Py_CLEAR(self->position);
+    for (int i = 0; i < S_COUNT; i++) {
+        Py_CLEAR(self->names[i]);
+    }
+    return 0;
+}
+
+static void
+fast_dealloc(FastMethodObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    fast_clear(self);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+/* The Deal at the drawing position `pos`, a new reference; NULL with no error where
+ * the fast path does not apply (not a drawing position, or not a Deal), NULL with an
+ * error where reading failed. */
+static PyObject *
+fast_deal(FastMethodObject *self, PyObject *pos)
+{
+    if ((PyObject *)Py_TYPE(pos) != self->drawing) {
+        return NULL;
+    }
+    PyObject *deal = pos_get(self, pos, S_DEAL);
+    if (deal != NULL && Py_TYPE(deal)->tp_dealloc != (destructor)deal_dealloc) {
+        Py_CLEAR(deal); /* (a Deal of any interpreter's copy: known by its deallocator) */
+    }
+    return deal;
+}
+
+/* state._pos: read from the state's __dict__ where it is there (the attribute the
+ * framework's state keeps; a class attribute of that name would be shadowed by it
+ * anyway, as no data descriptor of the class has that name), else through getattr. */
+static PyObject *
+fast_pos(FastMethodObject *self, PyObject *state)
+{
+    PyObject *name = self->names[S_POS];
+    if (Py_TYPE(state)->tp_dictoffset != 0 && Py_TYPE(state)->tp_getattro == PyObject_GenericGetAttr) {
+        PyObject *dict = PyObject_GenericGetDict(state, NULL);
+        if (dict == NULL) {
+            return NULL;
+        }
+        PyObject *pos = PyDict_GetItemWithError(dict, name); /* borrowed */
+        Py_XINCREF(pos);
+        Py_DECREF(dict);
+        if (pos != NULL || PyErr_Occurred()) {
+            return pos;
+        }
+    }
+    return PyObject_GetAttr(state, name);
+}
+
+/* "apply_action" at a position that is not a drawing one (`pos`, a reference given
+ * away): the step's action, or the fallback. */
+static PyObject *
+fast_decide(FastMethodObject *self, PyObject *pos, PyObject *const *args)
+{
+    PyObject *const *names = self->names;
+    PyObject *deal = pos_get(self, pos, S_DEAL);
+    if (deal == NULL) {
+        Py_DECREF(pos);
+        return NULL;
+    }
+    int chance = deal != Py_None;
+    Py_DECREF(deal);
+    PyObject *step = chance ? NULL : pos_get(self, pos, S_STEP);
+    if (step == NULL || !PyDict_CheckExact(step)) {
+        Py_XDECREF(step);
+        Py_DECREF(pos);
+        return PyErr_Occurred() ? NULL : PyObject_Vectorcall(self->fallback, args, 2, NULL);
+    }
+    PyObject *move = PyDict_GetItemWithError(step, args[1]); /* borrowed: held by step */
+    if (move == NULL) {
+        Py_DECREF(step);
+        Py_DECREF(pos);
+        return PyErr_Occurred() ? NULL : PyObject_Vectorcall(self->fallback, args, 2, NULL);
+    }
+    Py_INCREF(move);
+    Py_DECREF(step);
+    PyObject *enc = PyObject_GetAttr(args[0], names[S_ENC]), *next = NULL;
+    if (enc != NULL && move == Py_None) {
+        PyObject *call[3] = {enc, pos, args[1]};
+        next = PyObject_VectorcallMethod(names[S_EXTEND], call, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    }
+    else if (enc != NULL) {
+        PyObject *state = pos_get(self, pos, S_STATE);
+        PyObject *after = NULL;
+        if (state != NULL) {
+            PyObject *call[3] = {enc, state, move};
+            after = PyObject_VectorcallMethod(names[S_APPLY], call, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+            Py_DECREF(state);
+        }
+        if (after != NULL) {
+            PyObject *call[2] = {enc, after};
+            next = PyObject_VectorcallMethod(names[S_ENTER], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+            Py_DECREF(after);
+        }
+    }
+    Py_XDECREF(enc);
+    Py_DECREF(move);
+    Py_DECREF(pos);
+    if (next == NULL) {
+        return NULL;
+    }
+    int rc = PyObject_SetAttr(args[0], names[S_POS], next);
+    Py_DECREF(next);
+    return rc < 0 ? NULL : Py_NewRef(Py_None);
+}
+
+/* "legal_actions" at a position with tokens pending: where nothing is worked out yet
+ * and its tree is a `subset` one, the step of subset_step(tree._ids, tree._end,
+ * tree._actions, pending) kept on the position and its ids returned (new references);
+ * None where that does not apply (then the fallback), NULL on an error. */
+static PyObject *
+fast_subset(FastMethodObject *self, PyObject *pos, PyObject *pending)
+{
+    PyObject *const *names = self->names;
+    PyObject *step = pos_get(self, pos, S_STEP);
+    if (step == NULL) {
+        return NULL;
+    }
+    int fresh = step == Py_None;
+    Py_DECREF(step);
+    PyObject *tree = fresh ? pos_get(self, pos, S_TRIE) : Py_NewRef(Py_None);
+    if (tree == NULL) {
+        return NULL;
+    }
+    if ((PyObject *)Py_TYPE(tree) != self->subset) {
+        Py_DECREF(tree);
+        return Py_NewRef(Py_None);
+    }
+    PyObject *call[4] = {NULL, NULL, NULL, pending}, *found = NULL;
+    call[0] = PyObject_GetAttr(tree, names[S_IDS]);
+    call[1] = call[0] == NULL ? NULL : PyObject_GetAttr(tree, names[S_END]);
+    call[2] = call[1] == NULL ? NULL : PyObject_GetAttr(tree, names[S_ACTIONS]);
+    if (call[2] != NULL) {
+        found = subset_step(NULL, call, 4);
+    }
+    Py_DECREF(tree);
+    for (int i = 0; i < 3; i++) {
+        Py_XDECREF(call[i]);
+    }
+    if (found == NULL || found == Py_None) {
+        return found;
+    }
+    PyObject *legal = PyTuple_GET_ITEM(found, 1), *result = NULL;
+    if (pos_set(self, pos, S_STEP, PyTuple_GET_ITEM(found, 0)) == 0
+        && pos_set(self, pos, S_LEGAL, legal) == 0) {
+        result = Py_NewRef(legal);
+    }
+    Py_DECREF(found);
+    return result;
+}
+
+/* "legal_actions" (`pos`, a reference given away): the kept ids, the common case of
+ * the first token, or the fallback. */
+static PyObject *
+fast_legal(FastMethodObject *self, PyObject *pos, PyObject *const *args)
+{
+    PyObject *const *names = self->names;
+    PyObject *result = NULL, *enc = NULL, *state = NULL, *item = NULL;
+    PyObject *current = pos_get(self, pos, S_PLAYER_ID);
+    if (current == NULL) {
+        goto done;
+    }
+    int same = current == Py_None ? 0 : PyObject_RichCompareBool(args[1], current, Py_EQ);
+    Py_DECREF(current);
+    if (same <= 0) {
+        if (same == 0) {
+            goto fallback; /* the player to act not kept, or another player asked */
+        }
+        goto done;
+    }
+    result = pos_get(self, pos, S_LEGAL);
+    if (result == NULL || result != Py_None) {
+        goto done; /* the ids kept (or an error) */
+    }
+    Py_CLEAR(result);
+    item = pos_get(self, pos, S_PENDING);
+    if (item == NULL) {
+        goto done;
+    }
+    if (PyTuple_CheckExact(item) && PyTuple_GET_SIZE(item) > 0) { /* a token of a subset choice under way */
+        PyObject *pending = item;
+        result = fast_subset(self, pos, pending);
+        Py_DECREF(pending);
+        if (result != Py_None) {
+            goto done; /* its ids (or an error) */
+        }
+        Py_CLEAR(result);
+        goto fallback;
+    }
+    /* nothing pending, nothing worked out */
+    int plain = PyTuple_CheckExact(item);
+    Py_CLEAR(item);
+    for (int i = 0; plain && i < 2; i++) {
+        item = pos_get(self, pos, i ? S_TRIE : S_STEP);
+        if (item == NULL) {
+            goto done;
+        }
+        plain = item == Py_None;
+        Py_CLEAR(item);
+    }
+    if (!plain) {
+        goto fallback;
+    }
+    enc = PyObject_GetAttr(args[0], names[S_ENC]);
+    item = enc == NULL ? NULL : PyObject_GetAttr(enc, names[S_FIRST_PAIR]);
+    int firsts = item == NULL ? -1 : PyObject_IsTrue(item);
+    Py_CLEAR(item);
+    if (firsts <= 0) {
+        if (firsts == 0) {
+            goto fallback;
+        }
+        goto done;
+    }
+    state = pos_get(self, pos, S_STATE);
+    item = state == NULL ? NULL : PyObject_GetAttr(enc, names[S_TREE_PHASE]);
+    if (item == NULL) {
+        goto done;
+    }
+    int tree = 0;
+    if (item != Py_None) {
+        PyObject *phase = PyObject_GetAttr(state, names[S_PHASE]);
+        tree = phase == NULL ? -1 : PyObject_RichCompareBool(phase, item, Py_EQ);
+        Py_XDECREF(phase);
+    }
+    Py_CLEAR(item);
+    if (tree != 0) {
+        if (tree > 0) { /* a tree from the start (an Aegis exchange): enc._tree_legal */
+            PyObject *call[2] = {enc, pos};
+            result = PyObject_VectorcallMethod(names[S_TREE_LEGAL], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+            if (result == Py_None) { /* no shortcut: Encoding._legal */
+                Py_DECREF(result);
+                result = PyObject_VectorcallMethod(names[S_ENC_LEGAL], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                                   NULL);
+            }
+        }
+        goto done;
+    }
+    PyObject *legal_of = PyObject_GetAttr(enc, names[S_LEGAL_OF]);
+    PyObject *actions = legal_of == NULL ? NULL : PyObject_CallOneArg(legal_of, state);
+    Py_XDECREF(legal_of);
+    PyObject *table = actions == NULL ? NULL : PyObject_GetAttr(enc, names[S_FIRST_TABLE]);
+    PyObject *found = NULL;
+    if (table != NULL) {
+        PyObject *call[2] = {actions, table};
+        found = first_legal(NULL, call, 2);
+        Py_DECREF(table);
+    }
+    Py_XDECREF(actions);
+    if (found == NULL) {
+        goto done;
+    }
+    if (found == Py_None) { /* not every action interned: Encoding._legal */
+        Py_DECREF(found);
+        PyObject *call[2] = {enc, pos};
+        result = PyObject_VectorcallMethod(names[S_ENC_LEGAL], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        goto done;
+    }
+    PyObject *legal = PyTuple_GET_ITEM(found, 1);
+    if (pos_set(self, pos, S_STEP, PyTuple_GET_ITEM(found, 0)) == 0
+        && pos_set(self, pos, S_LEGAL, legal) == 0) {
+        result = Py_NewRef(legal);
+    }
+    Py_DECREF(found);
+done:
+    Py_XDECREF(enc);
+    Py_XDECREF(state);
+    Py_DECREF(pos);
+    return result;
+fallback:
+    Py_XDECREF(enc);
+    Py_XDECREF(state);
+    Py_DECREF(pos);
+    return PyObject_Vectorcall(self->fallback, args, 2, NULL);
+}
+
+static PyObject *
+fast_vectorcall(FastMethodObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t want = self->kind == FAST_DRAW || self->kind == FAST_LEGAL ? 2 : 1;
+    if (nargs != want || kwnames != NULL) {
+        goto fallback;
+    }
+    PyObject *pos = fast_pos(self, args[0]);
+    if (pos == NULL) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    switch (self->kind) {
+    case FAST_PLAYER:
+    case FAST_TERMINAL: {
+        PyObject *player = pos_get(self, pos, S_PLAYER_ID);
+        Py_DECREF(pos);
+        if (player == NULL || player != Py_None) {
+            if (player != NULL && self->kind == FAST_TERMINAL) {
+                result = PyObject_RichCompare(player, self->terminal, Py_EQ);
+                Py_DECREF(player);
+                return result;
+            }
+            return player;
+        }
+        Py_DECREF(player);
+        goto fallback;
+    }
+    case FAST_OUTCOMES: {
+        PyObject *deal = fast_deal(self, pos);
+        if (deal == NULL) {
+            Py_DECREF(pos);
+            if (PyErr_Occurred()) {
+                return NULL;
+            }
+            goto fallback;
+        }
+        PyObject *k = pos_get(self, pos, S_K);
+        Py_DECREF(pos);
+        if (k != NULL) {
+            result = deal_outcomes_method((DealObject *)deal, k);
+            Py_DECREF(k);
+        }
+        Py_DECREF(deal);
+        if (result != Py_None) {
+            return result; /* the list, or NULL with an error */
+        }
+        Py_DECREF(result);
+        goto fallback;
+    }
+    case FAST_LEGAL:
+        return fast_legal(self, pos, args);
+    default: { /* FAST_DRAW */
+        if ((PyObject *)Py_TYPE(pos) != self->drawing) {
+            return fast_decide(self, pos, args);
+        }
+        PyObject *deal = fast_deal(self, pos);
+        if (deal == NULL) {
+            Py_DECREF(pos);
+            if (PyErr_Occurred()) {
+                return NULL;
+            }
+            goto fallback;
+        }
+        PyObject *k = pos_get(self, pos, S_K);
+        if (k == NULL) {
+            Py_DECREF(deal);
+            Py_DECREF(pos);
+            return NULL;
+        }
+        PyObject *draw_args[2] = {k, args[1]};
+        PyObject *drew = deal_draw_method((DealObject *)deal, draw_args, 2);
+        Py_DECREF(deal);
+        if (drew == Py_True) {
+            Py_ssize_t at = PyNumber_AsSsize_t(k, PyExc_OverflowError); /* (deal_at_end read it) */
+            PyObject *next = at == -1 && PyErr_Occurred() ? NULL : PyLong_FromSsize_t(at + 1);
+            if (next != NULL && pos_set(self, pos, S_K, next) == 0
+                && pos_set(self, pos, S_OUTCOMES, Py_None) == 0) {
+                result = Py_NewRef(Py_None);
+            }
+            Py_XDECREF(next);
+        }
+        Py_DECREF(k);
+        Py_DECREF(pos);
+        if (drew != Py_False) {
+            Py_XDECREF(drew);
+            return result; /* None, or NULL with an error */
+        }
+        Py_DECREF(drew);
+        goto fallback;
+    }
+    }
+fallback:
+    return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+}
+
+static PyObject *
+fast_call(FastMethodObject *self, PyObject *args, PyObject *kwargs)
+{
+    return PyVectorcall_Call((PyObject *)self, args, kwargs);
+}
+
+static PyObject *
+fast_descr_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        return Py_NewRef(self);
+    }
+    return PyMethod_New(self, obj);
+}
+
+static PyObject *
+fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", NULL};
+    const char *kind_name;
+    PyObject *fallback, *drawing = Py_None, *terminal = Py_None, *subset = Py_None, *position = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOO:FastMethod", names, &kind_name, &fallback, &drawing,
+                                     &terminal, &subset, &position)) {
+        return NULL;
+    }
+    int kind = -1;
+    for (int i = 0; FAST_KINDS[i] != NULL; i++) {
+        if (strcmp(kind_name, FAST_KINDS[i]) == 0) {
+            kind = i;
+        }
+    }
+    if (kind < 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action or "
+                     "legal_actions, not %R",
+                     PyTuple_GET_ITEM(args, 0));
+        return NULL;
+    }
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "FastMethod: fallback must be callable");
+        return NULL;
+    }
+    if ((kind == FAST_OUTCOMES || kind == FAST_DRAW) && !PyType_Check(drawing)) {
+        PyErr_SetString(PyExc_TypeError, "FastMethod: drawing must be a type for chance_outcomes and apply_action");
+        return NULL;
+    }
+    if (position != Py_None && !PyType_Check(position)) {
+        PyErr_SetString(PyExc_TypeError, "FastMethod: position must be a type or None");
+        return NULL;
+    }
+    FastMethodObject *self = (FastMethodObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->vectorcall = (vectorcallfunc)fast_vectorcall;
+    self->kind = kind;
+    self->fallback = Py_NewRef(fallback);
+    self->drawing = Py_NewRef(drawing);
+    self->terminal = Py_NewRef(terminal);
+    self->subset = Py_NewRef(subset);
+    self->position = Py_NewRef(position);
+    for (int i = 0; i < S_COUNT; i++) {
+        self->names[i] = PyUnicode_InternFromString(FAST_NAMES[i]);
+        if (self->names[i] == NULL) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        /* the position's own object slots of that name (a member descriptor of the type
+         * itself, T_OBJECT_EX, not read-only): read and written straight from the slot */
+        PyObject *slot = position == Py_None ? NULL : PyDict_GetItemWithError(((PyTypeObject *)position)->tp_dict,
+                                                                              self->names[i]);
+        if (slot == NULL && PyErr_Occurred()) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        if (slot != NULL && Py_IS_TYPE(slot, &PyMemberDescr_Type)
+            && ((PyMemberDescrObject *)slot)->d_common.d_type == (PyTypeObject *)position
+            && ((PyMemberDescrObject *)slot)->d_member->type == T_OBJECT_EX
+            && !(((PyMemberDescrObject *)slot)->d_member->flags & READONLY)) {
+            self->members[i] = ((PyMemberDescrObject *)slot)->d_member;
+        }
+    }
+    return (PyObject *)self;
+}
+
+static PyObject *
+fast_get_kind(FastMethodObject *self, void *closure)
+{
+    return PyUnicode_FromString(FAST_KINDS[self->kind]);
+}
+
+static PyGetSetDef fast_getset[] = {
+    {"kind", (getter)fast_get_kind, NULL, "Which method this is.", NULL},
+    {NULL},
+};
+
+static PyMemberDef fast_members[] = {
+    {"fallback", T_OBJECT, offsetof(FastMethodObject, fallback), READONLY, "The Python function it stands for."},
+    {"drawing", T_OBJECT, offsetof(FastMethodObject, drawing), READONLY, "The type of a drawing position."},
+    {"terminal", T_OBJECT, offsetof(FastMethodObject, terminal), READONLY, "The player id of the end."},
+    {"subset", T_OBJECT, offsetof(FastMethodObject, subset), READONLY, "The type of a subset tree."},
+    {"position", T_OBJECT, offsetof(FastMethodObject, position), READONLY, "The type whose slots are read."},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(FastMethodObject, vectorcall), READONLY},
+    {NULL},
+};
+
+static PyType_Slot fast_slots[] = {
+    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None): a state method, its common case in C."},
+    {Py_tp_new, fast_new},
+    {Py_tp_dealloc, fast_dealloc},
+    {Py_tp_traverse, fast_traverse},
+    {Py_tp_clear, fast_clear},
+    {Py_tp_call, fast_call},
+    {Py_tp_descr_get, fast_descr_get},
+    {Py_tp_getset, fast_getset},
+    {Py_tp_members, fast_members},
+    {0, NULL},
+};
+
+static PyType_Spec fast_spec = {
+    .name = "cardrules._speedups.FastMethod",
+    .basicsize = sizeof(FastMethodObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .slots = fast_slots,
+};
+
+/* ----------------------------------------------------------------------------------- */
 /* LazyDict                                                                             */
 
 /* A dict whose values are computed when first read: a value that is the instance's
@@ -1671,6 +2282,15 @@ speedups_exec(PyObject *module)
         return -1;
     }
     int rc = PyModule_AddObjectRef(module, "Deal", type);
+    Py_DECREF(type);
+    if (rc < 0) {
+        return -1;
+    }
+    type = PyType_FromModuleAndSpec(module, &fast_spec, NULL);
+    if (type == NULL) {
+        return -1;
+    }
+    rc = PyModule_AddObjectRef(module, "FastMethod", type);
     Py_DECREF(type);
     if (rc < 0) {
         return -1;

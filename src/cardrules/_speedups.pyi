@@ -64,3 +64,22 @@ class LazyDict(dict[Any, Any]):
     _player: Any
     @classmethod
     def make(cls, template: dict[Any, Any], compute: Any, source: Any, at: Any, player: Any, /) -> Any: ...
+
+class FastMethod:
+    kind: str
+    fallback: Any
+    drawing: Any
+    terminal: Any
+    subset: Any
+    position: Any
+    def __init__(
+        self,
+        kind: str,
+        fallback: Any,
+        drawing: Any = ...,
+        terminal: Any = ...,
+        subset: Any = ...,
+        position: Any = ...,
+    ) -> None: ...
+    def __get__(self, obj: object, cls: type | None = ...) -> Any: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

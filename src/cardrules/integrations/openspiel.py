@@ -27,7 +27,7 @@ import numpy as np
 import pyspiel
 
 from .. import eleusis
-from .._hotloops import first_legal, subset_step
+from .._hotloops import FastMethod, c_speedups, first_legal, subset_step
 from ..errors import CardRulesError
 from ..protocol import CHANCE, GAMES, game_of
 from ..serialize import from_json, to_json
@@ -322,6 +322,24 @@ class CardRulesState(pyspiel.State):
         if pos.dealt:
             text += "\ndealt so far: " + " ".join(map(str, pos.dealt))
         return text
+
+
+# With the C module, the methods OpenSpiel calls at every step (current_player and
+# is_terminal several times a step, chance_outcomes or _legal_actions, _apply_action)
+# answer their common case in C, from the position, without a Python frame: the player
+# kept, a card drawn in place, the step worked out by _legal_actions, every legal action
+# interned; anything else runs the methods above (FastMethod's fallback).  Without the C
+# module the methods above are the class's own.
+if c_speedups is not None:
+    for _name, _kind, _extra in (
+        ("current_player", "current_player", {}),
+        ("is_terminal", "is_terminal", {"terminal": _TERMINAL}),
+        ("chance_outcomes", "chance_outcomes", {"drawing": _Drawing}),
+        ("_apply_action", "apply_action", {"drawing": _Drawing}),
+        ("_legal_actions", "legal_actions", {"subset": _SubsetTree}),
+    ):
+        _method = FastMethod(_kind, CardRulesState.__dict__[_name], position=Position, **_extra)
+        setattr(CardRulesState, _name, _method)
 
 
 def _restore(name: str, state_json: str, pending: tuple[int, ...], dealt: tuple[str, ...]) -> Position:
