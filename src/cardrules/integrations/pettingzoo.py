@@ -165,9 +165,12 @@ def _observation_value(obs: _Observation, key: str) -> Any:
                                 pos._legal = legal
                         else:  # a tree from the start (an Aegis exchange)
                             legal = enc._tree_legal(pos)
-                elif type(tree) is _SubsetTree and pos._step is None:
-                    # a token of an Aegis exchange under way: Encoding._legal's, inline
-                    found = subset_step(tree._ids, tree._end, tree._actions, pending)
+                elif pos._step is None:  # an action under way: Encoding._legal's, inline
+                    found = (  # (an Aegis exchange: _SubsetTree.step_at, inline)
+                        subset_step(tree._ids, tree._end, tree._actions, pending)
+                        if type(tree) is _SubsetTree
+                        else enc._pending_legal(pos)
+                    )
                     if found is not None:
                         pos._step, legal = found
                         pos._legal = legal
