@@ -14,7 +14,10 @@ chosen so far, and the whole view coded exactly); the view itself is in
 The observation dicts and the info dicts are computed as they are read: ``last()`` and
 ``observe`` return at once, and an agent that reads only ``obs["action_mask"]`` never pays
 for the tensor (or for the view in ``infos``).  They are ``dict`` objects (a subclass
-that computes each value the first time any way of reading asks for it).
+that computes each value the first time any way of reading asks for it).  An agent's
+info is one dict while the state stays the same (as the tokens of one action are
+entered), and a new one, with the new view, once the state changes; what a caller
+writes into ``infos`` stays until then.
 ``reset(seed=...)`` deals with the library's seeded shuffle (``new_game(seed=...)``), so
 chance never stops the environment.  Rewards come at the end: each agent's final score.
 ``render_mode="ansi"`` returns the table as the selected agent sees it.
