@@ -397,7 +397,11 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         if step is not None and (type(action) is int or isinstance(action, np.integer)):
             move = step.get(action, _UNSET)  # type: ignore[arg-type]  # (a NumPy integer finds its int)
         if move is None:  # a pending token: Encoding.apply's, without its checks
-            pos = self.position = enc._extend(pos, action)
+            self.position = enc._extend(pos, action)
+            # the same state, the same agent to act, the same infos: nothing else changes
+            if type(self.infos) is _Infos and not any(self.rewards.values()):
+                return
+            pos = self.position
         elif move is not _UNSET:  # it completes an action: Encoding.apply's, inline
             pos = self.position = enc.enter(enc._apply(pos.state, move))
         else:  # no step yet, or an error
