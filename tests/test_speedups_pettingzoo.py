@@ -189,9 +189,12 @@ def test_mask_of_refuses_bad_input(which: str) -> None:
     for ids in ([5], [-6], [10**30]):
         with pytest.raises(IndexError):
             mask_of(new, ids)
-    for bad in (np.zeros(5, np.int16).copy, np.zeros((2, 3), np.int8).copy, lambda: b"\0\0\0", lambda: 5):
-        with pytest.raises(TypeError):
+    spaced = np.zeros(10, np.int8)[::2]  # not in one piece
+    for bad in (np.zeros(5, np.int16).copy, np.zeros((2, 3), np.int8).copy, lambda: b"\0\0\0", lambda: spaced):
+        with pytest.raises(TypeError, match="writable buffer of one-byte items"):
             mask_of(bad, [1])
+    with pytest.raises(TypeError):
+        mask_of(lambda: 5, [1])  # no buffer at all
     readonly = np.zeros(5, np.int8)
     readonly.flags.writeable = False
     with pytest.raises(TypeError, match="writable buffer of one-byte items"):

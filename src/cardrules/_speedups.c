@@ -1842,6 +1842,10 @@ mask_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_buffer view;
     if (PyObject_GetBuffer(out, &view, PyBUF_CONTIG_RO) < 0) { /* (read-only: refused below) */
         Py_DECREF(out);
+        if (PyErr_ExceptionMatches(PyExc_BufferError) || PyErr_ExceptionMatches(PyExc_ValueError)) {
+            /* a buffer, but not in one piece (NumPy says ValueError, others BufferError) */
+            PyErr_SetString(PyExc_TypeError, "mask_of: new() must give a writable buffer of one-byte items");
+        }
         return NULL;
     }
     if (view.readonly || view.itemsize != 1 || view.ndim != 1) {

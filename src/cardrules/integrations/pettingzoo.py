@@ -146,8 +146,6 @@ class _LazyDict(LazyDict):  # (LazyDict: the C type, or its reference)
         return dict, (self._filled(),)
 
 
-
-
 def _observation_value(obs: _Observation, key: str) -> Any:
     """A value of an observation: its action mask or its tensor (the ``_compute`` of
     :class:`_Observation`)."""
