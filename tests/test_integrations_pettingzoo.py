@@ -86,7 +86,7 @@ def test_observations_and_infos_read_like_plain_dicts() -> None:
     """The observation and info dicts compute their values when read; every way of reading
     gives what computing them at once gives, copies and pickles are plain dicts, an info
     kept from an earlier step keeps its view, and what a caller writes into ``infos`` is
-    replaced at the next step."""
+    replaced once an action is done."""
     import copy
     import pickle
 
@@ -119,6 +119,56 @@ def test_observations_and_infos_read_like_plain_dicts() -> None:
         e.step(token)
     assert kept["view"] == view
     assert e.infos[agent] == {"view": game.view(e.cardrules_state, p)} != {"view": view}
+
+
+@pytest.mark.parametrize(("name", "players"), [("aegis", 2), ("eleusis", 4)])
+def test_what_last_hands_out_never_changes(name: str, players: int) -> None:
+    """Each ``last()`` hands out an observation and an info that stay as they were when
+    later steps are taken (their masks are arrays of their own, not views of a buffer
+    reused); while an action's tokens are entered the state does not change, and each
+    agent's info is then the very same dict (its view is that state's), made anew once the
+    action is done; what a caller writes into ``infos`` stays until then."""
+    e = raw_env(name, players=players)
+    e.reset(seed=3)
+    rng = np.random.default_rng(1)
+    kept: list[tuple[object, np.ndarray, object, object]] = []
+    shared = fresh = 0
+    before: tuple[object, object, object] | None = None
+    for agent in e.agent_iter():
+        obs, _, term, trunc, info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        mask = obs["action_mask"]
+        state = e.cardrules_state
+        assert info["view"] == GAMES[name].view(state, e.possible_agents.index(agent))
+        if before is not None and before[0] is state and before[1] == agent:
+            assert info is before[2]
+            shared += 1
+        else:
+            fresh += 1
+        kept.append((obs, mask.copy(), info, info["view"]))
+        before = (state, agent, info)
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+    for obs, mask, info, view in kept:
+        assert np.array_equal(obs["action_mask"], mask) and info["view"] == view
+    assert shared and fresh  # both kinds of step were seen
+    # a write into infos, kept while the state does not change, replaced once it does
+    e.reset(seed=3)
+    seen = set()
+    for agent in e.agent_iter():
+        if e.terminations[agent]:
+            break
+        e.infos[agent] = {"written": True}
+        state = e.cardrules_state
+        e.step(int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
+        same = e.cardrules_state is state
+        written = e.infos[agent] == {"written": True}
+        assert written == same and (same or e.infos[agent]["view"] == GAMES[name].view(e.cardrules_state, e.possible_agents.index(agent)))
+        seen.add(same)
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}
 
 
 @pytest.mark.parametrize("bad", [3.0, np.float32(3.0), 3.5, float("nan"), "3", None, [3], 10**30, -1])

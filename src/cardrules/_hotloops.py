@@ -20,7 +20,8 @@ compiled when cardrules is installed with a C compiler at hand:
   any subset of a hand (an Aegis exchange), from the hand alone; :func:`hand_step`: the
   step of an Eleusis string under way (the cards left in the hand); :class:`LazyDict`:
   a ``dict`` whose values are computed when first read (PettingZoo's observations and
-  infos), made and read in C;
+  infos), made and read in C, and :class:`LazyChild`: the compute of one whose values are
+  such dicts themselves (PettingZoo's ``infos``), called from C;
 * :func:`same_objects`: whether a ``Shuffle`` holds the very cards of its chance node (cards
   are interned), the fast half of the check every ``Shuffle`` gets from
   :meth:`~cardrules.protocol.GameDef.apply`.
@@ -62,6 +63,8 @@ __all__ = [
     "FastMethodPy",
     "FirstTable",
     "FirstTablePy",
+    "LazyChild",
+    "LazyChildPy",
     "LazyDict",
     "LazyDictPy",
     "c_speedups",
@@ -75,6 +78,8 @@ __all__ = [
     "hand_step_py",
     "id_mask",
     "id_mask_py",
+    "mask_of",
+    "mask_of_py",
     "same_objects",
     "same_objects_py",
     "subset_objects",
@@ -191,6 +196,22 @@ def id_mask_py(size: int, ids: Sequence[int]) -> bytearray:
     return mask
 
 
+def mask_of_py(new: Callable[[], Any], ids: Sequence[int]) -> Any:
+    """``new()`` (a writable one-dimensional buffer of one-byte items, all zeros: a NumPy
+    ``int8`` array's bound ``copy``) with a 1 at each of ``ids`` (a list or tuple of
+    ints): an action mask as the array itself."""
+    if not isinstance(ids, (list, tuple)):
+        raise TypeError("mask_of: ids must be a list or tuple of ints")
+    out = new()
+    view = memoryview(out)
+    if view.readonly or view.itemsize != 1 or view.ndim != 1 or not view.c_contiguous:
+        raise TypeError("mask_of: new() must give a writable buffer of one-byte items")
+    raw = view.cast("B")
+    for t in ids:
+        raw[t] = 1
+    return out
+
+
 class LazyDictPy(dict):  # type: ignore[type-arg]
     """A ``dict`` whose values are computed when first read: a value that is the
     instance's ``_compute`` object itself stands for one not computed yet, and reading it
@@ -236,6 +257,40 @@ class LazyDictPy(dict):  # type: ignore[type-arg]
             else:
                 made.append(key)
         return value
+
+    def refresh_at(self, at: Any) -> None:
+        """``at`` becomes ``_at``, and each key of ``_made`` still here gets ``_compute``
+        as its value again (to be computed at its next read); ``_made`` is emptied."""
+        self._at = at
+        made = self._made
+        if type(made) is list:
+            compute = self._compute
+            for key in made:
+                if key in self:
+                    dict.__setitem__(self, key, compute)
+            made.clear()
+
+
+class LazyChildPy:
+    """``LazyChildPy(cls, template, compute)``: called as ``child(parent, key)``, parent
+    a ``LazyDict``, it makes ``cls.make(template, compute, parent._source, parent._at,
+    parent._player[key])``: the compute of a ``LazyDict`` whose values are ``LazyDict``\\ s
+    themselves (the PettingZoo environment's infos).  The reference of the C
+    ``LazyChild``."""
+
+    __slots__ = ("cls", "compute", "template")
+
+    def __init__(self, cls: Any, template: dict[Any, Any], compute: Any) -> None:
+        if not (isinstance(cls, type) and issubclass(cls, LazyDictPy)):
+            raise TypeError("LazyChild: cls must be a LazyDict type")
+        if not isinstance(template, dict):
+            raise TypeError("LazyChild: the template must be a dict")
+        self.cls, self.template, self.compute = cls, template, compute
+
+    def __call__(self, parent: Any, key: Any) -> Any:
+        if not isinstance(parent, LazyDictPy):
+            raise TypeError("LazyChild: the parent must be a LazyDict")
+        return self.cls.make(self.template, self.compute, parent._source, parent._at, parent._player[key])
 
 
 def same_objects_py(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
@@ -610,6 +665,7 @@ fisher_yates: Callable[[list[Any], bytes], None]
 hand_step: Callable[
     [dict[Any, int], tuple[Any, ...], tuple[int, ...], Any, Any], tuple[dict[Any, Any], list[Any]]
 ]
+mask_of: Callable[[Callable[[], Any], Sequence[int]], Any]
 IMPLEMENTATION: str
 #: the C ``Deal`` type when the C module is used, else :class:`DealPy`
 Deal: Any
@@ -619,6 +675,8 @@ FastMethod: Any
 FirstTable: Any
 #: the C ``LazyDict`` type when the C module is used, else :class:`LazyDictPy`
 LazyDict: Any
+#: the C ``LazyChild`` type when the C module is used, else :class:`LazyChildPy`
+LazyChild: Any
 #: The compiled module when it is used (``None`` otherwise); ``_records`` takes its
 #: record maker from it.
 c_speedups: Any
@@ -637,7 +695,7 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     subset_step = subset_step_py
     fisher_yates = fisher_yates_py
     hand_step = hand_step_py
-    LazyDict = LazyDictPy
+    LazyDict, LazyChild, mask_of = LazyDictPy, LazyChildPy, mask_of_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
@@ -649,7 +707,7 @@ else:
     subset_step = c_speedups.subset_step
     fisher_yates = c_speedups.fisher_yates
     hand_step = c_speedups.hand_step
-    LazyDict = c_speedups.LazyDict
+    LazyDict, LazyChild, mask_of = c_speedups.LazyDict, c_speedups.LazyChild, c_speedups.mask_of
     IMPLEMENTATION = "C"
 
 #: the deal types FastMethodPy draws on (DealPy, and the C Deal when compiled)

@@ -73,6 +73,19 @@
  *       through [], by compute(self, key), and the key appended to the list _made.
  *       PettingZoo's observations and infos (cardrules.integrations.pettingzoo), made
  *       and read in one call each.  Reference: cardrules._hotloops.LazyDictPy.
+ *       Its refresh_at(at) sets _at and has each key of _made computed again (one call
+ *       at each PettingZoo step, for the infos).
+ *
+ *   LazyChild(cls, template, compute) -> a callable
+ *       child(parent, key) is cls.make(template, compute, parent._source, parent._at,
+ *       parent._player[key]): the compute of a LazyDict whose values are LazyDicts (the
+ *       PettingZoo infos: each agent's info at the current state), called by the
+ *       parent's [] without a Python frame.  Reference: cardrules._hotloops.LazyChildPy.
+ *
+ *   mask_of(new, ids) -> new()
+ *       new() (a writable one-dimensional buffer of one-byte zeros: a NumPy int8
+ *       array's bound copy) with a 1 at each id: PettingZoo's action mask as an array
+ *       of its own in one call.  Reference: cardrules._hotloops.mask_of_py.
  *
  *   same_objects(a, b) -> bool
  *       whether the tuples `a` and `b` hold the same objects (by identity) as many times
@@ -2240,9 +2253,244 @@ lazy_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     return NULL;
 }
 
+/* refresh_at(at): `at` becomes _at, and each key of `made` still in the dict gets
+ * `compute` as its value again (to be computed at its next read); `made` is emptied.
+ * One call where a Python loop over the keys made took a dozen steps (the PettingZoo
+ * environment's infos, at every step). */
+static PyObject *
+lazy_refresh_at(LazyObject *self, PyObject *at)
+{
+    int rc = 0;
+    DEAL_LOCK(self);
+    Py_XSETREF(self->at, Py_NewRef(at));
+    PyObject *made = self->made;
+    if (made != NULL && PyList_CheckExact(made) && self->compute != NULL) {
+        Py_INCREF(made);
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(made) && rc == 0; i++) {
+            PyObject *key = Py_NewRef(PyList_GET_ITEM(made, i));
+            rc = PyDict_Contains((PyObject *)self, key);
+            if (rc > 0) {
+                rc = PyDict_SetItem((PyObject *)self, key, self->compute);
+            }
+            Py_DECREF(key);
+        }
+        if (rc == 0) {
+            rc = PyList_SetSlice(made, 0, PyList_GET_SIZE(made), NULL);
+        }
+        Py_DECREF(made);
+    }
+    DEAL_UNLOCK();
+    if (rc < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* A LazyDict of the compute objects' kind: a LazyChild(cls, template, compute) called as
+ * child(parent, key), parent a LazyDict, makes
+ * cls.make(template, compute, parent._source, parent._at, parent._player[key]): the
+ * compute of a LazyDict whose values are LazyDicts themselves (the PettingZoo
+ * environment's infos: each agent's info at the current state), called from C by the
+ * parent's [] without a Python frame.  Reference: cardrules._hotloops.LazyChildPy. */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *cls, *template, *compute;
+    vectorcallfunc vectorcall;
+} ChildObject;
+
+static int
+is_lazy_type(PyTypeObject *tp)
+{
+    for (; tp != NULL; tp = tp->tp_base) { /* LazyDict itself, or a subclass of it */
+        if (tp->tp_dealloc == (destructor)lazy_dealloc) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+#define is_lazy(obj) is_lazy_type(Py_TYPE(obj))
+
+static PyObject *
+child_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    ChildObject *self = (ChildObject *)callable;
+    if (PyVectorcall_NARGS(nargsf) != 2 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "a LazyChild is called as child(parent, key)");
+        return NULL;
+    }
+    if (!is_lazy(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "LazyChild: the parent must be a LazyDict");
+        return NULL;
+    }
+    LazyObject *parent = (LazyObject *)args[0];
+    if (parent->player == NULL) {
+        PyErr_SetString(PyExc_TypeError, "LazyChild: the parent has no _player");
+        return NULL;
+    }
+    PyObject *player = PyObject_GetItem(parent->player, args[1]);
+    if (player == NULL) {
+        return NULL;
+    }
+    PyObject *make_args[5] = {
+        self->template, self->compute,
+        parent->source ? parent->source : Py_None, parent->at ? parent->at : Py_None, player,
+    };
+    PyObject *out = lazy_make((PyTypeObject *)self->cls, make_args, 5);
+    Py_DECREF(player);
+    return out;
+}
+
+static PyObject *
+child_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *cls, *template, *compute;
+    if ((kwds != NULL && PyDict_GET_SIZE(kwds) != 0)
+        || !PyArg_UnpackTuple(args, "LazyChild", 3, 3, &cls, &template, &compute)) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "LazyChild(cls, template, compute) takes no keywords");
+        }
+        return NULL;
+    }
+    if (!PyType_Check(cls) || !is_lazy_type((PyTypeObject *)cls)) {
+        PyErr_SetString(PyExc_TypeError, "LazyChild: cls must be a LazyDict type");
+        return NULL;
+    }
+    if (!PyDict_Check(template)) {
+        PyErr_SetString(PyExc_TypeError, "LazyChild: the template must be a dict");
+        return NULL;
+    }
+    ChildObject *self = (ChildObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->cls = Py_NewRef(cls);
+    self->template = Py_NewRef(template);
+    self->compute = Py_NewRef(compute);
+    self->vectorcall = child_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+child_traverse(ChildObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(self->cls);
+    Py_VISIT(self->template);
+    Py_VISIT(self->compute);
+    return 0;
+}
+
+static int
+child_clear(ChildObject *self)
+{
+    Py_CLEAR(self->cls);
+    Py_CLEAR(self->template);
+    Py_CLEAR(self->compute);
+    return 0;
+}
+
+static void
+child_dealloc(ChildObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    child_clear(self);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+static PyMemberDef child_members[] = {
+    {"cls", T_OBJECT_EX, offsetof(ChildObject, cls), READONLY, "The LazyDict type made."},
+    {"template", T_OBJECT_EX, offsetof(ChildObject, template), READONLY, "The template of each one made."},
+    {"compute", T_OBJECT_EX, offsetof(ChildObject, compute), READONLY, "The compute of each one made."},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(ChildObject, vectorcall), READONLY},
+    {NULL},
+};
+
+static PyType_Slot child_slots[] = {
+    {Py_tp_doc, "LazyChild(cls, template, compute): child(parent, key) is "
+                "cls.make(template, compute, parent._source, parent._at, parent._player[key])."},
+    {Py_tp_new, child_new},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_dealloc, child_dealloc},
+    {Py_tp_traverse, child_traverse},
+    {Py_tp_clear, child_clear},
+    {Py_tp_members, child_members},
+    {0, NULL},
+};
+
+static PyType_Spec child_spec = {
+    .name = "cardrules._speedups.LazyChild",
+    .basicsize = sizeof(ChildObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .slots = child_slots,
+};
+
+/* mask_of(new, ids): new() (a writable one-dimensional buffer of one-byte items, all
+ * zeros: a NumPy int8 array's bound copy) with a 1 at each of ids, a list or tuple of
+ * ints (negative ones from the end).  PettingZoo's action mask as the array itself, in
+ * one call: where id_mask's bytearray then needed an ndarray over it (a second object,
+ * and numpy.ndarray's argument parsing, twice the time of a copy).  Reference:
+ * cardrules._hotloops.mask_of_py. */
+static PyObject *
+mask_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "mask_of(new, ids)");
+        return NULL;
+    }
+    PyObject *seq = args[1];
+    if (!PyList_Check(seq) && !PyTuple_Check(seq)) {
+        PyErr_SetString(PyExc_TypeError, "mask_of: ids must be a list or tuple of ints");
+        return NULL;
+    }
+    PyObject *out = PyObject_CallNoArgs(args[0]);
+    if (out == NULL) {
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(out, &view, PyBUF_CONTIG_RO) < 0) { /* (read-only: refused below) */
+        Py_DECREF(out);
+        if (PyErr_ExceptionMatches(PyExc_BufferError) || PyErr_ExceptionMatches(PyExc_ValueError)) {
+            /* a buffer, but not in one piece (NumPy says ValueError, others BufferError) */
+            PyErr_SetString(PyExc_TypeError, "mask_of: new() must give a writable buffer of one-byte items");
+        }
+        return NULL;
+    }
+    if (view.readonly || view.itemsize != 1 || view.ndim != 1) {
+        PyBuffer_Release(&view);
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_TypeError, "mask_of: new() must give a writable buffer of one-byte items");
+        return NULL;
+    }
+    char *mask = (char *)view.buf;
+    Py_ssize_t size = view.len;
+    Py_INCREF(seq);
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        Py_ssize_t t = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), PyExc_IndexError);
+        if (t == -1 && PyErr_Occurred()) {
+            Py_CLEAR(out);
+            break;
+        }
+        if (t < -size || t >= size) {
+            PyErr_SetString(PyExc_IndexError, "mask_of: an id out of range");
+            Py_CLEAR(out);
+            break;
+        }
+        mask[t < 0 ? t + size : t] = 1;
+    }
+    Py_DECREF(seq);
+    PyBuffer_Release(&view);
+    return out;
+}
+
 static PyMethodDef lazy_methods[] = {
     {"make", (PyCFunction)(void (*)(void))lazy_make, METH_FASTCALL | METH_CLASS,
      "make(template, compute, source, at, player): a new one holding the template's items."},
+    {"refresh_at", (PyCFunction)lazy_refresh_at, METH_O,
+     "refresh_at(at): _at = at, and every key of _made (still there) to be computed again."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2315,6 +2563,15 @@ speedups_exec(PyObject *module)
     }
     rc = PyModule_AddObjectRef(module, "LazyDict", type);
     Py_DECREF(type);
+    if (rc < 0) {
+        return -1;
+    }
+    type = PyType_FromModuleAndSpec(module, &child_spec, NULL);
+    if (type == NULL) {
+        return -1;
+    }
+    rc = PyModule_AddObjectRef(module, "LazyChild", type);
+    Py_DECREF(type);
     return rc;
 }
 
@@ -2339,6 +2596,8 @@ static PyMethodDef speedups_methods[] = {
      "fisher_yates(items, stream): the seeded shuffle's swaps of a list, in place, by a byte stream."},
     {"subset_step", (PyCFunction)(void (*)(void))subset_step, METH_FASTCALL,
      "subset_step(ids, end, actions, prefix): the level after a prefix of a subset choice, or None."},
+    {"mask_of", (PyCFunction)(void (*)(void))mask_of, METH_FASTCALL,
+     "mask_of(new, ids): new() (a writable buffer of one-byte zeros) with a 1 at each id."},
     {"same_objects", (PyCFunction)(void (*)(void))same_objects, METH_FASTCALL,
      "same_objects(a, b): whether two tuples hold the same objects as many times each."},
     {NULL, NULL, 0, NULL},
