@@ -507,7 +507,7 @@ class DealPy:
         return counts
 
 
-_FAST_KINDS = ("current_player", "is_terminal", "chance_outcomes", "apply_action", "legal_actions")
+_FAST_KINDS = ("current_player", "is_terminal", "chance_outcomes", "apply_action", "legal_actions", "action_mask")
 _NOTHING: Any = object()
 
 
@@ -541,14 +541,23 @@ class FastMethodPy:
       ``None`` (then ``enc._legal(pos)``); where tokens are pending, nothing is worked
       out (``pos._step`` ``None``) and ``type(pos._trie) is subset``:
       ``subset_step(tree._ids, tree._end, tree._actions, pending)``, kept on the
-      position as above, unless it is ``None``.
+      position as above, unless it is ``None``;
+    * ``"action_mask"`` (obs, key): the compute of a PettingZoo observation (a
+      ``LazyDict`` whose ``_source`` is ``(enc, new_mask, legal_of, first_table,
+      tree_phase)``, ``_at`` the position, ``_player`` the player), where ``key`` is
+      ``"action_mask"`` and ``pos._who`` is not ``unset`` and equals the player:
+      ``mask_of(new_mask, ids)``, the ids ``pos._legal`` unless that is ``None``; else,
+      where tokens are pending, the subset step as for ``"legal_actions"``; where
+      nothing is pending or worked out, ``first_table`` is not ``None`` and the state is
+      not in ``tree_phase``: ``first_legal(legal_of(state), first_table)`` kept on the
+      position (``enc._legal(pos)`` where that is ``None``).
 
     The reference of the C module's ``FastMethod``, which makes the same reads and
     calls in C (pybind11 takes it for a Python override, as it is no built-in
     function), reading and writing the slots of a ``position`` (the type given, or a
     subclass that does not redefine them) straight from the object."""
 
-    __slots__ = ("_kind", "drawing", "fallback", "position", "subset", "terminal")
+    __slots__ = ("_kind", "drawing", "fallback", "position", "subset", "terminal", "unset")
 
     def __init__(
         self,
@@ -558,11 +567,12 @@ class FastMethodPy:
         terminal: Any = None,
         subset: Any = None,
         position: Any = None,
+        unset: Any = None,
     ) -> None:
         if kind not in _FAST_KINDS:
             raise ValueError(
-                "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action or "
-                f"legal_actions, not {kind!r}"
+                "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action, "
+                f"legal_actions or action_mask, not {kind!r}"
             )
         if not callable(fallback):
             raise TypeError("FastMethod: fallback must be callable")
@@ -576,6 +586,7 @@ class FastMethodPy:
         self.terminal = terminal
         self.subset = subset
         self.position = position  # (the C version reads its slots straight; the same values)
+        self.unset = unset
 
     @property
     def kind(self) -> str:
@@ -587,6 +598,8 @@ class FastMethodPy:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         kind = self._kind
         if len(args) == (2 if kind >= 3 else 1) and not kwargs:
+            if kind == 5:
+                return self._mask(*args)
             pos = args[0]._pos
             if kind == 4:
                 return self._legal(args[0], pos, args[1])
@@ -651,6 +664,42 @@ class FastMethodPy:
                     legal = enc._tree_legal(pos)  # a tree from the start
                     return enc._legal(pos) if legal is None else legal
         return self.fallback(state, player)
+
+    def _mask(self, obs: Any, key: Any) -> Any:
+        if key == "action_mask" and type(key) is str and isinstance(obs, LazyDict):
+            source, pos, player = obs._source, obs._at, obs._player
+            if type(source) is tuple and len(source) == 5:
+                enc, new_mask, legal_of, table, tree_phase = source
+                who = pos._who
+                if who is not self.unset and who == player:
+                    legal = pos._legal
+                    if legal is None:
+                        pending = pos.pending
+                        if type(pending) is not tuple:
+                            return self.fallback(obs, key)
+                        if pending:  # a token of a subset choice under way
+                            tree = pos._trie if pos._step is None else None
+                            if type(tree) is not self.subset:
+                                return self.fallback(obs, key)
+                            found = subset_step(tree._ids, tree._end, tree._actions, pending)
+                            if found is None:
+                                return self.fallback(obs, key)
+                            pos._step, legal = found
+                            pos._legal = legal
+                        else:
+                            if table is None or pos._step is not None or pos._trie is not None:
+                                return self.fallback(obs, key)
+                            state = pos.state
+                            if tree_phase is not None and state.phase == tree_phase:
+                                return self.fallback(obs, key)  # a tree from the start
+                            found = first_legal(legal_of(state), table)
+                            if found is None:
+                                legal = enc._legal(pos)
+                            else:
+                                pos._step, legal = found
+                                pos._legal = legal
+                    return mask_of(new_mask, legal)
+        return self.fallback(obs, key)
 
 
 subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]

@@ -1526,6 +1526,9 @@ static PyType_Spec deal_spec = {
 /* ----------------------------------------------------------------------------------- */
 /* FastMethod (a framework state's method, its common case in C)                       */
 
+static PyObject *mask_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+static int lazy_parts(PyObject *obj, PyObject **source, PyObject **at, PyObject **player);
+
 /* A method of a framework's state class (the OpenSpiel state of
  * cardrules.integrations.openspiel) whose common case is answered in C from the position
  * the state keeps as its attribute `_pos`; every other case calls `fallback`, the Python
@@ -1552,29 +1555,37 @@ static PyType_Spec deal_spec = {
  *       enc._tree_legal(pos) unless that is None (then enc._legal(pos)); where tokens
  *       are pending, pos._step is None and type(pos._trie) is `subset`:
  *       subset_step(tree._ids, tree._end, tree._actions, pending), kept on the position
- *       as above, unless it is None.
+ *       as above, unless it is None;
+ *   "action_mask" (obs, key): the compute of a PettingZoo observation (a LazyDict whose
+ *       _source is (enc, new_mask, legal_of, first_table, tree_phase), _at the position
+ *       and _player the player), where key is "action_mask", pos._who is not `unset` and
+ *       equals the player: mask_of(new_mask, ids), ids pos._legal unless that is None;
+ *       else, where tokens are pending, the subset step as for "legal_actions"; where
+ *       nothing is pending or worked out, first_table is not None and the state is not
+ *       in tree_phase: first_legal(legal_of(state), first_table) kept on the position
+ *       (enc._legal(pos) where it is None).  Anything else: the fallback.
  * Errors of those reads and calls are raised as the fallback would raise them.
  * Reference: cardrules._hotloops.FastMethodPy. */
 
-enum { FAST_PLAYER, FAST_TERMINAL, FAST_OUTCOMES, FAST_DRAW, FAST_LEGAL };
+enum { FAST_PLAYER, FAST_TERMINAL, FAST_OUTCOMES, FAST_DRAW, FAST_LEGAL, FAST_MASK };
 
 static const char *const FAST_KINDS[] = {"current_player", "is_terminal", "chance_outcomes", "apply_action",
-                                         "legal_actions", NULL};
+                                         "legal_actions", "action_mask", NULL};
 
 /* the attribute names FastMethod reads, in order (interned once per FastMethod) */
 enum { S_POS, S_PLAYER_ID, S_DEAL, S_K, S_OUTCOMES, S_STEP, S_ENC, S_EXTEND, S_ENTER, S_APPLY, S_STATE,
        S_LEGAL, S_PENDING, S_TRIE, S_FIRST_PAIR, S_TREE_PHASE, S_PHASE, S_LEGAL_OF, S_FIRST_TABLE,
-       S_ENC_LEGAL, S_TREE_LEGAL, S_IDS, S_END, S_ACTIONS, S_COUNT };
+       S_ENC_LEGAL, S_TREE_LEGAL, S_IDS, S_END, S_ACTIONS, S_WHO, S_MASK_KEY, S_COUNT };
 static const char *const FAST_NAMES[S_COUNT] = {
     "_pos", "player_id", "_deal", "_k", "_outcomes", "_step", "_enc", "_extend", "enter", "_apply", "state",
     "_legal", "pending", "_trie", "_first_pair", "_tree_phase", "phase", "_legal_of", "_first_table", "_legal",
-    "_tree_legal", "_ids", "_end", "_actions"};
+    "_tree_legal", "_ids", "_end", "_actions", "_who", "action_mask"};
 
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     int kind;
-    PyObject *fallback, *drawing, *terminal, *subset, *position;
+    PyObject *fallback, *drawing, *terminal, *subset, *position, *unset;
     PyObject *names[S_COUNT];
     PyMemberDef *members[S_COUNT]; /* the `position` type's slot of a name, where it has one */
 } FastMethodObject;
@@ -1609,6 +1620,7 @@ fast_traverse(FastMethodObject *self, visitproc visit, void *arg)
     Py_VISIT(self->terminal);
     Py_VISIT(self->subset);
     Py_VISIT(self->position);
+    Py_VISIT(self->unset);
     return 0;
 }
 
@@ -1620,6 +1632,7 @@ fast_clear(FastMethodObject *self)
     Py_CLEAR(self->terminal);
     Py_CLEAR(self->subset);
     Py_CLEAR(self->position);
+    Py_CLEAR(self->unset);
     for (int i = 0; i < S_COUNT; i++) {
         Py_CLEAR(self->names[i]);
     }
@@ -1900,13 +1913,156 @@ fallback:
     return PyObject_Vectorcall(self->fallback, args, 2, NULL);
 }
 
+/* The mask of `player` at `pos` (the parts of an observation, `source` a tuple of 5):
+ * a new reference; Py_NotImplemented (a new reference) where the fallback is to answer,
+ * NULL on an error. */
+#define FALL_BACK Py_NewRef(Py_NotImplemented)
+static PyObject *
+fast_mask_at(FastMethodObject *self, PyObject *source, PyObject *pos, PyObject *player)
+{
+    PyObject *const *names = self->names;
+    PyObject *who = pos_get(self, pos, S_WHO);
+    if (who == NULL) {
+        return NULL;
+    }
+    int same = who == self->unset ? 0 : PyObject_RichCompareBool(who, player, Py_EQ);
+    Py_DECREF(who);
+    if (same <= 0) {
+        if (same == 0) {
+            return FALL_BACK; /* not worked out, or not this player's turn */
+        }
+        return NULL;
+    }
+    PyObject *legal = pos_get(self, pos, S_LEGAL);
+    if (legal == NULL) {
+        return NULL;
+    }
+    if (legal == Py_None) {
+        Py_DECREF(legal);
+        legal = NULL;
+        PyObject *pending = pos_get(self, pos, S_PENDING);
+        if (pending == NULL) {
+            return NULL;
+        }
+        if (!PyTuple_CheckExact(pending)) {
+            Py_DECREF(pending);
+            return FALL_BACK;
+        }
+        if (PyTuple_GET_SIZE(pending) > 0) { /* a token of a subset choice under way */
+            legal = fast_subset(self, pos, pending);
+            Py_DECREF(pending);
+            if (legal == NULL) {
+                return NULL;
+            }
+            if (legal == Py_None) {
+                Py_DECREF(legal);
+                return FALL_BACK;
+            }
+        }
+        else { /* nothing pending */
+            Py_DECREF(pending);
+            PyObject *table = PyTuple_GET_ITEM(source, 3), *tree_phase = PyTuple_GET_ITEM(source, 4);
+            if (table == Py_None) {
+                return FALL_BACK;
+            }
+            for (int i = 0; i < 2; i++) { /* nothing worked out */
+                PyObject *item = pos_get(self, pos, i ? S_TRIE : S_STEP);
+                if (item == NULL) {
+                    return NULL;
+                }
+                int plain = item == Py_None;
+                Py_DECREF(item);
+                if (!plain) {
+                    return FALL_BACK;
+                }
+            }
+            PyObject *state = pos_get(self, pos, S_STATE);
+            if (state == NULL) {
+                return NULL;
+            }
+            if (tree_phase != Py_None) {
+                PyObject *phase = PyObject_GetAttr(state, names[S_PHASE]);
+                int tree = phase == NULL ? -1 : PyObject_RichCompareBool(phase, tree_phase, Py_EQ);
+                Py_XDECREF(phase);
+                if (tree != 0) {
+                    Py_DECREF(state);
+                    if (tree > 0) {
+                        return FALL_BACK; /* a tree from the start (an Aegis exchange) */
+                    }
+                    return NULL;
+                }
+            }
+            PyObject *actions = PyObject_CallOneArg(PyTuple_GET_ITEM(source, 2), state);
+            Py_DECREF(state);
+            if (actions == NULL) {
+                return NULL;
+            }
+            PyObject *call[2] = {actions, table};
+            PyObject *found = first_legal(NULL, call, 2);
+            Py_DECREF(actions);
+            if (found == NULL) {
+                return NULL;
+            }
+            if (found == Py_None) { /* not every action interned: Encoding._legal */
+                Py_DECREF(found);
+                PyObject *enc_call[2] = {PyTuple_GET_ITEM(source, 0), pos};
+                legal = PyObject_VectorcallMethod(names[S_ENC_LEGAL], enc_call,
+                                                  2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+                if (legal == NULL) {
+                    return NULL;
+                }
+            }
+            else {
+                if (pos_set(self, pos, S_STEP, PyTuple_GET_ITEM(found, 0)) == 0
+                    && pos_set(self, pos, S_LEGAL, PyTuple_GET_ITEM(found, 1)) == 0) {
+                    legal = Py_NewRef(PyTuple_GET_ITEM(found, 1));
+                }
+                Py_DECREF(found);
+                if (legal == NULL) {
+                    return NULL;
+                }
+            }
+        }
+    }
+    PyObject *call[2] = {PyTuple_GET_ITEM(source, 1), legal};
+    PyObject *mask = mask_of(NULL, call, 2);
+    Py_DECREF(legal);
+    return mask;
+}
+
+/* "action_mask" (obs, key): the mask of the observation's player at its position, or
+ * the fallback (for another key, the tensor, too). */
+static PyObject *
+fast_mask(FastMethodObject *self, PyObject *const *args)
+{
+    PyObject *source, *pos, *player, *result = NULL;
+    if (args[1] == self->names[S_MASK_KEY] && lazy_parts(args[0], &source, &pos, &player)
+        && PyTuple_CheckExact(source) && PyTuple_GET_SIZE(source) == 5) {
+        Py_INCREF(source); /* (held while Python code runs: legal_of, enc._legal) */
+        Py_INCREF(pos);
+        Py_INCREF(player);
+        result = fast_mask_at(self, source, pos, player);
+        Py_DECREF(source);
+        Py_DECREF(pos);
+        Py_DECREF(player);
+        if (result != Py_NotImplemented) {
+            return result;
+        }
+        Py_DECREF(result);
+    }
+    return PyObject_Vectorcall(self->fallback, args, 2, NULL);
+}
+
 static PyObject *
 fast_vectorcall(FastMethodObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    Py_ssize_t want = self->kind == FAST_DRAW || self->kind == FAST_LEGAL ? 2 : 1;
+    Py_ssize_t want = self->kind >= FAST_DRAW ? 2 : 1;
     if (nargs != want || kwnames != NULL) {
         goto fallback;
+    }
+    if (self->kind == FAST_MASK) {
+        return fast_mask(self, args);
     }
     PyObject *pos = fast_pos(self, args[0]);
     if (pos == NULL) {
@@ -2015,11 +2171,12 @@ fast_descr_get(PyObject *self, PyObject *obj, PyObject *type)
 static PyObject *
 fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", NULL};
+    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", "unset", NULL};
     const char *kind_name;
     PyObject *fallback, *drawing = Py_None, *terminal = Py_None, *subset = Py_None, *position = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOO:FastMethod", names, &kind_name, &fallback, &drawing,
-                                     &terminal, &subset, &position)) {
+    PyObject *unset = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOOO:FastMethod", names, &kind_name, &fallback, &drawing,
+                                     &terminal, &subset, &position, &unset)) {
         return NULL;
     }
     int kind = -1;
@@ -2030,8 +2187,8 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     if (kind < 0) {
         PyErr_Format(PyExc_ValueError,
-                     "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action or "
-                     "legal_actions, not %R",
+                     "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action, "
+                     "legal_actions or action_mask, not %R",
                      PyTuple_GET_ITEM(args, 0));
         return NULL;
     }
@@ -2058,6 +2215,7 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->terminal = Py_NewRef(terminal);
     self->subset = Py_NewRef(subset);
     self->position = Py_NewRef(position);
+    self->unset = Py_NewRef(unset);
     for (int i = 0; i < S_COUNT; i++) {
         self->names[i] = PyUnicode_InternFromString(FAST_NAMES[i]);
         if (self->names[i] == NULL) {
@@ -2099,12 +2257,13 @@ static PyMemberDef fast_members[] = {
     {"terminal", T_OBJECT, offsetof(FastMethodObject, terminal), READONLY, "The player id of the end."},
     {"subset", T_OBJECT, offsetof(FastMethodObject, subset), READONLY, "The type of a subset tree."},
     {"position", T_OBJECT, offsetof(FastMethodObject, position), READONLY, "The type whose slots are read."},
+    {"unset", T_OBJECT, offsetof(FastMethodObject, unset), READONLY, "The marker of a player to act not worked out."},
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(FastMethodObject, vectorcall), READONLY},
     {NULL},
 };
 
 static PyType_Slot fast_slots[] = {
-    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None): a state method, its common case in C."},
+    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None, unset=None): a state method, its common case in C."},
     {Py_tp_new, fast_new},
     {Py_tp_dealloc, fast_dealloc},
     {Py_tp_traverse, fast_traverse},
@@ -2311,6 +2470,21 @@ is_lazy_type(PyTypeObject *tp)
 }
 
 #define is_lazy(obj) is_lazy_type(Py_TYPE(obj))
+
+/* A LazyDict's _source, _at and _player (borrowed): 1, or 0 where obj is no LazyDict or
+ * one of them is not set (FastMethod's "action_mask"). */
+static int
+lazy_parts(PyObject *obj, PyObject **source, PyObject **at, PyObject **player)
+{
+    if (!is_lazy(obj)) {
+        return 0;
+    }
+    LazyObject *lazy = (LazyObject *)obj;
+    *source = lazy->source;
+    *at = lazy->at;
+    *player = lazy->player;
+    return *source != NULL && *at != NULL && *player != NULL;
+}
 
 static PyObject *
 child_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)

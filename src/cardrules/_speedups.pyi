@@ -74,6 +74,7 @@ class FastMethod:
     terminal: Any
     subset: Any
     position: Any
+    unset: Any
     def __init__(
         self,
         kind: str,
@@ -82,6 +83,7 @@ class FastMethod:
         terminal: Any = ...,
         subset: Any = ...,
         position: Any = ...,
+        unset: Any = ...,
     ) -> None: ...
     def __get__(self, obj: object, cls: type | None = ...) -> Any: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

@@ -35,7 +35,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .._hotloops import LazyChild, LazyDict, first_legal, mask_of, subset_step
+from .._hotloops import FastMethod, LazyChild, LazyDict, c_speedups, first_legal, mask_of, subset_step
 from ..errors import IllegalActionError
 from ..protocol import GAMES
 from .encoding import _UNSET, Encoding, Position, _SubsetTree, encoding_for
@@ -194,7 +194,17 @@ class _Observation(_LazyDict):
     __slots__ = ()
 
 
-_OBS_KEYS = dict.fromkeys(("observation", "action_mask"), _observation_value)
+# With the C module, the action mask's common case is answered in C (FastMethod's
+# "action_mask": the ids kept on the position, a subset step under way, every first
+# token interned), without _observation_value's Python frame; anything else (the tensor
+# included) runs _observation_value (FastMethod's fallback).  Without the C module it is
+# _observation_value itself.
+_observation_compute: Any = _observation_value
+if c_speedups is not None:
+    _observation_compute = FastMethod(
+        "action_mask", _observation_value, subset=_SubsetTree, position=Position, unset=_UNSET
+    )
+_OBS_KEYS = dict.fromkeys(("observation", "action_mask"), _observation_compute)
 # bound once: looking up a classmethod of a C type's subclass binds it anew at every call
 # (some 70 ns of the 170 a make costs that way), and every step makes an observation
 _make_observation = _Observation.make
@@ -370,7 +380,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     def observe(self, agent: str) -> dict[str, Any]:
         pos = self.position
         assert pos is not None
-        return _make_observation(_OBS_KEYS, _observation_value, self._obs_source, pos, self._index[agent])  # type: ignore[no-any-return]
+        return _make_observation(_OBS_KEYS, _observation_compute, self._obs_source, pos, self._index[agent])  # type: ignore[no-any-return]
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         # AECEnv's, with observe inline
@@ -379,7 +389,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         obs: Any = None
         if observe:
             obs = _make_observation(
-                _OBS_KEYS, _observation_value, self._obs_source, self.position, self._index[agent]
+                _OBS_KEYS, _observation_compute, self._obs_source, self.position, self._index[agent]
             )
         return (
             obs,
