@@ -507,7 +507,7 @@ class DealPy:
         return counts
 
 
-_FAST_KINDS = ("current_player", "is_terminal", "chance_outcomes", "apply_action", "legal_actions", "action_mask")
+_FAST_KINDS = ("current_player", "is_terminal", "chance_outcomes", "apply_action", "legal_actions", "action_mask", "env_step")
 _NOTHING: Any = object()
 
 
@@ -550,14 +550,27 @@ class FastMethodPy:
       where tokens are pending, the subset step as for ``"legal_actions"``; where
       nothing is pending or worked out, ``first_table`` is not ``None`` and the state is
       not in ``tree_phase``: ``first_legal(legal_of(state), first_table)`` kept on the
-      position (``enc._legal(pos)`` where that is ``None``).
+      position (``enc._legal(pos)`` where that is ``None``);
+    * ``"env_step"`` (env, action): a PettingZoo environment's step (the ``raw_env`` of
+      :mod:`cardrules.integrations.pettingzoo`), where the action is an ``int``, the
+      agent selected is neither terminated nor truncated (both ``False``) and
+      ``env.position`` is a ``position`` whose ``_step`` (a ``dict``) holds the action:
+      ``env._cumulative_rewards[agent] = 0.0``; with ``enc = env.encoding``,
+      ``env.position`` becomes ``enc._extend(pos, action)`` where the step's value is
+      ``None`` (and if ``type(env.infos) is infos`` and no value of ``env.rewards`` is
+      true, that is all), else ``enc.enter(enc._apply(pos.state, value))``; then, where
+      the new position's ``_who`` is an ``int`` in range of ``env.possible_agents`` and
+      ``type(env.infos) is infos``: ``env.agent_selection = possible_agents[who]``,
+      ``env.infos.refresh_at(state)`` unless the infos are at that state already, and
+      ``env._accumulate_rewards()`` where a value of ``env.rewards`` is true; any other
+      new position goes to ``env._settle(pos)``.  Returns ``None``.
 
     The reference of the C module's ``FastMethod``, which makes the same reads and
     calls in C (pybind11 takes it for a Python override, as it is no built-in
     function), reading and writing the slots of a ``position`` (the type given, or a
     subclass that does not redefine them) straight from the object."""
 
-    __slots__ = ("_kind", "drawing", "fallback", "position", "subset", "terminal", "unset")
+    __slots__ = ("_kind", "drawing", "fallback", "infos", "position", "subset", "terminal", "unset")
 
     def __init__(
         self,
@@ -568,11 +581,12 @@ class FastMethodPy:
         subset: Any = None,
         position: Any = None,
         unset: Any = None,
+        infos: Any = None,
     ) -> None:
         if kind not in _FAST_KINDS:
             raise ValueError(
                 "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action, "
-                f"legal_actions or action_mask, not {kind!r}"
+                f"legal_actions, action_mask or env_step, not {kind!r}"
             )
         if not callable(fallback):
             raise TypeError("FastMethod: fallback must be callable")
@@ -587,6 +601,7 @@ class FastMethodPy:
         self.subset = subset
         self.position = position  # (the C version reads its slots straight; the same values)
         self.unset = unset
+        self.infos = infos
 
     @property
     def kind(self) -> str:
@@ -600,6 +615,8 @@ class FastMethodPy:
         if len(args) == (2 if kind >= 3 else 1) and not kwargs:
             if kind == 5:
                 return self._mask(*args)
+            if kind == 6:
+                return self._env_step(*args)
             pos = args[0]._pos
             if kind == 4:
                 return self._legal(args[0], pos, args[1])
@@ -664,6 +681,47 @@ class FastMethodPy:
                     legal = enc._tree_legal(pos)  # a tree from the start
                     return enc._legal(pos) if legal is None else legal
         return self.fallback(state, player)
+
+    def _env_step(self, env: Any, action: Any) -> Any:
+        if type(action) is int:
+            agent = env.agent_selection
+            terms, truncs, pos = env.terminations, env.truncations, env.position
+            cum, rewards, infos = env._cumulative_rewards, env.rewards, env.infos
+            if (
+                type(terms) is dict
+                and type(truncs) is dict
+                and type(cum) is dict
+                and type(rewards) is dict
+                and type(pos) is self.position
+                and terms[agent] is False
+                and truncs[agent] is False
+            ):
+                step = pos._step
+                if type(step) is dict and action in step:
+                    move = step[action]
+                    cum[agent] = 0.0
+                    enc = env.encoding
+                    lazy = type(infos) is self.infos and isinstance(infos, LazyDict)
+                    if move is None:  # a pending token
+                        env.position = after = enc._extend(pos, action)
+                        if lazy and not any(rewards.values()):
+                            return None
+                    else:
+                        env.position = after = enc.enter(enc._apply(pos.state, move))
+                    who = after._who
+                    if lazy and who is not self.unset and type(who) is int and who >= 0:
+                        agents = env.possible_agents
+                        if type(agents) is list and who < len(agents):
+                            env.agent_selection = agents[who]
+                            state = after.state
+                            if state is not infos._at:
+                                infos.refresh_at(state)
+                            if any(rewards.values()):
+                                env._accumulate_rewards()
+                            return None
+                    env._settle(after)
+                    return None
+        return self.fallback(env, action)
 
     def _mask(self, obs: Any, key: Any) -> Any:
         if key == "action_mask" and type(key) is str and isinstance(obs, LazyDict):

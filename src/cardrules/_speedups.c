@@ -1528,6 +1528,9 @@ static PyType_Spec deal_spec = {
 
 static PyObject *mask_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 static int lazy_parts(PyObject *obj, PyObject **source, PyObject **at, PyObject **player);
+static int is_lazy_type(PyTypeObject *tp);
+static PyObject *lazy_at(PyObject *obj);
+#define is_lazy(obj) is_lazy_type(Py_TYPE(obj))
 
 /* A method of a framework's state class (the OpenSpiel state of
  * cardrules.integrations.openspiel) whose common case is answered in C from the position
@@ -1563,29 +1566,45 @@ static int lazy_parts(PyObject *obj, PyObject **source, PyObject **at, PyObject 
  *       else, where tokens are pending, the subset step as for "legal_actions"; where
  *       nothing is pending or worked out, first_table is not None and the state is not
  *       in tree_phase: first_legal(legal_of(state), first_table) kept on the position
- *       (enc._legal(pos) where it is None).  Anything else: the fallback.
+ *       (enc._legal(pos) where it is None).  Anything else: the fallback;
+ *   "env_step" (env, action): a PettingZoo environment's step (the raw_env of
+ *       cardrules.integrations.pettingzoo), where the action is an int, the agent
+ *       selected is neither terminated nor truncated (both False), env.position is a
+ *       `position` whose _step (a dict) holds the action: env._cumulative_rewards[agent]
+ *       = 0.0; with enc = env.encoding, env.position becomes enc._extend(pos, action)
+ *       where the step's value is None (and if type(env.infos) is `infos` and no value of
+ *       env.rewards is true, that is all), else enc.enter(enc._apply(pos.state, value));
+ *       then, where the new position's _who is an int in range of env.possible_agents
+ *       and type(env.infos) is `infos`: env.agent_selection = possible_agents[who],
+ *       env.infos.refresh_at(state) unless the infos are at that state already, and
+ *       env._accumulate_rewards() where a value of env.rewards is true; any other new
+ *       position goes to env._settle(pos).  Returns None.
  * Errors of those reads and calls are raised as the fallback would raise them.
  * Reference: cardrules._hotloops.FastMethodPy. */
 
-enum { FAST_PLAYER, FAST_TERMINAL, FAST_OUTCOMES, FAST_DRAW, FAST_LEGAL, FAST_MASK };
+enum { FAST_PLAYER, FAST_TERMINAL, FAST_OUTCOMES, FAST_DRAW, FAST_LEGAL, FAST_MASK, FAST_STEP };
 
 static const char *const FAST_KINDS[] = {"current_player", "is_terminal", "chance_outcomes", "apply_action",
-                                         "legal_actions", "action_mask", NULL};
+                                         "legal_actions", "action_mask", "env_step", NULL};
 
 /* the attribute names FastMethod reads, in order (interned once per FastMethod) */
 enum { S_POS, S_PLAYER_ID, S_DEAL, S_K, S_OUTCOMES, S_STEP, S_ENC, S_EXTEND, S_ENTER, S_APPLY, S_STATE,
        S_LEGAL, S_PENDING, S_TRIE, S_FIRST_PAIR, S_TREE_PHASE, S_PHASE, S_LEGAL_OF, S_FIRST_TABLE,
-       S_ENC_LEGAL, S_TREE_LEGAL, S_IDS, S_END, S_ACTIONS, S_WHO, S_MASK_KEY, S_COUNT };
+       S_ENC_LEGAL, S_TREE_LEGAL, S_IDS, S_END, S_ACTIONS, S_WHO, S_MASK_KEY,
+       S_AGENT_SELECTION, S_TERMINATIONS, S_TRUNCATIONS, S_POSITION, S_CUMULATIVE, S_REWARDS, S_INFOS,
+       S_ENCODING, S_POSSIBLE_AGENTS, S_SETTLE, S_ACCUMULATE, S_REFRESH_AT, S_COUNT };
 static const char *const FAST_NAMES[S_COUNT] = {
     "_pos", "player_id", "_deal", "_k", "_outcomes", "_step", "_enc", "_extend", "enter", "_apply", "state",
     "_legal", "pending", "_trie", "_first_pair", "_tree_phase", "phase", "_legal_of", "_first_table", "_legal",
-    "_tree_legal", "_ids", "_end", "_actions", "_who", "action_mask"};
+    "_tree_legal", "_ids", "_end", "_actions", "_who", "action_mask",
+    "agent_selection", "terminations", "truncations", "position", "_cumulative_rewards", "rewards", "infos",
+    "encoding", "possible_agents", "_settle", "_accumulate_rewards", "refresh_at"};
 
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     int kind;
-    PyObject *fallback, *drawing, *terminal, *subset, *position, *unset;
+    PyObject *fallback, *drawing, *terminal, *subset, *position, *unset, *infos;
     PyObject *names[S_COUNT];
     PyMemberDef *members[S_COUNT]; /* the `position` type's slot of a name, where it has one */
 } FastMethodObject;
@@ -1621,6 +1640,7 @@ fast_traverse(FastMethodObject *self, visitproc visit, void *arg)
     Py_VISIT(self->subset);
     Py_VISIT(self->position);
     Py_VISIT(self->unset);
+    Py_VISIT(self->infos);
     return 0;
 }
 
@@ -1633,6 +1653,7 @@ fast_clear(FastMethodObject *self)
     Py_CLEAR(self->subset);
     Py_CLEAR(self->position);
     Py_CLEAR(self->unset);
+    Py_CLEAR(self->infos);
     for (int i = 0; i < S_COUNT; i++) {
         Py_CLEAR(self->names[i]);
     }
@@ -2053,6 +2074,197 @@ fast_mask(FastMethodObject *self, PyObject *const *args)
     return PyObject_Vectorcall(self->fallback, args, 2, NULL);
 }
 
+/* Whether a value of the dict `d` is true: 1, 0, or -1 on an error. */
+static int
+any_value(PyObject *d)
+{
+    Py_ssize_t i = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(d, &i, &key, &value)) {
+        Py_INCREF(value);
+        int t = PyObject_IsTrue(value);
+        Py_DECREF(value);
+        if (t != 0) {
+            return t;
+        }
+    }
+    return 0;
+}
+
+/* env.<names[i]>: from the environment's __dict__ (a new reference), NULL without an
+ * error where it is not there. */
+static PyObject *
+env_get(FastMethodObject *self, PyObject *dict, int i)
+{
+    PyObject *value = PyDict_GetItemWithError(dict, self->names[i]);
+    return Py_XNewRef(value);
+}
+
+/* "env_step" after the step was found (`move` the step's value): the position made and
+ * set, and the rest of the step. */
+static PyObject *
+fast_env_apply(FastMethodObject *self, PyObject *env, PyObject *action, PyObject *pos, PyObject *move,
+               PyObject *infos, PyObject *rewards)
+{
+    PyObject *const *names = self->names;
+    PyObject *enc = PyObject_GetAttr(env, names[S_ENCODING]), *next = NULL;
+    if (enc == NULL) {
+        return NULL;
+    }
+    if (move == Py_None) { /* a pending token */
+        PyObject *call[3] = {enc, pos, action};
+        next = PyObject_VectorcallMethod(names[S_EXTEND], call, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    }
+    else {
+        PyObject *state = pos_get(self, pos, S_STATE), *after = NULL;
+        if (state != NULL) {
+            PyObject *call[3] = {enc, state, move};
+            after = PyObject_VectorcallMethod(names[S_APPLY], call, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+            Py_DECREF(state);
+        }
+        if (after != NULL) {
+            PyObject *call[2] = {enc, after};
+            next = PyObject_VectorcallMethod(names[S_ENTER], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+            Py_DECREF(after);
+        }
+    }
+    Py_DECREF(enc);
+    if (next == NULL || PyObject_SetAttr(env, names[S_POSITION], next) < 0) {
+        Py_XDECREF(next);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    int lazy = (PyObject *)Py_TYPE(infos) == self->infos && is_lazy(infos);
+    if (move == Py_None && lazy) { /* the same state, agent and infos */
+        int scored = any_value(rewards);
+        if (scored <= 0) {
+            Py_DECREF(next);
+            return scored < 0 ? NULL : Py_NewRef(Py_None);
+        }
+    }
+    PyObject *who = pos_get(self, next, S_WHO);
+    if (who == NULL) {
+        Py_DECREF(next);
+        return NULL;
+    }
+    Py_ssize_t at = -1;
+    if (lazy && who != self->unset && PyLong_CheckExact(who)) {
+        at = PyLong_AsSsize_t(who);
+        if (at == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+        }
+    }
+    Py_DECREF(who);
+    PyObject *agents = at < 0 ? NULL : PyObject_GetAttr(env, names[S_POSSIBLE_AGENTS]);
+    if (agents == NULL || !PyList_CheckExact(agents) || at >= PyList_GET_SIZE(agents)) {
+        Py_XDECREF(agents);
+        if (PyErr_Occurred()) {
+            Py_DECREF(next);
+            return NULL;
+        }
+        PyObject *call[2] = {env, next}; /* anything else: the Python step's end */
+        result = PyObject_VectorcallMethod(names[S_SETTLE], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        Py_DECREF(next);
+        return result;
+    }
+    PyObject *agent = Py_NewRef(PyList_GET_ITEM(agents, at));
+    Py_DECREF(agents);
+    int rc = PyObject_SetAttr(env, names[S_AGENT_SELECTION], agent);
+    Py_DECREF(agent);
+    PyObject *state = rc < 0 ? NULL : pos_get(self, next, S_STATE);
+    Py_DECREF(next);
+    if (state == NULL) {
+        return NULL;
+    }
+    if (state != lazy_at(infos)) { /* a new state, new views */
+        PyObject *call[2] = {infos, state};
+        PyObject *done = PyObject_VectorcallMethod(names[S_REFRESH_AT], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                                   NULL);
+        if (done == NULL) {
+            Py_DECREF(state);
+            return NULL;
+        }
+        Py_DECREF(done);
+    }
+    Py_DECREF(state);
+    int scored = any_value(rewards);
+    if (scored <= 0) {
+        return scored < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    PyObject *call[1] = {env};
+    return PyObject_VectorcallMethod(names[S_ACCUMULATE], call, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+}
+
+/* "env_step" (env, action): the step's common case, or the fallback. */
+static PyObject *
+fast_env_step(FastMethodObject *self, PyObject *const *args)
+{
+    PyObject *env = args[0], *action = args[1];
+    if (!PyLong_CheckExact(action) || Py_TYPE(env)->tp_dictoffset == 0
+        || Py_TYPE(env)->tp_getattro != PyObject_GenericGetAttr) {
+        goto fallback;
+    }
+    PyObject *dict = PyObject_GenericGetDict(env, NULL);
+    if (dict == NULL) {
+        return NULL;
+    }
+    PyObject *got[7] = {NULL};
+    static const int which[7] = {S_AGENT_SELECTION, S_TERMINATIONS, S_TRUNCATIONS, S_POSITION, S_CUMULATIVE,
+                                 S_REWARDS, S_INFOS};
+    for (int i = 0; i < 7; i++) {
+        if ((got[i] = env_get(self, dict, which[i])) == NULL) {
+            break;
+        }
+    }
+    Py_DECREF(dict);
+    PyObject *agent = got[0], *terms = got[1], *truncs = got[2], *pos = got[3], *cum = got[4], *rewards = got[5],
+             *infos = got[6], *step = NULL, *move = NULL, *result = NULL;
+    int common = 0;
+    if (PyErr_Occurred()) {
+        goto done;
+    }
+    if (infos == NULL || !PyDict_CheckExact(terms) || !PyDict_CheckExact(truncs) || !PyDict_CheckExact(cum)
+        || !PyDict_CheckExact(rewards) || (PyObject *)Py_TYPE(pos) != self->position) {
+        goto done; /* (common == 0: the fallback) */
+    }
+    PyObject *term = PyDict_GetItemWithError(terms, agent);
+    PyObject *trunc = term == NULL ? NULL : PyDict_GetItemWithError(truncs, agent);
+    if (trunc == NULL) {
+        goto done;
+    }
+    if (term != Py_False || trunc != Py_False) {
+        goto done;
+    }
+    step = pos_get(self, pos, S_STEP);
+    if (step == NULL || !PyDict_CheckExact(step)) {
+        goto done;
+    }
+    move = PyDict_GetItemWithError(step, action);
+    if (move == NULL) {
+        goto done;
+    }
+    Py_INCREF(move);
+    common = 1;
+    PyObject *zero = PyFloat_FromDouble(0.0);
+    if (zero == NULL || PyDict_SetItem(cum, agent, zero) < 0) {
+        Py_XDECREF(zero);
+        goto done;
+    }
+    Py_DECREF(zero);
+    result = fast_env_apply(self, env, action, pos, move, infos, rewards);
+done:
+    Py_XDECREF(move);
+    Py_XDECREF(step);
+    for (int i = 0; i < 7; i++) {
+        Py_XDECREF(got[i]);
+    }
+    if (common || PyErr_Occurred()) {
+        return result;
+    }
+fallback:
+    return PyObject_Vectorcall(self->fallback, args, 2, NULL);
+}
+
 static PyObject *
 fast_vectorcall(FastMethodObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -2063,6 +2275,9 @@ fast_vectorcall(FastMethodObject *self, PyObject *const *args, size_t nargsf, Py
     }
     if (self->kind == FAST_MASK) {
         return fast_mask(self, args);
+    }
+    if (self->kind == FAST_STEP) {
+        return fast_env_step(self, args);
     }
     PyObject *pos = fast_pos(self, args[0]);
     if (pos == NULL) {
@@ -2171,12 +2386,12 @@ fast_descr_get(PyObject *self, PyObject *obj, PyObject *type)
 static PyObject *
 fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", "unset", NULL};
+    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", "unset", "infos", NULL};
     const char *kind_name;
     PyObject *fallback, *drawing = Py_None, *terminal = Py_None, *subset = Py_None, *position = Py_None;
-    PyObject *unset = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOOO:FastMethod", names, &kind_name, &fallback, &drawing,
-                                     &terminal, &subset, &position, &unset)) {
+    PyObject *unset = Py_None, *infos = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOOOO:FastMethod", names, &kind_name, &fallback, &drawing,
+                                     &terminal, &subset, &position, &unset, &infos)) {
         return NULL;
     }
     int kind = -1;
@@ -2188,7 +2403,7 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (kind < 0) {
         PyErr_Format(PyExc_ValueError,
                      "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action, "
-                     "legal_actions or action_mask, not %R",
+                     "legal_actions, action_mask or env_step, not %R",
                      PyTuple_GET_ITEM(args, 0));
         return NULL;
     }
@@ -2216,6 +2431,7 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->subset = Py_NewRef(subset);
     self->position = Py_NewRef(position);
     self->unset = Py_NewRef(unset);
+    self->infos = Py_NewRef(infos);
     for (int i = 0; i < S_COUNT; i++) {
         self->names[i] = PyUnicode_InternFromString(FAST_NAMES[i]);
         if (self->names[i] == NULL) {
@@ -2258,12 +2474,13 @@ static PyMemberDef fast_members[] = {
     {"subset", T_OBJECT, offsetof(FastMethodObject, subset), READONLY, "The type of a subset tree."},
     {"position", T_OBJECT, offsetof(FastMethodObject, position), READONLY, "The type whose slots are read."},
     {"unset", T_OBJECT, offsetof(FastMethodObject, unset), READONLY, "The marker of a player to act not worked out."},
+    {"infos", T_OBJECT, offsetof(FastMethodObject, infos), READONLY, "The type of an environment's infos."},
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(FastMethodObject, vectorcall), READONLY},
     {NULL},
 };
 
 static PyType_Slot fast_slots[] = {
-    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None, unset=None): a state method, its common case in C."},
+    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None, unset=None, infos=None): a state method, its common case in C."},
     {Py_tp_new, fast_new},
     {Py_tp_dealloc, fast_dealloc},
     {Py_tp_traverse, fast_traverse},
@@ -2469,7 +2686,12 @@ is_lazy_type(PyTypeObject *tp)
     return 0;
 }
 
-#define is_lazy(obj) is_lazy_type(Py_TYPE(obj))
+/* A LazyDict's _at (borrowed; NULL where it is not set). */
+static PyObject *
+lazy_at(PyObject *obj)
+{
+    return ((LazyObject *)obj)->at;
+}
 
 /* A LazyDict's _source, _at and _player (borrowed): 1, or 0 where obj is no LazyDict or
  * one of them is not set (FastMethod's "action_mask"). */

@@ -75,6 +75,7 @@ class FastMethod:
     subset: Any
     position: Any
     unset: Any
+    infos: Any
     def __init__(
         self,
         kind: str,
@@ -84,6 +85,7 @@ class FastMethod:
         subset: Any = ...,
         position: Any = ...,
         unset: Any = ...,
+        infos: Any = ...,
     ) -> None: ...
     def __get__(self, obj: object, cls: type | None = ...) -> Any: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

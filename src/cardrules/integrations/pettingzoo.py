@@ -423,9 +423,14 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             pos = self.position = enc.enter(enc._apply(pos.state, move))
         else:  # no step yet, or an error
             pos = self.position = enc.apply(pos, _action_id(enc, action))
+        self._settle(pos)
+
+    def _settle(self, pos: Position) -> None:
+        """What a step does once the position is ``pos``: the agent to act, the infos
+        refreshed (a new state), the rewards (the end)."""
         who = pos._who
         if who is _UNSET:
-            who = enc.to_act(pos)
+            who = self.encoding.to_act(pos)
         infos = self.infos
         if who is not None and type(infos) is _Infos:  # the game goes on: what _sync does then
             self.agent_selection = self.possible_agents[who]
@@ -451,3 +456,15 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 
     def close(self) -> None:
         return None
+
+
+# With the C module, a step's common case (an int id found in the position's step: a
+# pending token extends the position, else the action is applied and entered; then the
+# agent selected and the infos refreshed) runs in C (FastMethod's "env_step"), without
+# the Python frames of step and _settle; anything else runs raw_env.step (FastMethod's
+# fallback), and what the C code does not settle itself, raw_env._settle.  Without the C
+# module the methods above are the class's own.
+if c_speedups is not None:
+    raw_env.step = FastMethod(  # type: ignore[method-assign]
+        "env_step", raw_env.__dict__["step"], position=Position, unset=_UNSET, infos=_Infos
+    )
