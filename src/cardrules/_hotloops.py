@@ -507,7 +507,7 @@ class DealPy:
         return counts
 
 
-_FAST_KINDS = ("current_player", "is_terminal", "chance_outcomes", "apply_action", "legal_actions", "action_mask", "env_step")
+_FAST_KINDS = ("current_player", "is_terminal", "chance_outcomes", "apply_action", "legal_actions", "action_mask", "env_step", "env_last")
 _NOTHING: Any = object()
 
 
@@ -563,14 +563,22 @@ class FastMethodPy:
       ``type(env.infos) is infos``: ``env.agent_selection = possible_agents[who]``,
       ``env.infos.refresh_at(state)`` unless the infos are at that state already, and
       ``env._accumulate_rewards()`` where a value of ``env.rewards`` is true; any other
-      new position goes to ``env._settle(pos)``.  Returns ``None``.
+      new position goes to ``env._settle(pos)``.  Returns ``None``;
+    * ``"env_last"`` (env, observe=True): the environment's ``last()``, where ``make``
+      is a tuple ``(maker, template, compute)`` and ``env._index``,
+      ``env._cumulative_rewards``, ``env.terminations`` and ``env.truncations`` are
+      ``dict``\ s: with ``agent = env.agent_selection``, ``(maker(template, compute,
+      env._obs_source, env.position, env._index[agent]),
+      env._cumulative_rewards[agent], env.terminations[agent],
+      env.truncations[agent], env.infos[agent])``; the observation ``None`` where
+      ``observe`` is ``False``.
 
     The reference of the C module's ``FastMethod``, which makes the same reads and
     calls in C (pybind11 takes it for a Python override, as it is no built-in
     function), reading and writing the slots of a ``position`` (the type given, or a
     subclass that does not redefine them) straight from the object."""
 
-    __slots__ = ("_kind", "drawing", "fallback", "infos", "position", "subset", "terminal", "unset")
+    __slots__ = ("_kind", "drawing", "fallback", "infos", "make", "position", "subset", "terminal", "unset")
 
     def __init__(
         self,
@@ -582,11 +590,12 @@ class FastMethodPy:
         position: Any = None,
         unset: Any = None,
         infos: Any = None,
+        make: Any = None,
     ) -> None:
         if kind not in _FAST_KINDS:
             raise ValueError(
                 "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action, "
-                f"legal_actions, action_mask or env_step, not {kind!r}"
+                f"legal_actions, action_mask, env_step or env_last, not {kind!r}"
             )
         if not callable(fallback):
             raise TypeError("FastMethod: fallback must be callable")
@@ -602,6 +611,7 @@ class FastMethodPy:
         self.position = position  # (the C version reads its slots straight; the same values)
         self.unset = unset
         self.infos = infos
+        self.make = make
 
     @property
     def kind(self) -> str:
@@ -612,6 +622,8 @@ class FastMethodPy:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         kind = self._kind
+        if kind == 7 and 1 <= len(args) <= 2 and not kwargs:
+            return self._env_last(*args)
         if len(args) == (2 if kind >= 3 else 1) and not kwargs:
             if kind == 5:
                 return self._mask(*args)
@@ -681,6 +693,18 @@ class FastMethodPy:
                     legal = enc._tree_legal(pos)  # a tree from the start
                     return enc._legal(pos) if legal is None else legal
         return self.fallback(state, player)
+
+    def _env_last(self, env: Any, observe: Any = True) -> Any:
+        make = self.make
+        if (observe is True or observe is False) and type(make) is tuple and len(make) == 3:
+            agent = env.agent_selection
+            cum, terms, truncs, infos = env._cumulative_rewards, env.terminations, env.truncations, env.infos
+            index, source, pos = env._index, env._obs_source, env.position
+            if type(cum) is dict and type(terms) is dict and type(truncs) is dict and type(index) is dict:
+                maker, template, compute = make
+                obs = maker(template, compute, source, pos, index[agent]) if observe else None
+                return obs, cum[agent], terms[agent], truncs[agent], infos[agent]
+        return self.fallback(env, observe)
 
     def _env_step(self, env: Any, action: Any) -> Any:
         if type(action) is int:

@@ -1578,33 +1578,42 @@ static PyObject *lazy_at(PyObject *obj);
  *       and type(env.infos) is `infos`: env.agent_selection = possible_agents[who],
  *       env.infos.refresh_at(state) unless the infos are at that state already, and
  *       env._accumulate_rewards() where a value of env.rewards is true; any other new
- *       position goes to env._settle(pos).  Returns None.
+ *       position goes to env._settle(pos).  Returns None;
+ *   "env_last" (env, observe=True): the environment's last(), where `make` is a tuple
+ *       (maker, template, compute) and env._index, env._cumulative_rewards,
+ *       env.terminations and env.truncations are dicts: with agent =
+ *       env.agent_selection, (maker(template, compute, env._obs_source, env.position,
+ *       env._index[agent]), env._cumulative_rewards[agent], env.terminations[agent],
+ *       env.truncations[agent], env.infos[agent]); the observation None where observe
+ *       is False.
  * Errors of those reads and calls are raised as the fallback would raise them.
  * Reference: cardrules._hotloops.FastMethodPy. */
 
-enum { FAST_PLAYER, FAST_TERMINAL, FAST_OUTCOMES, FAST_DRAW, FAST_LEGAL, FAST_MASK, FAST_STEP };
+enum { FAST_PLAYER, FAST_TERMINAL, FAST_OUTCOMES, FAST_DRAW, FAST_LEGAL, FAST_MASK, FAST_STEP, FAST_LAST };
 
 static const char *const FAST_KINDS[] = {"current_player", "is_terminal", "chance_outcomes", "apply_action",
-                                         "legal_actions", "action_mask", "env_step", NULL};
+                                         "legal_actions", "action_mask", "env_step", "env_last", NULL};
 
 /* the attribute names FastMethod reads, in order (interned once per FastMethod) */
 enum { S_POS, S_PLAYER_ID, S_DEAL, S_K, S_OUTCOMES, S_STEP, S_ENC, S_EXTEND, S_ENTER, S_APPLY, S_STATE,
        S_LEGAL, S_PENDING, S_TRIE, S_FIRST_PAIR, S_TREE_PHASE, S_PHASE, S_LEGAL_OF, S_FIRST_TABLE,
        S_ENC_LEGAL, S_TREE_LEGAL, S_IDS, S_END, S_ACTIONS, S_WHO, S_MASK_KEY,
        S_AGENT_SELECTION, S_TERMINATIONS, S_TRUNCATIONS, S_POSITION, S_CUMULATIVE, S_REWARDS, S_INFOS,
-       S_ENCODING, S_POSSIBLE_AGENTS, S_SETTLE, S_ACCUMULATE, S_REFRESH_AT, S_COUNT };
+       S_ENCODING, S_POSSIBLE_AGENTS, S_SETTLE, S_ACCUMULATE, S_REFRESH_AT, S_OBS_SOURCE,
+       S_INDEX, S_COUNT };
 static const char *const FAST_NAMES[S_COUNT] = {
     "_pos", "player_id", "_deal", "_k", "_outcomes", "_step", "_enc", "_extend", "enter", "_apply", "state",
     "_legal", "pending", "_trie", "_first_pair", "_tree_phase", "phase", "_legal_of", "_first_table", "_legal",
     "_tree_legal", "_ids", "_end", "_actions", "_who", "action_mask",
     "agent_selection", "terminations", "truncations", "position", "_cumulative_rewards", "rewards", "infos",
-    "encoding", "possible_agents", "_settle", "_accumulate_rewards", "refresh_at"};
+    "encoding", "possible_agents", "_settle", "_accumulate_rewards", "refresh_at", "_obs_source",
+    "_index"};
 
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     int kind;
-    PyObject *fallback, *drawing, *terminal, *subset, *position, *unset, *infos;
+    PyObject *fallback, *drawing, *terminal, *subset, *position, *unset, *infos, *make;
     PyObject *names[S_COUNT];
     PyMemberDef *members[S_COUNT]; /* the `position` type's slot of a name, where it has one */
 } FastMethodObject;
@@ -1641,6 +1650,7 @@ fast_traverse(FastMethodObject *self, visitproc visit, void *arg)
     Py_VISIT(self->position);
     Py_VISIT(self->unset);
     Py_VISIT(self->infos);
+    Py_VISIT(self->make);
     return 0;
 }
 
@@ -1654,6 +1664,7 @@ fast_clear(FastMethodObject *self)
     Py_CLEAR(self->position);
     Py_CLEAR(self->unset);
     Py_CLEAR(self->infos);
+    Py_CLEAR(self->make);
     for (int i = 0; i < S_COUNT; i++) {
         Py_CLEAR(self->names[i]);
     }
@@ -2265,13 +2276,110 @@ fallback:
     return PyObject_Vectorcall(self->fallback, args, 2, NULL);
 }
 
+/* "env_last" (env[, observe]): last()'s tuple, or the fallback. */
+static PyObject *
+fast_env_last(FastMethodObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *env = args[0];
+    int observe = 1;
+    if (nargs == 2) {
+        if (args[1] == Py_False) {
+            observe = 0;
+        }
+        else if (args[1] != Py_True) {
+            goto fallback;
+        }
+    }
+    if (!PyTuple_CheckExact(self->make) || PyTuple_GET_SIZE(self->make) != 3 || Py_TYPE(env)->tp_dictoffset == 0
+        || Py_TYPE(env)->tp_getattro != PyObject_GenericGetAttr) {
+        goto fallback;
+    }
+    PyObject *dict = PyObject_GenericGetDict(env, NULL);
+    if (dict == NULL) {
+        return NULL;
+    }
+    PyObject *got[8] = {NULL};
+    static const int which[8] = {S_AGENT_SELECTION, S_CUMULATIVE, S_TERMINATIONS, S_TRUNCATIONS, S_INFOS,
+                                 S_INDEX, S_OBS_SOURCE, S_POSITION};
+    for (int i = 0; i < 8; i++) {
+        if ((got[i] = env_get(self, dict, which[i])) == NULL) {
+            break;
+        }
+    }
+    Py_DECREF(dict);
+    PyObject *agent = got[0], *result = NULL, *items[5] = {NULL};
+    int common = 0;
+    if (got[7] == NULL || PyErr_Occurred()) {
+        goto done;
+    }
+    for (int i = 1; i < 6; i++) {
+        if (i != 4 && !PyDict_CheckExact(got[i])) {
+            goto done; /* (common == 0: the fallback) */
+        }
+    }
+    common = 1;
+    if (observe) {
+        PyObject *player = PyDict_GetItemWithError(got[5], agent);
+        if (player == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetObject(PyExc_KeyError, agent);
+            }
+            goto done;
+        }
+        PyObject *call[5] = {PyTuple_GET_ITEM(self->make, 1), PyTuple_GET_ITEM(self->make, 2), got[6], got[7],
+                             player};
+        if ((items[0] = PyObject_Vectorcall(PyTuple_GET_ITEM(self->make, 0), call, 5, NULL)) == NULL) {
+            goto done;
+        }
+    }
+    else {
+        items[0] = Py_NewRef(Py_None);
+    }
+    for (int i = 1; i < 5; i++) {
+        if ((items[i] = i < 4 ? PyDict_GetItemWithError(got[i], agent) : PyObject_GetItem(got[4], agent)) == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetObject(PyExc_KeyError, agent);
+            }
+            goto done;
+        }
+        if (i < 4) {
+            Py_INCREF(items[i]);
+        }
+    }
+    result = PyTuple_New(5);
+    if (result != NULL) {
+        for (int i = 0; i < 5; i++) {
+            PyTuple_SET_ITEM(result, i, items[i]);
+            items[i] = NULL;
+        }
+    }
+done:
+    for (int i = 0; i < 5; i++) {
+        Py_XDECREF(items[i]);
+    }
+    for (int i = 0; i < 8; i++) {
+        Py_XDECREF(got[i]);
+    }
+    if (common || PyErr_Occurred()) {
+        return result;
+    }
+fallback:
+    return PyObject_Vectorcall(self->fallback, args, nargs, NULL);
+}
+
 static PyObject *
 fast_vectorcall(FastMethodObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    Py_ssize_t want = self->kind >= FAST_DRAW ? 2 : 1;
+    Py_ssize_t want = self->kind >= FAST_DRAW && self->kind != FAST_LAST ? 2 : 1;
+    if (self->kind == FAST_LAST && nargs == 2 && kwnames == NULL) {
+        return fast_env_last(self, args, nargs);
+    }
     if (nargs != want || kwnames != NULL) {
         goto fallback;
+    }
+    if (self->kind == FAST_LAST) {
+        return fast_env_last(self, args, nargs);
     }
     if (self->kind == FAST_MASK) {
         return fast_mask(self, args);
@@ -2386,12 +2494,12 @@ fast_descr_get(PyObject *self, PyObject *obj, PyObject *type)
 static PyObject *
 fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", "unset", "infos", NULL};
+    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", "unset", "infos", "make", NULL};
     const char *kind_name;
     PyObject *fallback, *drawing = Py_None, *terminal = Py_None, *subset = Py_None, *position = Py_None;
-    PyObject *unset = Py_None, *infos = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOOOO:FastMethod", names, &kind_name, &fallback, &drawing,
-                                     &terminal, &subset, &position, &unset, &infos)) {
+    PyObject *unset = Py_None, *infos = Py_None, *make = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOOOOO:FastMethod", names, &kind_name, &fallback, &drawing,
+                                     &terminal, &subset, &position, &unset, &infos, &make)) {
         return NULL;
     }
     int kind = -1;
@@ -2403,7 +2511,7 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (kind < 0) {
         PyErr_Format(PyExc_ValueError,
                      "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action, "
-                     "legal_actions, action_mask or env_step, not %R",
+                     "legal_actions, action_mask, env_step or env_last, not %R",
                      PyTuple_GET_ITEM(args, 0));
         return NULL;
     }
@@ -2432,6 +2540,7 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->position = Py_NewRef(position);
     self->unset = Py_NewRef(unset);
     self->infos = Py_NewRef(infos);
+    self->make = Py_NewRef(make);
     for (int i = 0; i < S_COUNT; i++) {
         self->names[i] = PyUnicode_InternFromString(FAST_NAMES[i]);
         if (self->names[i] == NULL) {
@@ -2475,12 +2584,13 @@ static PyMemberDef fast_members[] = {
     {"position", T_OBJECT, offsetof(FastMethodObject, position), READONLY, "The type whose slots are read."},
     {"unset", T_OBJECT, offsetof(FastMethodObject, unset), READONLY, "The marker of a player to act not worked out."},
     {"infos", T_OBJECT, offsetof(FastMethodObject, infos), READONLY, "The type of an environment's infos."},
+    {"make", T_OBJECT, offsetof(FastMethodObject, make), READONLY, "An observation's maker, template and compute."},
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(FastMethodObject, vectorcall), READONLY},
     {NULL},
 };
 
 static PyType_Slot fast_slots[] = {
-    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None, unset=None, infos=None): a state method, its common case in C."},
+    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None, unset=None, infos=None, make=None): a state method, its common case in C."},
     {Py_tp_new, fast_new},
     {Py_tp_dealloc, fast_dealloc},
     {Py_tp_traverse, fast_traverse},

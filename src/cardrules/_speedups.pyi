@@ -76,6 +76,7 @@ class FastMethod:
     position: Any
     unset: Any
     infos: Any
+    make: Any
     def __init__(
         self,
         kind: str,
@@ -86,6 +87,7 @@ class FastMethod:
         position: Any = ...,
         unset: Any = ...,
         infos: Any = ...,
+        make: Any = ...,
     ) -> None: ...
     def __get__(self, obj: object, cls: type | None = ...) -> Any: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

@@ -458,7 +458,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         return None
 
 
-# With the C module, a step's common case (an int id found in the position's step: a
+# With the C module, last() (without observe=, or observe a bool) makes its tuple in C
+# (FastMethod's "env_last": the observation made, the agent's reward, flags and info
+# read), and a step's common case (an int id found in the position's step: a
 # pending token extends the position, else the action is applied and entered; then the
 # agent selected and the infos refreshed) runs in C (FastMethod's "env_step"), without
 # the Python frames of step and _settle; anything else runs raw_env.step (FastMethod's
@@ -467,4 +469,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 if c_speedups is not None:
     raw_env.step = FastMethod(  # type: ignore[method-assign]
         "env_step", raw_env.__dict__["step"], position=Position, unset=_UNSET, infos=_Infos
+    )
+    raw_env.last = FastMethod(  # type: ignore[method-assign]
+        "env_last", raw_env.__dict__["last"], make=(_make_observation, _OBS_KEYS, _observation_compute)
     )
