@@ -507,8 +507,22 @@ class DealPy:
         return counts
 
 
-_FAST_KINDS = ("current_player", "is_terminal", "chance_outcomes", "apply_action", "legal_actions", "action_mask", "env_step", "env_last")
+_FAST_KINDS = (
+    "current_player", "is_terminal", "chance_outcomes", "apply_action", "legal_actions", "action_mask",
+    "env_step", "env_last",
+)
 _NOTHING: Any = object()
+
+
+def _env_dict(env: Any, names: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """The values of ``names`` in ``env``'s ``__dict__`` (where attributes are read the
+    plain way), or ``None`` where that is not so or one is not there."""
+    attrs = getattr(env, "__dict__", None)
+    plain: Any = object.__getattribute__
+    if type(attrs) is not dict or type(env).__getattribute__ is not plain:
+        return None
+    got = tuple(attrs.get(name, _NOTHING) for name in names)
+    return None if any(value is _NOTHING for value in got) else got
 
 
 class FastMethodPy:
@@ -567,7 +581,7 @@ class FastMethodPy:
     * ``"env_last"`` (env, observe=True): the environment's ``last()``, where ``make``
       is a tuple ``(maker, template, compute)`` and ``env._index``,
       ``env._cumulative_rewards``, ``env.terminations`` and ``env.truncations`` are
-      ``dict``\ s: with ``agent = env.agent_selection``, ``(maker(template, compute,
+      ``dict``\\ s: with ``agent = env.agent_selection``, ``(maker(template, compute,
       env._obs_source, env.position, env._index[agent]),
       env._cumulative_rewards[agent], env.terminations[agent],
       env.truncations[agent], env.infos[agent])``; the observation ``None`` where
@@ -696,10 +710,12 @@ class FastMethodPy:
 
     def _env_last(self, env: Any, observe: Any = True) -> Any:
         make = self.make
-        if (observe is True or observe is False) and type(make) is tuple and len(make) == 3:
-            agent = env.agent_selection
-            cum, terms, truncs, infos = env._cumulative_rewards, env.terminations, env.truncations, env.infos
-            index, source, pos = env._index, env._obs_source, env.position
+        names = ("agent_selection", "_cumulative_rewards", "terminations", "truncations", "infos", "_index",
+                 "_obs_source", "position")
+        ok = (observe is True or observe is False) and type(make) is tuple and len(make) == 3
+        got = _env_dict(env, names) if ok else None
+        if got is not None:
+            agent, cum, terms, truncs, infos, index, source, pos = got
             if type(cum) is dict and type(terms) is dict and type(truncs) is dict and type(index) is dict:
                 maker, template, compute = make
                 obs = maker(template, compute, source, pos, index[agent]) if observe else None
@@ -707,10 +723,14 @@ class FastMethodPy:
         return self.fallback(env, observe)
 
     def _env_step(self, env: Any, action: Any) -> Any:
-        if type(action) is int:
-            agent = env.agent_selection
-            terms, truncs, pos = env.terminations, env.truncations, env.position
-            cum, rewards, infos = env._cumulative_rewards, env.rewards, env.infos
+        names = (
+            "agent_selection", "terminations", "truncations", "position", "_cumulative_rewards", "rewards",
+            "infos",
+        )
+        got = _env_dict(env, names) if type(action) is int else None
+        if got is not None:
+            agent, terms, truncs, cum, rewards, infos = got[:3] + got[4:]
+            pos: Any = got[3]
             if (
                 type(terms) is dict
                 and type(truncs) is dict
@@ -720,18 +740,19 @@ class FastMethodPy:
                 and terms[agent] is False
                 and truncs[agent] is False
             ):
-                step = pos._step
+                at: Any = pos  # (not narrowed by the type check)
+                step = at._step
                 if type(step) is dict and action in step:
                     move = step[action]
                     cum[agent] = 0.0
                     enc = env.encoding
                     lazy = type(infos) is self.infos and isinstance(infos, LazyDict)
                     if move is None:  # a pending token
-                        env.position = after = enc._extend(pos, action)
+                        env.position = after = enc._extend(at, action)
                         if lazy and not any(rewards.values()):
                             return None
                     else:
-                        env.position = after = enc.enter(enc._apply(pos.state, move))
+                        env.position = after = enc.enter(enc._apply(at.state, move))
                     who = after._who
                     if lazy and who is not self.unset and type(who) is int and who >= 0:
                         agents = env.possible_agents
@@ -760,7 +781,7 @@ class FastMethodPy:
                         if type(pending) is not tuple:
                             return self.fallback(obs, key)
                         if pending:  # a token of a subset choice under way
-                            tree = pos._trie if pos._step is None else None
+                            tree: Any = pos._trie if pos._step is None else None
                             if type(tree) is not self.subset:
                                 return self.fallback(obs, key)
                             found = subset_step(tree._ids, tree._end, tree._actions, pending)
