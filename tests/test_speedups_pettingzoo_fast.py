@@ -206,3 +206,77 @@ def test_the_environment_step_falls_back_where_it_must(impl: str) -> None:
 def test_fast_method_refuses_bad_input(impl: str, args: tuple[Any, ...], kwargs: dict[str, Any], error: type) -> None:
     with pytest.raises(error):
         _make(impl)(*args, **kwargs)
+
+
+# -- subset_root ----------------------------------------------------------------------------
+
+
+class _Choice:
+    """An action choosing ``cards`` (what subset_root reads of an action)."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: tuple[Any, ...]) -> None:
+        self.cards = cards
+
+    def __repr__(self) -> str:
+        return f"_Choice({self.cards!r})"
+
+
+def _subsets(hand: tuple[Any, ...]) -> list[_Choice]:
+    from itertools import combinations
+
+    return [_Choice(c) for k in range(len(hand) + 1) for c in combinations(hand, k)]
+
+
+_SUBSET_ROOTS = {"Python": _hotloops.subset_root_py}
+if speedups is not None:
+    _SUBSET_ROOTS["C"] = speedups.subset_root
+
+
+@given(
+    st.lists(st.integers(0, 60), max_size=7, unique=True),
+    st.sampled_from(["every", "short", "first", "last", "shuffled", "tuple"]),
+    st.dictionaries(st.integers(0, 60), st.integers(-5, 200), max_size=70),
+    st.integers(0, 300),
+)
+def test_subset_root_is_the_python_reference(hand: list[int], how: str, ids: dict[int, int], end: int) -> None:
+    card_id = {c: ids.get(c, c * 2) for c in hand}
+    if how == "shuffled" and hand:
+        card_id[hand[0]] = 999  # the ids do not ascend
+    hand_t = tuple(sorted(hand, key=card_id.__getitem__))
+    actions: Any = _subsets(hand_t)
+    if how == "short" and actions:
+        actions.pop()
+    elif how == "first" and len(actions) > 1:
+        actions[0] = actions[1]
+    elif how == "last" and len(actions) > 1:
+        actions[-1] = actions[-2]
+    elif how == "tuple":
+        actions = tuple(actions)
+    results = {name: _outcome(lambda f=f: f(hand_t, card_id, actions, end)) for name, f in _SUBSET_ROOTS.items()}
+    assert len({repr(r) for r in results.values()}) == 1, results
+    kind, found = results["Python"]
+    if how in ("every", "tuple", "shuffled") and kind == "ok" and found is not None:
+        acts, got_ids, root, legal = found
+        assert acts == tuple(actions) and got_ids == tuple(card_id[c] for c in hand_t)
+        assert legal == [*got_ids, end] and root[end] is actions[0]
+        if len(set(legal)) == len(legal):  # (distinct ids, end above them: one key each)
+            assert list(root) == legal
+
+
+@pytest.mark.parametrize("which", sorted(_SUBSET_ROOTS))
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (([1], {}, [], 0), TypeError),  # the hand no tuple
+        (((1,), [], [], 0), TypeError),  # card_id no dict
+        (((1,), {}, "ab", 0), TypeError),  # actions neither list nor tuple
+        (((1,), {}, [_Choice(()), _Choice((1,))], 0), KeyError),  # a card without an id
+        (((1,), {1: 0}, [object(), _Choice((1,))], 0), AttributeError),  # an action without cards
+        (((1,), {1: 0}, [_Choice(()), _Choice((1,))]), TypeError),  # three arguments
+    ],
+)
+def test_subset_root_refuses_bad_input(which: str, args: tuple[Any, ...], error: type) -> None:
+    with pytest.raises(error):
+        _SUBSET_ROOTS[which](*args)

@@ -47,7 +47,7 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Sequence
-from itertools import combinations, repeat
+from itertools import combinations, pairwise, repeat
 from math import comb
 from operator import index
 from operator import itemgetter as _pick
@@ -84,6 +84,8 @@ __all__ = [
     "same_objects_py",
     "subset_objects",
     "subset_objects_py",
+    "subset_root",
+    "subset_root_py",
     "subset_step",
     "subset_step_py",
 ]
@@ -384,6 +386,32 @@ def subset_step_py(
     level: dict[Any, Any] = dict.fromkeys(legal)
     level[end] = actions[rank]
     return level, legal
+
+
+def subset_root_py(
+    hand: tuple[Any, ...], card_id: dict[Any, Any], actions: Sequence[Any], end: Any
+) -> tuple[tuple[Any, ...], tuple[Any, ...], dict[Any, Any], list[Any]] | None:
+    """Where ``actions`` (a list or tuple) are every subset of ``hand`` (a tuple of at
+    most 16 cards: ``2 ** len(hand)`` actions, the first one's ``cards`` empty, the last
+    one's equal to the hand) and the hand's ids (``card_id[card]``) ascend: the actions
+    as a tuple, the ids as a tuple, the root level ``{id: None for each id, end:
+    actions[0]}`` and its ids ``[*ids, end]``; ``None`` where that is not so.  The parts
+    of the subset tree of an Aegis exchange, in one call."""
+    if not (isinstance(hand, tuple) and isinstance(card_id, dict) and isinstance(actions, (list, tuple))):
+        raise TypeError("subset_root(hand: tuple, card_id: dict, actions: list or tuple, end)")
+    acts = tuple(actions)
+    n = len(hand)
+    if n > SUBSET_MAX_IDS or len(acts) != 1 << n:
+        return None
+    whole = acts[-1].cards == hand
+    if acts[0].cards or not whole:
+        return None
+    ids = [card_id[c] for c in hand]
+    if any(not a <= b for a, b in pairwise(ids)):
+        return None
+    root: dict[Any, Any] = dict.fromkeys(ids)
+    root[end] = acts[0]
+    return acts, tuple(ids), root, [*ids, end]
 
 
 #: the most ids :func:`subset_step` takes (a choice among 65,536 subsets)
@@ -812,6 +840,10 @@ first_legal: Callable[[Sequence[Any], Any], tuple[dict[Any, Any], list[Any]] | N
 subset_step: Callable[
     [tuple[int, ...], Any, tuple[Any, ...], tuple[Any, ...]], tuple[dict[Any, Any], list[Any]] | None
 ]
+subset_root: Callable[
+    [tuple[Any, ...], dict[Any, Any], Sequence[Any], Any],
+    tuple[tuple[Any, ...], tuple[Any, ...], dict[Any, Any], list[Any]] | None,
+]
 id_mask: Callable[[int, Sequence[int]], bytearray]
 fisher_yates: Callable[[list[Any], bytes], None]
 hand_step: Callable[
@@ -845,6 +877,7 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     FastMethod = FastMethodPy
     FirstTable, first_legal, id_mask = FirstTablePy, first_legal_py, id_mask_py
     subset_step = subset_step_py
+    subset_root = subset_root_py
     fisher_yates = fisher_yates_py
     hand_step = hand_step_py
     LazyDict, LazyChild, mask_of = LazyDictPy, LazyChildPy, mask_of_py
@@ -857,6 +890,7 @@ else:
     FastMethod = c_speedups.FastMethod
     FirstTable, first_legal, id_mask = c_speedups.FirstTable, c_speedups.first_legal, c_speedups.id_mask
     subset_step = c_speedups.subset_step
+    subset_root = c_speedups.subset_root
     fisher_yates = c_speedups.fisher_yates
     hand_step = c_speedups.hand_step
     LazyDict, LazyChild, mask_of = c_speedups.LazyDict, c_speedups.LazyChild, c_speedups.mask_of

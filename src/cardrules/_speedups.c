@@ -60,6 +60,12 @@
  *       the prefix is no rising run of ids.  Reference:
  *       cardrules._hotloops.subset_step_py.
  *
+ *   subset_root(hand, card_id, actions, end) -> (actions, ids, root, root_legal) or None
+ *       where `actions` are every subset of `hand` (at most 16 cards) and the hand's ids
+ *       ascend: the parts of the subset tree of an Aegis exchange (its actions as a
+ *       tuple, the ids, the root level and its ids with `end`), in one call.
+ *       Reference: cardrules._hotloops.subset_root_py.
+ *
  *   first_step(actions, pairs) -> dict or None
  *       {token: value for each action, (token, value) = pairs[id(action)]}, or None if
  *       the id of an action is not in `pairs`: the first tokens of a position's legal
@@ -1094,6 +1100,88 @@ fail:
 
 /* ----------------------------------------------------------------------------------- */
 /* same_objects                                                                         */
+
+/* subset_root(hand, card_id, actions, end): where `actions` (a list or tuple) are every
+ * subset of `hand` (a tuple of at most 16 items: 2**len(hand) actions, the first one's
+ * `cards` empty, the last one's equal to the hand) and the hand's ids (card_id[card],
+ * ints) ascend: (actions as a tuple, the ids as a tuple, {id: None for each id, end:
+ * actions[0]}, [*ids, end]); None where that is not so.  Reference:
+ * cardrules._hotloops.subset_root_py. */
+static PyObject *
+subset_root(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyTuple_Check(args[0]) || !PyDict_Check(args[1])
+        || !(PyList_Check(args[2]) || PyTuple_Check(args[2]))) {
+        PyErr_SetString(PyExc_TypeError, "subset_root(hand: tuple, card_id: dict, actions: list or tuple, end)");
+        return NULL;
+    }
+    PyObject *hand = args[0], *card_id = args[1], *end = args[3];
+    Py_ssize_t n = PyTuple_GET_SIZE(hand);
+    PyObject *actions = PySequence_Tuple(args[2]); /* (a tuple: the same one) */
+    if (actions == NULL) {
+        return NULL;
+    }
+    PyObject *ids = NULL, *root = NULL, *legal = NULL, *result = NULL;
+    if (n > SUBSET_MAX_ITEMS || PyTuple_GET_SIZE(actions) != ((Py_ssize_t)1 << n)) {
+        goto none;
+    }
+    PyObject *name = PyUnicode_InternFromString("cards");
+    if (name == NULL) {
+        goto done;
+    }
+    PyObject *first = PyObject_GetAttr(PyTuple_GET_ITEM(actions, 0), name);
+    PyObject *last = first == NULL ? NULL : PyObject_GetAttr(PyTuple_GET_ITEM(actions, PyTuple_GET_SIZE(actions) - 1), name);
+    Py_DECREF(name);
+    int empty = first == NULL ? -1 : PyObject_Not(first);
+    int whole = last == NULL || empty < 0 ? -1 : PyObject_RichCompareBool(last, hand, Py_EQ);
+    Py_XDECREF(first);
+    Py_XDECREF(last);
+    if (empty < 0 || whole < 0) {
+        goto done;
+    }
+    if (!empty || !whole) {
+        goto none;
+    }
+    if ((ids = PyTuple_New(n)) == NULL || (legal = PyList_New(n + 1)) == NULL || (root = PyDict_New()) == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *id = PyObject_GetItem(card_id, PyTuple_GET_ITEM(hand, i));
+        if (id == NULL) {
+            goto done;
+        }
+        PyTuple_SET_ITEM(ids, i, id);
+        PyList_SET_ITEM(legal, i, Py_NewRef(id));
+    }
+    for (Py_ssize_t i = 1; i < n; i++) { /* (all read first, as the reference does) */
+        int rising = PyObject_RichCompareBool(PyTuple_GET_ITEM(ids, i - 1), PyTuple_GET_ITEM(ids, i), Py_LE);
+        if (rising <= 0) {
+            if (rising < 0) {
+                goto done;
+            }
+            goto none;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyDict_SetItem(root, PyTuple_GET_ITEM(ids, i), Py_None) < 0) {
+            goto done;
+        }
+    }
+    PyList_SET_ITEM(legal, n, Py_NewRef(end));
+    if (PyDict_SetItem(root, end, PyTuple_GET_ITEM(actions, 0)) < 0) {
+        goto done;
+    }
+    result = PyTuple_Pack(4, actions, ids, root, legal);
+    goto done;
+none:
+    result = Py_NewRef(Py_None);
+done:
+    Py_DECREF(actions);
+    Py_XDECREF(ids);
+    Py_XDECREF(root);
+    Py_XDECREF(legal);
+    return result;
+}
 
 static int
 compare_addresses(const void *x, const void *y)
@@ -3100,6 +3188,8 @@ static PyMethodDef speedups_methods[] = {
      "hand_step(ids, hand, pending, end, value): the ids of a hand left after the pending ones, then end."},
     {"fisher_yates", (PyCFunction)(void (*)(void))fisher_yates, METH_FASTCALL,
      "fisher_yates(items, stream): the seeded shuffle's swaps of a list, in place, by a byte stream."},
+    {"subset_root", (PyCFunction)(void (*)(void))subset_root, METH_FASTCALL,
+     "subset_root(hand, card_id, actions, end): a subset tree's parts, or None."},
     {"subset_step", (PyCFunction)(void (*)(void))subset_step, METH_FASTCALL,
      "subset_step(ids, end, actions, prefix): the level after a prefix of a subset choice, or None."},
     {"mask_of", (PyCFunction)(void (*)(void))mask_of, METH_FASTCALL,
