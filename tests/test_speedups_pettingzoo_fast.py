@@ -56,12 +56,16 @@ def _env_class(impl: str | None) -> Any:
         methods.update(step=_plain("step"), last=last)
     else:
         make = _make(impl)
-        methods["step"] = make("env_step", _plain("step"), position=pz.Position, unset=pz._UNSET, infos=pz._Infos)
+        enter = None if pz._POSITION is None else (pz._POSITION, pz.CHANCE)
+        methods["step"] = make(
+            "env_step", _plain("step"), position=pz.Position, unset=pz._UNSET, infos=pz._Infos, enter=enter
+        )
         methods["last"] = make("env_last", last, make=(pz._make_observation, keys, compute))
     return type(f"Env{impl}", (pz.raw_env,), methods)
 
 
-_CLASSES = {impl: _env_class(impl) for impl in (["C"] if speedups is not None else []) + ["Python", None]}
+_CLASSES: dict[Any, Any] = {impl: _env_class(impl) for impl in (["C"] if speedups is not None else []) + ["Python", None]}
+_CLASSES["raw_env"] = pz.raw_env  # (the environment itself)
 
 
 def test_the_environment_uses_the_c_methods_with_the_c_module() -> None:
@@ -201,6 +205,8 @@ def test_the_environment_step_falls_back_where_it_must(impl: str) -> None:
         (("env_last", None), {}, TypeError),
         (("action_mask", print), {"position": 3}, TypeError),
         (("action_mask", print), {"nothing": 3}, TypeError),
+        (("env_step", print), {"enter": 3}, TypeError),
+        (("env_step", print), {"enter": (1, 2, 3)}, TypeError),
     ],
 )
 def test_fast_method_refuses_bad_input(impl: str, args: tuple[Any, ...], kwargs: dict[str, Any], error: type) -> None:

@@ -605,7 +605,11 @@ class FastMethodPy:
       ``type(env.infos) is infos``: ``env.agent_selection = possible_agents[who]``,
       ``env.infos.refresh_at(state)`` unless the infos are at that state already, and
       ``env._accumulate_rewards()`` where a value of ``env.rewards`` is true; any other
-      new position goes to ``env._settle(pos)``.  Returns ``None``;
+      new position goes to ``env._settle(pos)``.  Returns ``None``.  (With ``enter``, a
+      tuple ``(layout, chance)``, the C version makes those positions itself with the
+      record maker of ``layout``, as ``enc._extend`` and ``enc.enter`` make them, and
+      calls ``enc.enter`` where the state is over, ``enc._truncates`` is true or the
+      player to act is ``chance``; this reference calls the two methods.)
     * ``"env_last"`` (env, observe=True): the environment's ``last()``, where ``make``
       is a tuple ``(maker, template, compute)`` and ``env._index``,
       ``env._cumulative_rewards``, ``env.terminations`` and ``env.truncations`` are
@@ -620,7 +624,9 @@ class FastMethodPy:
     function), reading and writing the slots of a ``position`` (the type given, or a
     subclass that does not redefine them) straight from the object."""
 
-    __slots__ = ("_kind", "drawing", "fallback", "infos", "make", "position", "subset", "terminal", "unset")
+    __slots__ = (
+        "_kind", "drawing", "enter", "fallback", "infos", "make", "position", "subset", "terminal", "unset"
+    )
 
     def __init__(
         self,
@@ -633,6 +639,7 @@ class FastMethodPy:
         unset: Any = None,
         infos: Any = None,
         make: Any = None,
+        enter: Any = None,
     ) -> None:
         if kind not in _FAST_KINDS:
             raise ValueError(
@@ -645,6 +652,8 @@ class FastMethodPy:
             raise TypeError("FastMethod: drawing must be a type for chance_outcomes and apply_action")
         if position is not None and not isinstance(position, type):
             raise TypeError("FastMethod: position must be a type or None")
+        if enter is not None and not (type(enter) is tuple and len(enter) == 2):
+            raise TypeError("FastMethod: enter must be a tuple (record layout, chance) or None")
         self._kind = _FAST_KINDS.index(kind)
         self.fallback = fallback
         self.drawing = drawing
@@ -654,6 +663,7 @@ class FastMethodPy:
         self.unset = unset
         self.infos = infos
         self.make = make
+        self.enter = enter
 
     @property
     def kind(self) -> str:

@@ -1666,7 +1666,11 @@ static PyObject *lazy_at(PyObject *obj);
  *       and type(env.infos) is `infos`: env.agent_selection = possible_agents[who],
  *       env.infos.refresh_at(state) unless the infos are at that state already, and
  *       env._accumulate_rewards() where a value of env.rewards is true; any other new
- *       position goes to env._settle(pos).  Returns None;
+ *       position goes to env._settle(pos).  Returns None.  Where `enter` is a tuple
+ *       (layout, chance), `layout` the positions' record layout, the positions are made
+ *       with the record maker as enc._extend and enc.enter make them (enc.enter itself
+ *       where the state is over, enc._truncates is true or the state's to_act is
+ *       `chance`);
  *   "env_last" (env, observe=True): the environment's last(), where `make` is a tuple
  *       (maker, template, compute) and env._index, env._cumulative_rewards,
  *       env.terminations and env.truncations are dicts: with agent =
@@ -1688,20 +1692,21 @@ enum { S_POS, S_PLAYER_ID, S_DEAL, S_K, S_OUTCOMES, S_STEP, S_ENC, S_EXTEND, S_E
        S_ENC_LEGAL, S_TREE_LEGAL, S_IDS, S_END, S_ACTIONS, S_WHO, S_MASK_KEY,
        S_AGENT_SELECTION, S_TERMINATIONS, S_TRUNCATIONS, S_POSITION, S_CUMULATIVE, S_REWARDS, S_INFOS,
        S_ENCODING, S_POSSIBLE_AGENTS, S_SETTLE, S_ACCUMULATE, S_REFRESH_AT, S_OBS_SOURCE,
-       S_INDEX, S_COUNT };
+       S_INDEX, S_TO_ACT, S_IS_OVER, S_TRUNCATES, S_COUNT };
 static const char *const FAST_NAMES[S_COUNT] = {
     "_pos", "player_id", "_deal", "_k", "_outcomes", "_step", "_enc", "_extend", "enter", "_apply", "state",
     "_legal", "pending", "_trie", "_first_pair", "_tree_phase", "phase", "_legal_of", "_first_table", "_legal",
     "_tree_legal", "_ids", "_end", "_actions", "_who", "action_mask",
     "agent_selection", "terminations", "truncations", "position", "_cumulative_rewards", "rewards", "infos",
     "encoding", "possible_agents", "_settle", "_accumulate_rewards", "refresh_at", "_obs_source",
-    "_index"};
+    "_index", "to_act", "is_over", "_truncates"};
 
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     int kind;
-    PyObject *fallback, *drawing, *terminal, *subset, *position, *unset, *infos, *make;
+    PyObject *fallback, *drawing, *terminal, *subset, *position, *unset, *infos, *make, *enter;
+    PyObject *kw_extend, *kw_enter; /* the record maker's keywords (with `enter`) */
     PyObject *names[S_COUNT];
     PyMemberDef *members[S_COUNT]; /* the `position` type's slot of a name, where it has one */
 } FastMethodObject;
@@ -1739,6 +1744,7 @@ fast_traverse(FastMethodObject *self, visitproc visit, void *arg)
     Py_VISIT(self->unset);
     Py_VISIT(self->infos);
     Py_VISIT(self->make);
+    Py_VISIT(self->enter);
     return 0;
 }
 
@@ -1753,6 +1759,9 @@ fast_clear(FastMethodObject *self)
     Py_CLEAR(self->unset);
     Py_CLEAR(self->infos);
     Py_CLEAR(self->make);
+    Py_CLEAR(self->enter);
+    Py_CLEAR(self->kw_extend);
+    Py_CLEAR(self->kw_enter);
     for (int i = 0; i < S_COUNT; i++) {
         Py_CLEAR(self->names[i]);
     }
@@ -2199,6 +2208,73 @@ env_get(FastMethodObject *self, PyObject *dict, int i)
     return Py_XNewRef(value);
 }
 
+/* The position after a pending token, as enc._extend makes it for an int token, with
+ * the record maker of self->enter's layout: the same state, trie, player and id, the
+ * token added to pending. */
+static PyObject *
+fast_extend(FastMethodObject *self, PyObject *pos, PyObject *action)
+{
+    static const int fields[5] = {S_STATE, S_PENDING, S_TRIE, S_WHO, S_PLAYER_ID};
+    PyObject *call[6] = {PyTuple_GET_ITEM(self->enter, 0), NULL, NULL, NULL, NULL, NULL}, *next = NULL;
+    for (int i = 0; i < 5; i++) {
+        if ((call[i + 1] = pos_get(self, pos, fields[i])) == NULL) {
+            goto done;
+        }
+    }
+    if (!PyTuple_CheckExact(call[2])) {
+        PyErr_SetString(PyExc_TypeError, "a position's pending tokens must be a tuple");
+        goto done;
+    }
+    PyObject *one = PyTuple_Pack(1, action);
+    PyObject *pending = one == NULL ? NULL : PySequence_Concat(call[2], one);
+    Py_XDECREF(one);
+    if (pending == NULL) {
+        goto done;
+    }
+    Py_SETREF(call[2], pending);
+    next = new_record(NULL, call, 1, self->kw_extend);
+done:
+    for (int i = 1; i < 6; i++) {
+        Py_XDECREF(call[i]);
+    }
+    return next;
+}
+
+/* The position at the state `after` (nothing pending), as enc.enter makes it: with the
+ * record maker where the state is not over, enc._truncates is false and the player to
+ * act is not chance; else enc.enter(after). */
+static PyObject *
+fast_enter(FastMethodObject *self, PyObject *enc, PyObject *after)
+{
+    PyObject *const *names = self->names;
+    PyObject *who = PyObject_GetAttr(after, names[S_TO_ACT]);
+    if (who == NULL) {
+        return NULL;
+    }
+    PyObject *flag = PyObject_GetAttr(after, names[S_IS_OVER]);
+    int plain = flag == NULL ? -1 : PyObject_Not(flag);
+    Py_XDECREF(flag);
+    if (plain > 0) {
+        flag = PyObject_GetAttr(enc, names[S_TRUNCATES]);
+        plain = flag == NULL ? -1 : PyObject_Not(flag);
+        Py_XDECREF(flag);
+    }
+    if (plain > 0 && who == PyTuple_GET_ITEM(self->enter, 1)) {
+        plain = 0; /* a chance node: its deal */
+    }
+    PyObject *next = NULL;
+    if (plain > 0) {
+        PyObject *call[4] = {PyTuple_GET_ITEM(self->enter, 0), after, who, PyLong_CheckExact(who) ? who : Py_None};
+        next = new_record(NULL, call, 1, self->kw_enter);
+    }
+    else if (plain == 0) {
+        PyObject *call[2] = {enc, after};
+        next = PyObject_VectorcallMethod(names[S_ENTER], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    }
+    Py_DECREF(who);
+    return next;
+}
+
 /* "env_step" after the step was found (`move` the step's value): the position made and
  * set, and the rest of the step. */
 static PyObject *
@@ -2210,7 +2286,11 @@ fast_env_apply(FastMethodObject *self, PyObject *env, PyObject *action, PyObject
     if (enc == NULL) {
         return NULL;
     }
-    if (move == Py_None) { /* a pending token */
+    int records = self->kw_extend != NULL;
+    if (move == Py_None && records) { /* a pending token */
+        next = fast_extend(self, pos, action);
+    }
+    else if (move == Py_None) {
         PyObject *call[3] = {enc, pos, action};
         next = PyObject_VectorcallMethod(names[S_EXTEND], call, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
     }
@@ -2221,11 +2301,14 @@ fast_env_apply(FastMethodObject *self, PyObject *env, PyObject *action, PyObject
             after = PyObject_VectorcallMethod(names[S_APPLY], call, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
             Py_DECREF(state);
         }
-        if (after != NULL) {
+        if (after != NULL && records) {
+            next = fast_enter(self, enc, after);
+        }
+        else if (after != NULL) {
             PyObject *call[2] = {enc, after};
             next = PyObject_VectorcallMethod(names[S_ENTER], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-            Py_DECREF(after);
         }
+        Py_XDECREF(after);
     }
     Py_DECREF(enc);
     if (next == NULL || PyObject_SetAttr(env, names[S_POSITION], next) < 0) {
@@ -2582,12 +2665,12 @@ fast_descr_get(PyObject *self, PyObject *obj, PyObject *type)
 static PyObject *
 fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", "unset", "infos", "make", NULL};
+    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", "unset", "infos", "make", "enter", NULL};
     const char *kind_name;
     PyObject *fallback, *drawing = Py_None, *terminal = Py_None, *subset = Py_None, *position = Py_None;
-    PyObject *unset = Py_None, *infos = Py_None, *make = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOOOOO:FastMethod", names, &kind_name, &fallback, &drawing,
-                                     &terminal, &subset, &position, &unset, &infos, &make)) {
+    PyObject *unset = Py_None, *infos = Py_None, *make = Py_None, *enter = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOOOOOO:FastMethod", names, &kind_name, &fallback, &drawing,
+                                     &terminal, &subset, &position, &unset, &infos, &make, &enter)) {
         return NULL;
     }
     int kind = -1;
@@ -2615,6 +2698,12 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "FastMethod: position must be a type or None");
         return NULL;
     }
+    if (enter != Py_None
+        && !(PyTuple_CheckExact(enter) && PyTuple_GET_SIZE(enter) == 2
+             && PyCapsule_IsValid(PyTuple_GET_ITEM(enter, 0), LAYOUT))) {
+        PyErr_SetString(PyExc_TypeError, "FastMethod: enter must be a tuple (record layout, chance) or None");
+        return NULL;
+    }
     FastMethodObject *self = (FastMethodObject *)type->tp_alloc(type, 0);
     if (self == NULL) {
         return NULL;
@@ -2629,6 +2718,7 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->unset = Py_NewRef(unset);
     self->infos = Py_NewRef(infos);
     self->make = Py_NewRef(make);
+    self->enter = Py_NewRef(enter);
     for (int i = 0; i < S_COUNT; i++) {
         self->names[i] = PyUnicode_InternFromString(FAST_NAMES[i]);
         if (self->names[i] == NULL) {
@@ -2648,6 +2738,15 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             && ((PyMemberDescrObject *)slot)->d_member->type == T_OBJECT_EX
             && !(((PyMemberDescrObject *)slot)->d_member->flags & READONLY)) {
             self->members[i] = ((PyMemberDescrObject *)slot)->d_member;
+        }
+    }
+    if (enter != Py_None) { /* the record maker's keywords: interned, as its fields' names */
+        PyObject *const *n = self->names;
+        self->kw_extend = PyTuple_Pack(5, n[S_STATE], n[S_PENDING], n[S_TRIE], n[S_WHO], n[S_PLAYER_ID]);
+        self->kw_enter = PyTuple_Pack(3, n[S_STATE], n[S_WHO], n[S_PLAYER_ID]);
+        if (self->kw_extend == NULL || self->kw_enter == NULL) {
+            Py_DECREF(self);
+            return NULL;
         }
     }
     return (PyObject *)self;
@@ -2673,12 +2772,13 @@ static PyMemberDef fast_members[] = {
     {"unset", T_OBJECT, offsetof(FastMethodObject, unset), READONLY, "The marker of a player to act not worked out."},
     {"infos", T_OBJECT, offsetof(FastMethodObject, infos), READONLY, "The type of an environment's infos."},
     {"make", T_OBJECT, offsetof(FastMethodObject, make), READONLY, "An observation's maker, template and compute."},
+    {"enter", T_OBJECT, offsetof(FastMethodObject, enter), READONLY, "The positions' record layout and chance."},
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(FastMethodObject, vectorcall), READONLY},
     {NULL},
 };
 
 static PyType_Slot fast_slots[] = {
-    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None, unset=None, infos=None, make=None): a state method, its common case in C."},
+    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None, unset=None, infos=None, make=None, enter=None): a state method, its common case in C."},
     {Py_tp_new, fast_new},
     {Py_tp_dealloc, fast_dealloc},
     {Py_tp_traverse, fast_traverse},

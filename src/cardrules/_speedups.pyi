@@ -80,6 +80,7 @@ class FastMethod:
     unset: Any
     infos: Any
     make: Any
+    enter: Any
     def __init__(
         self,
         kind: str,
@@ -91,6 +92,7 @@ class FastMethod:
         unset: Any = ...,
         infos: Any = ...,
         make: Any = ...,
+        enter: Any = ...,
     ) -> None: ...
     def __get__(self, obj: object, cls: type | None = ...) -> Any: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

@@ -37,8 +37,8 @@ from pettingzoo.utils import wrappers
 
 from .._hotloops import FastMethod, LazyChild, LazyDict, c_speedups, first_legal, mask_of, subset_step
 from ..errors import IllegalActionError
-from ..protocol import GAMES
-from .encoding import _UNSET, Encoding, Position, _SubsetTree, encoding_for
+from ..protocol import CHANCE, GAMES
+from .encoding import _POSITION, _UNSET, Encoding, Position, _SubsetTree, encoding_for
 from .tensors import tensor_size, view_tensor
 
 __all__ = ["env", "raw_env"]
@@ -464,11 +464,19 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 # pending token extends the position, else the action is applied and entered; then the
 # agent selected and the infos refreshed) runs in C (FastMethod's "env_step"), without
 # the Python frames of step and _settle; anything else runs raw_env.step (FastMethod's
-# fallback), and what the C code does not settle itself, raw_env._settle.  Without the C
+# fallback), and what the C code does not settle itself, raw_env._settle.  The step
+# makes the next position itself with the positions' record maker, as Encoding._extend
+# and Encoding.enter make it (enter itself at the end, at a chance node, or where the
+# game truncates).  Without the C
 # module the methods above are the class's own.
 if c_speedups is not None:
     raw_env.step = FastMethod(  # type: ignore[method-assign]
-        "env_step", raw_env.__dict__["step"], position=Position, unset=_UNSET, infos=_Infos
+        "env_step",
+        raw_env.__dict__["step"],
+        position=Position,
+        unset=_UNSET,
+        infos=_Infos,
+        enter=None if _POSITION is None else (_POSITION, CHANCE),
     )
     raw_env.last = FastMethod(  # type: ignore[method-assign]
         "env_last", raw_env.__dict__["last"], make=(_make_observation, _OBS_KEYS, _observation_compute)
