@@ -592,7 +592,8 @@ class FastMethodPy:
       where tokens are pending, the subset step as for ``"legal_actions"``; where
       nothing is pending or worked out, ``first_table`` is not ``None`` and the state is
       not in ``tree_phase``: ``first_legal(legal_of(state), first_table)`` kept on the
-      position (``enc._legal(pos)`` where that is ``None``);
+      position (``enc._legal(pos)`` where that is ``None``); in ``tree_phase``,
+      ``enc._tree_legal(pos)`` unless that is ``None``;
     * ``"env_step"`` (env, action): a PettingZoo environment's step (the ``raw_env`` of
       :mod:`cardrules.integrations.pettingzoo`), where the action is an ``int``, the
       agent selected is neither terminated nor truncated (both ``False``) and
@@ -832,7 +833,10 @@ class FastMethodPy:
                                 return self.fallback(obs, key)
                             state = pos.state
                             if tree_phase is not None and state.phase == tree_phase:
-                                return self.fallback(obs, key)  # a tree from the start
+                                legal = enc._tree_legal(pos)  # a tree from the start
+                                if legal is None:
+                                    return self.fallback(obs, key)
+                                return mask_of(new_mask, legal)
                             found = first_legal(legal_of(state), table)
                             if found is None:
                                 legal = enc._legal(pos)

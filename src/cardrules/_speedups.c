@@ -1654,7 +1654,8 @@ static PyObject *lazy_at(PyObject *obj);
  *       else, where tokens are pending, the subset step as for "legal_actions"; where
  *       nothing is pending or worked out, first_table is not None and the state is not
  *       in tree_phase: first_legal(legal_of(state), first_table) kept on the position
- *       (enc._legal(pos) where it is None).  Anything else: the fallback;
+ *       (enc._legal(pos) where it is None); in tree_phase, enc._tree_legal(pos) unless
+ *       that is None.  Anything else: the fallback;
  *   "env_step" (env, action): a PettingZoo environment's step (the raw_env of
  *       cardrules.integrations.pettingzoo), where the action is an int, the agent
  *       selected is neither terminated nor truncated (both False), env.position is a
@@ -2115,10 +2116,18 @@ fast_mask_at(FastMethodObject *self, PyObject *source, PyObject *pos, PyObject *
                 Py_XDECREF(phase);
                 if (tree != 0) {
                     Py_DECREF(state);
-                    if (tree > 0) {
-                        return FALL_BACK; /* a tree from the start (an Aegis exchange) */
+                    if (tree < 0) {
+                        return NULL;
                     }
-                    return NULL;
+                    /* a tree from the start (an Aegis exchange): enc._tree_legal(pos) */
+                    PyObject *enc_call[2] = {PyTuple_GET_ITEM(source, 0), pos};
+                    legal = PyObject_VectorcallMethod(names[S_TREE_LEGAL], enc_call,
+                                                      2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+                    if (legal == Py_None) {
+                        Py_DECREF(legal);
+                        return FALL_BACK;
+                    }
+                    goto masked;
                 }
             }
             PyObject *actions = PyObject_CallOneArg(PyTuple_GET_ITEM(source, 2), state);
@@ -2152,6 +2161,10 @@ fast_mask_at(FastMethodObject *self, PyObject *source, PyObject *pos, PyObject *
                 }
             }
         }
+    }
+masked:
+    if (legal == NULL) {
+        return NULL;
     }
     PyObject *call[2] = {PyTuple_GET_ITEM(source, 1), legal};
     PyObject *mask = mask_of(NULL, call, 2);
