@@ -589,7 +589,9 @@ class FastMethodPy:
       tree_phase)``, ``_at`` the position, ``_player`` the player), where ``key`` is
       ``"action_mask"`` and ``pos._who`` is not ``unset`` and equals the player:
       ``mask_of(new_mask, ids)``, the ids ``pos._legal`` unless that is ``None``; else,
-      where tokens are pending, the subset step as for ``"legal_actions"``; where
+      where tokens are pending, the subset step as for ``"legal_actions"`` (where the
+      trie is no ``subset`` one and nothing is worked out: ``enc._pending_legal(pos)``,
+      kept on the position unless it is ``None``); where
       nothing is pending or worked out, ``first_table`` is not ``None`` and the state is
       not in ``tree_phase``: ``first_legal(legal_of(state), first_table)`` kept on the
       position (``enc._legal(pos)`` where that is ``None``); in ``tree_phase``,
@@ -819,12 +821,15 @@ class FastMethodPy:
                         pending = pos.pending
                         if type(pending) is not tuple:
                             return self.fallback(obs, key)
-                        if pending:  # a token of a subset choice under way
-                            tree: Any = pos._trie if pos._step is None else None
-                            if type(tree) is not self.subset:
+                        if pending:  # a token of an action under way
+                            if pos._step is not None:
                                 return self.fallback(obs, key)
-                            found = subset_step(tree._ids, tree._end, tree._actions, pending)
-                            if found is None:
+                            tree: Any = pos._trie
+                            if type(tree) is self.subset:
+                                found = subset_step(tree._ids, tree._end, tree._actions, pending)
+                            else:
+                                found = enc._pending_legal(pos)
+                            if type(found) is not tuple or len(found) != 2:
                                 return self.fallback(obs, key)
                             pos._step, legal = found
                             pos._legal = legal

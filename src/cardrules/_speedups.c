@@ -1651,7 +1651,9 @@ static PyObject *lazy_at(PyObject *obj);
  *       _source is (enc, new_mask, legal_of, first_table, tree_phase), _at the position
  *       and _player the player), where key is "action_mask", pos._who is not `unset` and
  *       equals the player: mask_of(new_mask, ids), ids pos._legal unless that is None;
- *       else, where tokens are pending, the subset step as for "legal_actions"; where
+ *       else, where tokens are pending, the subset step as for "legal_actions" (where
+ *       the trie is no `subset` one and nothing is worked out: enc._pending_legal(pos),
+ *       kept on the position unless it is None); where
  *       nothing is pending or worked out, first_table is not None and the state is not
  *       in tree_phase: first_legal(legal_of(state), first_table) kept on the position
  *       (enc._legal(pos) where it is None); in tree_phase, enc._tree_legal(pos) unless
@@ -1693,14 +1695,14 @@ enum { S_POS, S_PLAYER_ID, S_DEAL, S_K, S_OUTCOMES, S_STEP, S_ENC, S_EXTEND, S_E
        S_ENC_LEGAL, S_TREE_LEGAL, S_IDS, S_END, S_ACTIONS, S_WHO, S_MASK_KEY,
        S_AGENT_SELECTION, S_TERMINATIONS, S_TRUNCATIONS, S_POSITION, S_CUMULATIVE, S_REWARDS, S_INFOS,
        S_ENCODING, S_POSSIBLE_AGENTS, S_SETTLE, S_ACCUMULATE, S_REFRESH_AT, S_OBS_SOURCE,
-       S_INDEX, S_TO_ACT, S_IS_OVER, S_TRUNCATES, S_COUNT };
+       S_INDEX, S_TO_ACT, S_IS_OVER, S_TRUNCATES, S_PENDING_LEGAL, S_COUNT };
 static const char *const FAST_NAMES[S_COUNT] = {
     "_pos", "player_id", "_deal", "_k", "_outcomes", "_step", "_enc", "_extend", "enter", "_apply", "state",
     "_legal", "pending", "_trie", "_first_pair", "_tree_phase", "phase", "_legal_of", "_first_table", "_legal",
     "_tree_legal", "_ids", "_end", "_actions", "_who", "action_mask",
     "agent_selection", "terminations", "truncations", "position", "_cumulative_rewards", "rewards", "infos",
     "encoding", "possible_agents", "_settle", "_accumulate_rewards", "refresh_at", "_obs_source",
-    "_index", "to_act", "is_over", "_truncates"};
+    "_index", "to_act", "is_over", "_truncates", "_pending_legal"};
 
 typedef struct {
     PyObject_HEAD
@@ -2078,15 +2080,40 @@ fast_mask_at(FastMethodObject *self, PyObject *source, PyObject *pos, PyObject *
             Py_DECREF(pending);
             return FALL_BACK;
         }
-        if (PyTuple_GET_SIZE(pending) > 0) { /* a token of a subset choice under way */
+        if (PyTuple_GET_SIZE(pending) > 0) { /* a token of an action under way */
             legal = fast_subset(self, pos, pending);
             Py_DECREF(pending);
             if (legal == NULL) {
                 return NULL;
             }
-            if (legal == Py_None) {
+            if (legal == Py_None) { /* not a subset tree's: enc._pending_legal(pos) */
                 Py_DECREF(legal);
-                return FALL_BACK;
+                PyObject *step = pos_get(self, pos, S_STEP);
+                PyObject *tree = step == NULL ? NULL : pos_get(self, pos, S_TRIE);
+                int other = tree == NULL ? -1 : step == Py_None && (PyObject *)Py_TYPE(tree) != self->subset;
+                Py_XDECREF(step);
+                Py_XDECREF(tree);
+                if (other <= 0) {
+                    return other < 0 ? NULL : FALL_BACK;
+                }
+                PyObject *enc_call[2] = {PyTuple_GET_ITEM(source, 0), pos};
+                PyObject *found = PyObject_VectorcallMethod(names[S_PENDING_LEGAL], enc_call,
+                                                            2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+                if (found == NULL) {
+                    return NULL;
+                }
+                if (!PyTuple_CheckExact(found) || PyTuple_GET_SIZE(found) != 2) {
+                    Py_DECREF(found);
+                    return FALL_BACK; /* (None: not found) */
+                }
+                if (pos_set(self, pos, S_STEP, PyTuple_GET_ITEM(found, 0)) == 0
+                    && pos_set(self, pos, S_LEGAL, PyTuple_GET_ITEM(found, 1)) == 0) {
+                    legal = Py_NewRef(PyTuple_GET_ITEM(found, 1));
+                }
+                Py_DECREF(found);
+                if (legal == NULL) {
+                    return NULL;
+                }
             }
         }
         else { /* nothing pending */
