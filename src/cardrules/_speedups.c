@@ -100,12 +100,14 @@
  *       caller falls back to comparing by equality when this says no).  Reference:
  *       cardrules._hotloops.same_objects_py.
  *
- *   FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None)
+ *   FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None,
+ *              unset=None, infos=None, make=None, enter=None)
  *       a method of a framework's state class (the OpenSpiel state of
  *       cardrules.integrations.openspiel) whose common case is answered in C from the
  *       state's position (`_pos`): the player to act, whether the game is over, a
  *       chance node's outcome list and a card drawn in place; anything else calls
- *       `fallback`, the Python method it stands for.  Reference:
+ *       `fallback`, the Python method it stands for.  Three kinds do the same for the
+ *       PettingZoo environment: the action mask, the step and last().  Reference:
  *       cardrules._hotloops.FastMethodPy.
  *
  * Nothing here knows a game's rules.
