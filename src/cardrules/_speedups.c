@@ -1712,6 +1712,7 @@ typedef struct {
     int kind;
     PyObject *fallback, *drawing, *terminal, *subset, *position, *unset, *infos, *make, *enter;
     PyObject *kw_extend, *kw_enter; /* the record maker's keywords (with `enter`) */
+    PyObject *zero;                 /* the float 0.0 the step stores */
     PyObject *names[S_COUNT];
     PyMemberDef *members[S_COUNT]; /* the `position` type's slot of a name, where it has one */
 } FastMethodObject;
@@ -1767,6 +1768,7 @@ fast_clear(FastMethodObject *self)
     Py_CLEAR(self->enter);
     Py_CLEAR(self->kw_extend);
     Py_CLEAR(self->kw_enter);
+    Py_CLEAR(self->zero);
     for (int i = 0; i < S_COUNT; i++) {
         Py_CLEAR(self->names[i]);
     }
@@ -2267,12 +2269,15 @@ fast_extend(FastMethodObject *self, PyObject *pos, PyObject *action)
         PyErr_SetString(PyExc_TypeError, "a position's pending tokens must be a tuple");
         goto done;
     }
-    PyObject *one = PyTuple_Pack(1, action);
-    PyObject *pending = one == NULL ? NULL : PySequence_Concat(call[2], one);
-    Py_XDECREF(one);
+    Py_ssize_t k = PyTuple_GET_SIZE(call[2]);
+    PyObject *pending = PyTuple_New(k + 1); /* (pending + (action,), one tuple made) */
     if (pending == NULL) {
         goto done;
     }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyTuple_SET_ITEM(pending, i, Py_NewRef(PyTuple_GET_ITEM(call[2], i)));
+    }
+    PyTuple_SET_ITEM(pending, k, Py_NewRef(action));
     Py_SETREF(call[2], pending);
     next = new_record(NULL, call, 1, self->kw_extend);
 done:
@@ -2469,12 +2474,12 @@ fast_env_step(FastMethodObject *self, PyObject *const *args)
     }
     Py_INCREF(move);
     common = 1;
-    PyObject *zero = PyFloat_FromDouble(0.0);
-    if (zero == NULL || PyDict_SetItem(cum, agent, zero) < 0) {
-        Py_XDECREF(zero);
+    if (self->zero == NULL && (self->zero = PyFloat_FromDouble(0.0)) == NULL) {
         goto done;
     }
-    Py_DECREF(zero);
+    if (PyDict_SetItem(cum, agent, self->zero) < 0) { /* (one 0.0, as the Python step's constant) */
+        goto done;
+    }
     result = fast_env_apply(self, env, action, pos, move, infos, rewards);
 done:
     Py_XDECREF(move);
