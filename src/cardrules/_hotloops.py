@@ -47,7 +47,7 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Sequence
-from itertools import combinations, repeat
+from itertools import combinations, pairwise, repeat
 from math import comb
 from operator import index
 from operator import itemgetter as _pick
@@ -84,6 +84,8 @@ __all__ = [
     "same_objects_py",
     "subset_objects",
     "subset_objects_py",
+    "subset_root",
+    "subset_root_py",
     "subset_step",
     "subset_step_py",
 ]
@@ -386,6 +388,32 @@ def subset_step_py(
     return level, legal
 
 
+def subset_root_py(
+    hand: tuple[Any, ...], card_id: dict[Any, Any], actions: Sequence[Any], end: Any
+) -> tuple[tuple[Any, ...], tuple[Any, ...], dict[Any, Any], list[Any]] | None:
+    """Where ``actions`` (a list or tuple) are every subset of ``hand`` (a tuple of at
+    most 16 cards: ``2 ** len(hand)`` actions, the first one's ``cards`` empty, the last
+    one's equal to the hand) and the hand's ids (``card_id[card]``) ascend: the actions
+    as a tuple, the ids as a tuple, the root level ``{id: None for each id, end:
+    actions[0]}`` and its ids ``[*ids, end]``; ``None`` where that is not so.  The parts
+    of the subset tree of an Aegis exchange, in one call."""
+    if not (isinstance(hand, tuple) and isinstance(card_id, dict) and isinstance(actions, (list, tuple))):
+        raise TypeError("subset_root(hand: tuple, card_id: dict, actions: list or tuple, end)")
+    acts = tuple(actions)
+    n = len(hand)
+    if n > SUBSET_MAX_IDS or len(acts) != 1 << n:
+        return None
+    whole = acts[-1].cards == hand
+    if acts[0].cards or not whole:
+        return None
+    ids = [card_id[c] for c in hand]
+    if any(not a <= b for a, b in pairwise(ids)):
+        return None
+    root: dict[Any, Any] = dict.fromkeys(ids)
+    root[end] = acts[0]
+    return acts, tuple(ids), root, [*ids, end]
+
+
 #: the most ids :func:`subset_step` takes (a choice among 65,536 subsets)
 SUBSET_MAX_IDS = 16
 _SUBSET_RANKS: dict[int, dict[tuple[int | None, ...], int]] = {}
@@ -507,8 +535,22 @@ class DealPy:
         return counts
 
 
-_FAST_KINDS = ("current_player", "is_terminal", "chance_outcomes", "apply_action", "legal_actions")
+_FAST_KINDS = (
+    "current_player", "is_terminal", "chance_outcomes", "apply_action", "legal_actions", "action_mask",
+    "env_step", "env_last",
+)
 _NOTHING: Any = object()
+
+
+def _env_dict(env: Any, names: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """The values of ``names`` in ``env``'s ``__dict__`` (where attributes are read the
+    plain way), or ``None`` where that is not so or one is not there."""
+    attrs = getattr(env, "__dict__", None)
+    plain: Any = object.__getattribute__
+    if type(attrs) is not dict or type(env).__getattribute__ is not plain:
+        return None
+    got = tuple(attrs.get(name, _NOTHING) for name in names)
+    return None if any(value is _NOTHING for value in got) else got
 
 
 class FastMethodPy:
@@ -541,14 +583,53 @@ class FastMethodPy:
       ``None`` (then ``enc._legal(pos)``); where tokens are pending, nothing is worked
       out (``pos._step`` ``None``) and ``type(pos._trie) is subset``:
       ``subset_step(tree._ids, tree._end, tree._actions, pending)``, kept on the
-      position as above, unless it is ``None``.
+      position as above, unless it is ``None``;
+    * ``"action_mask"`` (obs, key): the compute of a PettingZoo observation (a
+      ``LazyDict`` whose ``_source`` is ``(enc, new_mask, legal_of, first_table,
+      tree_phase)``, ``_at`` the position, ``_player`` the player), where ``key`` is
+      ``"action_mask"`` and ``pos._who`` is not ``unset`` and equals the player:
+      ``mask_of(new_mask, ids)``, the ids ``pos._legal`` unless that is ``None``; else,
+      where tokens are pending, the subset step as for ``"legal_actions"`` (where the
+      trie is no ``subset`` one and nothing is worked out: ``enc._pending_legal(pos)``,
+      kept on the position unless it is ``None``); where
+      nothing is pending or worked out, ``first_table`` is not ``None`` and the state is
+      not in ``tree_phase``: ``first_legal(legal_of(state), first_table)`` kept on the
+      position (``enc._legal(pos)`` where that is ``None``); in ``tree_phase``,
+      ``enc._tree_legal(pos)`` unless that is ``None``;
+    * ``"env_step"`` (env, action): a PettingZoo environment's step (the ``raw_env`` of
+      :mod:`cardrules.integrations.pettingzoo`), where the action is an ``int``, the
+      agent selected is neither terminated nor truncated (both ``False``) and
+      ``env.position`` is a ``position`` whose ``_step`` (a ``dict``) holds the action:
+      ``env._cumulative_rewards[agent] = 0.0``; with ``enc = env.encoding``,
+      ``env.position`` becomes ``enc._extend(pos, action)`` where the step's value is
+      ``None`` (and if ``type(env.infos) is infos`` and no value of ``env.rewards`` is
+      true, that is all), else ``enc.enter(enc._apply(pos.state, value))``; then, where
+      the new position's ``_who`` is an ``int`` in range of ``env.possible_agents`` and
+      ``type(env.infos) is infos``: ``env.agent_selection = possible_agents[who]``,
+      ``env.infos.refresh_at(state)`` unless the infos are at that state already, and
+      ``env._accumulate_rewards()`` where a value of ``env.rewards`` is true; any other
+      new position goes to ``env._settle(pos)``.  Returns ``None``.  (With ``enter``, a
+      tuple ``(layout, chance)``, the C version makes those positions itself with the
+      record maker of ``layout``, as ``enc._extend`` and ``enc.enter`` make them, and
+      calls ``enc.enter`` where the state is over, ``enc._truncates`` is true or the
+      player to act is ``chance``; this reference calls the two methods.)
+    * ``"env_last"`` (env, observe=True): the environment's ``last()``, where ``make``
+      is a tuple ``(maker, template, compute)`` and ``env._index``,
+      ``env._cumulative_rewards``, ``env.terminations`` and ``env.truncations`` are
+      ``dict``\\ s: with ``agent = env.agent_selection``, ``(maker(template, compute,
+      env._obs_source, env.position, env._index[agent]),
+      env._cumulative_rewards[agent], env.terminations[agent],
+      env.truncations[agent], env.infos[agent])``; the observation ``None`` where
+      ``observe`` is ``False``.
 
     The reference of the C module's ``FastMethod``, which makes the same reads and
     calls in C (pybind11 takes it for a Python override, as it is no built-in
     function), reading and writing the slots of a ``position`` (the type given, or a
     subclass that does not redefine them) straight from the object."""
 
-    __slots__ = ("_kind", "drawing", "fallback", "position", "subset", "terminal")
+    __slots__ = (
+        "_kind", "drawing", "enter", "fallback", "infos", "make", "position", "subset", "terminal", "unset"
+    )
 
     def __init__(
         self,
@@ -558,11 +639,15 @@ class FastMethodPy:
         terminal: Any = None,
         subset: Any = None,
         position: Any = None,
+        unset: Any = None,
+        infos: Any = None,
+        make: Any = None,
+        enter: Any = None,
     ) -> None:
         if kind not in _FAST_KINDS:
             raise ValueError(
-                "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action or "
-                f"legal_actions, not {kind!r}"
+                "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action, "
+                f"legal_actions, action_mask, env_step or env_last, not {kind!r}"
             )
         if not callable(fallback):
             raise TypeError("FastMethod: fallback must be callable")
@@ -570,12 +655,18 @@ class FastMethodPy:
             raise TypeError("FastMethod: drawing must be a type for chance_outcomes and apply_action")
         if position is not None and not isinstance(position, type):
             raise TypeError("FastMethod: position must be a type or None")
+        if enter is not None and not (type(enter) is tuple and len(enter) == 2):
+            raise TypeError("FastMethod: enter must be a tuple (record layout, chance) or None")
         self._kind = _FAST_KINDS.index(kind)
         self.fallback = fallback
         self.drawing = drawing
         self.terminal = terminal
         self.subset = subset
         self.position = position  # (the C version reads its slots straight; the same values)
+        self.unset = unset
+        self.infos = infos
+        self.make = make
+        self.enter = enter
 
     @property
     def kind(self) -> str:
@@ -586,7 +677,13 @@ class FastMethodPy:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         kind = self._kind
+        if kind == 7 and 1 <= len(args) <= 2 and not kwargs:
+            return self._env_last(*args)
         if len(args) == (2 if kind >= 3 else 1) and not kwargs:
+            if kind == 5:
+                return self._mask(*args)
+            if kind == 6:
+                return self._env_step(*args)
             pos = args[0]._pos
             if kind == 4:
                 return self._legal(args[0], pos, args[1])
@@ -652,6 +749,108 @@ class FastMethodPy:
                     return enc._legal(pos) if legal is None else legal
         return self.fallback(state, player)
 
+    def _env_last(self, env: Any, observe: Any = True) -> Any:
+        make = self.make
+        names = ("agent_selection", "_cumulative_rewards", "terminations", "truncations", "infos", "_index",
+                 "_obs_source", "position")
+        ok = (observe is True or observe is False) and type(make) is tuple and len(make) == 3
+        got = _env_dict(env, names) if ok else None
+        if got is not None:
+            agent, cum, terms, truncs, infos, index, source, pos = got
+            if type(cum) is dict and type(terms) is dict and type(truncs) is dict and type(index) is dict:
+                maker, template, compute = make
+                obs = maker(template, compute, source, pos, index[agent]) if observe else None
+                return obs, cum[agent], terms[agent], truncs[agent], infos[agent]
+        return self.fallback(env, observe)
+
+    def _env_step(self, env: Any, action: Any) -> Any:
+        names = (
+            "agent_selection", "terminations", "truncations", "position", "_cumulative_rewards", "rewards",
+            "infos",
+        )
+        got = _env_dict(env, names) if type(action) is int else None
+        if got is not None:
+            agent, terms, truncs, cum, rewards, infos = got[:3] + got[4:]
+            pos: Any = got[3]
+            if (
+                type(terms) is dict
+                and type(truncs) is dict
+                and type(cum) is dict
+                and type(rewards) is dict
+                and type(pos) is self.position
+                and terms[agent] is False
+                and truncs[agent] is False
+            ):
+                at: Any = pos  # (not narrowed by the type check)
+                step = at._step
+                if type(step) is dict and action in step:
+                    move = step[action]
+                    cum[agent] = 0.0
+                    enc = env.encoding
+                    lazy = type(infos) is self.infos and isinstance(infos, LazyDict)
+                    if move is None:  # a pending token
+                        env.position = after = enc._extend(at, action)
+                        if lazy and not any(rewards.values()):
+                            return None
+                    else:
+                        env.position = after = enc.enter(enc._apply(at.state, move))
+                    who = after._who
+                    if lazy and who is not self.unset and type(who) is int and who >= 0:
+                        agents = env.possible_agents
+                        if type(agents) is list and who < len(agents):
+                            env.agent_selection = agents[who]
+                            state = after.state
+                            if state is not infos._at:
+                                infos.refresh_at(state)
+                            if any(rewards.values()):
+                                env._accumulate_rewards()
+                            return None
+                    env._settle(after)
+                    return None
+        return self.fallback(env, action)
+
+    def _mask(self, obs: Any, key: Any) -> Any:
+        if key == "action_mask" and type(key) is str and isinstance(obs, LazyDict):
+            source, pos, player = obs._source, obs._at, obs._player
+            if type(source) is tuple and len(source) == 5:
+                enc, new_mask, legal_of, table, tree_phase = source
+                who = pos._who
+                if who is not self.unset and who == player:
+                    legal = pos._legal
+                    if legal is None:
+                        pending = pos.pending
+                        if type(pending) is not tuple:
+                            return self.fallback(obs, key)
+                        if pending:  # a token of an action under way
+                            if pos._step is not None:
+                                return self.fallback(obs, key)
+                            tree: Any = pos._trie
+                            if type(tree) is self.subset:
+                                found = subset_step(tree._ids, tree._end, tree._actions, pending)
+                            else:
+                                found = enc._pending_legal(pos)
+                            if type(found) is not tuple or len(found) != 2:
+                                return self.fallback(obs, key)
+                            pos._step, legal = found
+                            pos._legal = legal
+                        else:
+                            if table is None or pos._step is not None or pos._trie is not None:
+                                return self.fallback(obs, key)
+                            state = pos.state
+                            if tree_phase is not None and state.phase == tree_phase:
+                                legal = enc._tree_legal(pos)  # a tree from the start
+                                if legal is None:
+                                    return self.fallback(obs, key)
+                                return mask_of(new_mask, legal)
+                            found = first_legal(legal_of(state), table)
+                            if found is None:
+                                legal = enc._legal(pos)
+                            else:
+                                pos._step, legal = found
+                                pos._legal = legal
+                    return mask_of(new_mask, legal)
+        return self.fallback(obs, key)
+
 
 subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
 first_step: Callable[[Sequence[Any], dict[int, tuple[int, Any]]], dict[int, Any] | None]
@@ -659,6 +858,10 @@ same_objects: Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
 first_legal: Callable[[Sequence[Any], Any], tuple[dict[Any, Any], list[Any]] | None]
 subset_step: Callable[
     [tuple[int, ...], Any, tuple[Any, ...], tuple[Any, ...]], tuple[dict[Any, Any], list[Any]] | None
+]
+subset_root: Callable[
+    [tuple[Any, ...], dict[Any, Any], Sequence[Any], Any],
+    tuple[tuple[Any, ...], tuple[Any, ...], dict[Any, Any], list[Any]] | None,
 ]
 id_mask: Callable[[int, Sequence[int]], bytearray]
 fisher_yates: Callable[[list[Any], bytes], None]
@@ -693,6 +896,7 @@ except ImportError:  # not compiled at install time (no C compiler), or not want
     FastMethod = FastMethodPy
     FirstTable, first_legal, id_mask = FirstTablePy, first_legal_py, id_mask_py
     subset_step = subset_step_py
+    subset_root = subset_root_py
     fisher_yates = fisher_yates_py
     hand_step = hand_step_py
     LazyDict, LazyChild, mask_of = LazyDictPy, LazyChildPy, mask_of_py
@@ -705,6 +909,7 @@ else:
     FastMethod = c_speedups.FastMethod
     FirstTable, first_legal, id_mask = c_speedups.FirstTable, c_speedups.first_legal, c_speedups.id_mask
     subset_step = c_speedups.subset_step
+    subset_root = c_speedups.subset_root
     fisher_yates = c_speedups.fisher_yates
     hand_step = c_speedups.hand_step
     LazyDict, LazyChild, mask_of = c_speedups.LazyDict, c_speedups.LazyChild, c_speedups.mask_of

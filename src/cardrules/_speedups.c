@@ -60,6 +60,12 @@
  *       the prefix is no rising run of ids.  Reference:
  *       cardrules._hotloops.subset_step_py.
  *
+ *   subset_root(hand, card_id, actions, end) -> (actions, ids, root, root_legal) or None
+ *       where `actions` are every subset of `hand` (at most 16 cards) and the hand's ids
+ *       ascend: the parts of the subset tree of an Aegis exchange (its actions as a
+ *       tuple, the ids, the root level and its ids with `end`), in one call.
+ *       Reference: cardrules._hotloops.subset_root_py.
+ *
  *   first_step(actions, pairs) -> dict or None
  *       {token: value for each action, (token, value) = pairs[id(action)]}, or None if
  *       the id of an action is not in `pairs`: the first tokens of a position's legal
@@ -94,12 +100,14 @@
  *       caller falls back to comparing by equality when this says no).  Reference:
  *       cardrules._hotloops.same_objects_py.
  *
- *   FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None)
+ *   FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None,
+ *              unset=None, infos=None, make=None, enter=None)
  *       a method of a framework's state class (the OpenSpiel state of
  *       cardrules.integrations.openspiel) whose common case is answered in C from the
  *       state's position (`_pos`): the player to act, whether the game is over, a
  *       chance node's outcome list and a card drawn in place; anything else calls
- *       `fallback`, the Python method it stands for.  Reference:
+ *       `fallback`, the Python method it stands for.  Three kinds do the same for the
+ *       PettingZoo environment: the action mask, the step and last().  Reference:
  *       cardrules._hotloops.FastMethodPy.
  *
  * Nothing here knows a game's rules.
@@ -1095,6 +1103,88 @@ fail:
 /* ----------------------------------------------------------------------------------- */
 /* same_objects                                                                         */
 
+/* subset_root(hand, card_id, actions, end): where `actions` (a list or tuple) are every
+ * subset of `hand` (a tuple of at most 16 items: 2**len(hand) actions, the first one's
+ * `cards` empty, the last one's equal to the hand) and the hand's ids (card_id[card],
+ * ints) ascend: (actions as a tuple, the ids as a tuple, {id: None for each id, end:
+ * actions[0]}, [*ids, end]); None where that is not so.  Reference:
+ * cardrules._hotloops.subset_root_py. */
+static PyObject *
+subset_root(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyTuple_Check(args[0]) || !PyDict_Check(args[1])
+        || !(PyList_Check(args[2]) || PyTuple_Check(args[2]))) {
+        PyErr_SetString(PyExc_TypeError, "subset_root(hand: tuple, card_id: dict, actions: list or tuple, end)");
+        return NULL;
+    }
+    PyObject *hand = args[0], *card_id = args[1], *end = args[3];
+    Py_ssize_t n = PyTuple_GET_SIZE(hand);
+    PyObject *actions = PySequence_Tuple(args[2]); /* (a tuple: the same one) */
+    if (actions == NULL) {
+        return NULL;
+    }
+    PyObject *ids = NULL, *root = NULL, *legal = NULL, *result = NULL;
+    if (n > SUBSET_MAX_ITEMS || PyTuple_GET_SIZE(actions) != ((Py_ssize_t)1 << n)) {
+        goto none;
+    }
+    PyObject *name = PyUnicode_InternFromString("cards");
+    if (name == NULL) {
+        goto done;
+    }
+    PyObject *first = PyObject_GetAttr(PyTuple_GET_ITEM(actions, 0), name);
+    PyObject *last = first == NULL ? NULL : PyObject_GetAttr(PyTuple_GET_ITEM(actions, PyTuple_GET_SIZE(actions) - 1), name);
+    Py_DECREF(name);
+    int empty = first == NULL ? -1 : PyObject_Not(first);
+    int whole = last == NULL || empty < 0 ? -1 : PyObject_RichCompareBool(last, hand, Py_EQ);
+    Py_XDECREF(first);
+    Py_XDECREF(last);
+    if (empty < 0 || whole < 0) {
+        goto done;
+    }
+    if (!empty || !whole) {
+        goto none;
+    }
+    if ((ids = PyTuple_New(n)) == NULL || (legal = PyList_New(n + 1)) == NULL || (root = PyDict_New()) == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *id = PyObject_GetItem(card_id, PyTuple_GET_ITEM(hand, i));
+        if (id == NULL) {
+            goto done;
+        }
+        PyTuple_SET_ITEM(ids, i, id);
+        PyList_SET_ITEM(legal, i, Py_NewRef(id));
+    }
+    for (Py_ssize_t i = 1; i < n; i++) { /* (all read first, as the reference does) */
+        int rising = PyObject_RichCompareBool(PyTuple_GET_ITEM(ids, i - 1), PyTuple_GET_ITEM(ids, i), Py_LE);
+        if (rising <= 0) {
+            if (rising < 0) {
+                goto done;
+            }
+            goto none;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyDict_SetItem(root, PyTuple_GET_ITEM(ids, i), Py_None) < 0) {
+            goto done;
+        }
+    }
+    PyList_SET_ITEM(legal, n, Py_NewRef(end));
+    if (PyDict_SetItem(root, end, PyTuple_GET_ITEM(actions, 0)) < 0) {
+        goto done;
+    }
+    result = PyTuple_Pack(4, actions, ids, root, legal);
+    goto done;
+none:
+    result = Py_NewRef(Py_None);
+done:
+    Py_DECREF(actions);
+    Py_XDECREF(ids);
+    Py_XDECREF(root);
+    Py_XDECREF(legal);
+    return result;
+}
+
 static int
 compare_addresses(const void *x, const void *y)
 {
@@ -1526,6 +1616,12 @@ static PyType_Spec deal_spec = {
 /* ----------------------------------------------------------------------------------- */
 /* FastMethod (a framework state's method, its common case in C)                       */
 
+static PyObject *mask_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+static int lazy_parts(PyObject *obj, PyObject **source, PyObject **at, PyObject **player);
+static int is_lazy_type(PyTypeObject *tp);
+static PyObject *lazy_at(PyObject *obj);
+#define is_lazy(obj) is_lazy_type(Py_TYPE(obj))
+
 /* A method of a framework's state class (the OpenSpiel state of
  * cardrules.integrations.openspiel) whose common case is answered in C from the position
  * the state keeps as its attribute `_pos`; every other case calls `fallback`, the Python
@@ -1552,29 +1648,71 @@ static PyType_Spec deal_spec = {
  *       enc._tree_legal(pos) unless that is None (then enc._legal(pos)); where tokens
  *       are pending, pos._step is None and type(pos._trie) is `subset`:
  *       subset_step(tree._ids, tree._end, tree._actions, pending), kept on the position
- *       as above, unless it is None.
+ *       as above, unless it is None;
+ *   "action_mask" (obs, key): the compute of a PettingZoo observation (a LazyDict whose
+ *       _source is (enc, new_mask, legal_of, first_table, tree_phase), _at the position
+ *       and _player the player), where key is "action_mask", pos._who is not `unset` and
+ *       equals the player: mask_of(new_mask, ids), ids pos._legal unless that is None;
+ *       else, where tokens are pending, the subset step as for "legal_actions" (where
+ *       the trie is no `subset` one and nothing is worked out: enc._pending_legal(pos),
+ *       kept on the position unless it is None); where
+ *       nothing is pending or worked out, first_table is not None and the state is not
+ *       in tree_phase: first_legal(legal_of(state), first_table) kept on the position
+ *       (enc._legal(pos) where it is None); in tree_phase, enc._tree_legal(pos) unless
+ *       that is None.  Anything else: the fallback;
+ *   "env_step" (env, action): a PettingZoo environment's step (the raw_env of
+ *       cardrules.integrations.pettingzoo), where the action is an int, the agent
+ *       selected is neither terminated nor truncated (both False), env.position is a
+ *       `position` whose _step (a dict) holds the action: env._cumulative_rewards[agent]
+ *       = 0.0; with enc = env.encoding, env.position becomes enc._extend(pos, action)
+ *       where the step's value is None (and if type(env.infos) is `infos` and no value of
+ *       env.rewards is true, that is all), else enc.enter(enc._apply(pos.state, value));
+ *       then, where the new position's _who is an int in range of env.possible_agents
+ *       and type(env.infos) is `infos`: env.agent_selection = possible_agents[who],
+ *       env.infos.refresh_at(state) unless the infos are at that state already, and
+ *       env._accumulate_rewards() where a value of env.rewards is true; any other new
+ *       position goes to env._settle(pos).  Returns None.  Where `enter` is a tuple
+ *       (layout, chance), `layout` the positions' record layout, the positions are made
+ *       with the record maker as enc._extend and enc.enter make them (enc.enter itself
+ *       where the state is over, enc._truncates is true or the state's to_act is
+ *       `chance`);
+ *   "env_last" (env, observe=True): the environment's last(), where `make` is a tuple
+ *       (maker, template, compute) and env._index, env._cumulative_rewards,
+ *       env.terminations and env.truncations are dicts: with agent =
+ *       env.agent_selection, (maker(template, compute, env._obs_source, env.position,
+ *       env._index[agent]), env._cumulative_rewards[agent], env.terminations[agent],
+ *       env.truncations[agent], env.infos[agent]); the observation None where observe
+ *       is False.
  * Errors of those reads and calls are raised as the fallback would raise them.
  * Reference: cardrules._hotloops.FastMethodPy. */
 
-enum { FAST_PLAYER, FAST_TERMINAL, FAST_OUTCOMES, FAST_DRAW, FAST_LEGAL };
+enum { FAST_PLAYER, FAST_TERMINAL, FAST_OUTCOMES, FAST_DRAW, FAST_LEGAL, FAST_MASK, FAST_STEP, FAST_LAST };
 
 static const char *const FAST_KINDS[] = {"current_player", "is_terminal", "chance_outcomes", "apply_action",
-                                         "legal_actions", NULL};
+                                         "legal_actions", "action_mask", "env_step", "env_last", NULL};
 
 /* the attribute names FastMethod reads, in order (interned once per FastMethod) */
 enum { S_POS, S_PLAYER_ID, S_DEAL, S_K, S_OUTCOMES, S_STEP, S_ENC, S_EXTEND, S_ENTER, S_APPLY, S_STATE,
        S_LEGAL, S_PENDING, S_TRIE, S_FIRST_PAIR, S_TREE_PHASE, S_PHASE, S_LEGAL_OF, S_FIRST_TABLE,
-       S_ENC_LEGAL, S_TREE_LEGAL, S_IDS, S_END, S_ACTIONS, S_COUNT };
+       S_ENC_LEGAL, S_TREE_LEGAL, S_IDS, S_END, S_ACTIONS, S_WHO, S_MASK_KEY,
+       S_AGENT_SELECTION, S_TERMINATIONS, S_TRUNCATIONS, S_POSITION, S_CUMULATIVE, S_REWARDS, S_INFOS,
+       S_ENCODING, S_POSSIBLE_AGENTS, S_SETTLE, S_ACCUMULATE, S_REFRESH_AT, S_OBS_SOURCE,
+       S_INDEX, S_TO_ACT, S_IS_OVER, S_TRUNCATES, S_PENDING_LEGAL, S_COUNT };
 static const char *const FAST_NAMES[S_COUNT] = {
     "_pos", "player_id", "_deal", "_k", "_outcomes", "_step", "_enc", "_extend", "enter", "_apply", "state",
     "_legal", "pending", "_trie", "_first_pair", "_tree_phase", "phase", "_legal_of", "_first_table", "_legal",
-    "_tree_legal", "_ids", "_end", "_actions"};
+    "_tree_legal", "_ids", "_end", "_actions", "_who", "action_mask",
+    "agent_selection", "terminations", "truncations", "position", "_cumulative_rewards", "rewards", "infos",
+    "encoding", "possible_agents", "_settle", "_accumulate_rewards", "refresh_at", "_obs_source",
+    "_index", "to_act", "is_over", "_truncates", "_pending_legal"};
 
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     int kind;
-    PyObject *fallback, *drawing, *terminal, *subset, *position;
+    PyObject *fallback, *drawing, *terminal, *subset, *position, *unset, *infos, *make, *enter;
+    PyObject *kw_extend, *kw_enter; /* the record maker's keywords (with `enter`) */
+    PyObject *zero;                 /* the float 0.0 the step stores */
     PyObject *names[S_COUNT];
     PyMemberDef *members[S_COUNT]; /* the `position` type's slot of a name, where it has one */
 } FastMethodObject;
@@ -1609,6 +1747,10 @@ fast_traverse(FastMethodObject *self, visitproc visit, void *arg)
     Py_VISIT(self->terminal);
     Py_VISIT(self->subset);
     Py_VISIT(self->position);
+    Py_VISIT(self->unset);
+    Py_VISIT(self->infos);
+    Py_VISIT(self->make);
+    Py_VISIT(self->enter);
     return 0;
 }
 
@@ -1620,6 +1762,13 @@ fast_clear(FastMethodObject *self)
     Py_CLEAR(self->terminal);
     Py_CLEAR(self->subset);
     Py_CLEAR(self->position);
+    Py_CLEAR(self->unset);
+    Py_CLEAR(self->infos);
+    Py_CLEAR(self->make);
+    Py_CLEAR(self->enter);
+    Py_CLEAR(self->kw_extend);
+    Py_CLEAR(self->kw_enter);
+    Py_CLEAR(self->zero);
     for (int i = 0; i < S_COUNT; i++) {
         Py_CLEAR(self->names[i]);
     }
@@ -1900,13 +2049,561 @@ fallback:
     return PyObject_Vectorcall(self->fallback, args, 2, NULL);
 }
 
+/* The mask of `player` at `pos` (the parts of an observation, `source` a tuple of 5):
+ * a new reference; Py_NotImplemented (a new reference) where the fallback is to answer,
+ * NULL on an error. */
+#define FALL_BACK Py_NewRef(Py_NotImplemented)
+static PyObject *
+fast_mask_at(FastMethodObject *self, PyObject *source, PyObject *pos, PyObject *player)
+{
+    PyObject *const *names = self->names;
+    PyObject *who = pos_get(self, pos, S_WHO);
+    if (who == NULL) {
+        return NULL;
+    }
+    int same = who == self->unset ? 0 : PyObject_RichCompareBool(who, player, Py_EQ);
+    Py_DECREF(who);
+    if (same <= 0) {
+        if (same == 0) {
+            return FALL_BACK; /* not worked out, or not this player's turn */
+        }
+        return NULL;
+    }
+    PyObject *legal = pos_get(self, pos, S_LEGAL);
+    if (legal == NULL) {
+        return NULL;
+    }
+    if (legal == Py_None) {
+        Py_DECREF(legal);
+        legal = NULL;
+        PyObject *pending = pos_get(self, pos, S_PENDING);
+        if (pending == NULL) {
+            return NULL;
+        }
+        if (!PyTuple_CheckExact(pending)) {
+            Py_DECREF(pending);
+            return FALL_BACK;
+        }
+        if (PyTuple_GET_SIZE(pending) > 0) { /* a token of an action under way */
+            legal = fast_subset(self, pos, pending);
+            Py_DECREF(pending);
+            if (legal == NULL) {
+                return NULL;
+            }
+            if (legal == Py_None) { /* not a subset tree's: enc._pending_legal(pos) */
+                Py_DECREF(legal);
+                PyObject *step = pos_get(self, pos, S_STEP);
+                PyObject *tree = step == NULL ? NULL : pos_get(self, pos, S_TRIE);
+                int other = tree == NULL ? -1 : step == Py_None && (PyObject *)Py_TYPE(tree) != self->subset;
+                Py_XDECREF(step);
+                Py_XDECREF(tree);
+                if (other <= 0) {
+                    return other < 0 ? NULL : FALL_BACK;
+                }
+                PyObject *enc_call[2] = {PyTuple_GET_ITEM(source, 0), pos};
+                PyObject *found = PyObject_VectorcallMethod(names[S_PENDING_LEGAL], enc_call,
+                                                            2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+                if (found == NULL) {
+                    return NULL;
+                }
+                if (!PyTuple_CheckExact(found) || PyTuple_GET_SIZE(found) != 2) {
+                    Py_DECREF(found);
+                    return FALL_BACK; /* (None: not found) */
+                }
+                if (pos_set(self, pos, S_STEP, PyTuple_GET_ITEM(found, 0)) == 0
+                    && pos_set(self, pos, S_LEGAL, PyTuple_GET_ITEM(found, 1)) == 0) {
+                    legal = Py_NewRef(PyTuple_GET_ITEM(found, 1));
+                }
+                Py_DECREF(found);
+                if (legal == NULL) {
+                    return NULL;
+                }
+            }
+        }
+        else { /* nothing pending */
+            Py_DECREF(pending);
+            PyObject *table = PyTuple_GET_ITEM(source, 3), *tree_phase = PyTuple_GET_ITEM(source, 4);
+            if (table == Py_None) {
+                return FALL_BACK;
+            }
+            for (int i = 0; i < 2; i++) { /* nothing worked out */
+                PyObject *item = pos_get(self, pos, i ? S_TRIE : S_STEP);
+                if (item == NULL) {
+                    return NULL;
+                }
+                int plain = item == Py_None;
+                Py_DECREF(item);
+                if (!plain) {
+                    return FALL_BACK;
+                }
+            }
+            PyObject *state = pos_get(self, pos, S_STATE);
+            if (state == NULL) {
+                return NULL;
+            }
+            if (tree_phase != Py_None) {
+                PyObject *phase = PyObject_GetAttr(state, names[S_PHASE]);
+                int tree = phase == NULL ? -1 : PyObject_RichCompareBool(phase, tree_phase, Py_EQ);
+                Py_XDECREF(phase);
+                if (tree != 0) {
+                    Py_DECREF(state);
+                    if (tree < 0) {
+                        return NULL;
+                    }
+                    /* a tree from the start (an Aegis exchange): enc._tree_legal(pos) */
+                    PyObject *enc_call[2] = {PyTuple_GET_ITEM(source, 0), pos};
+                    legal = PyObject_VectorcallMethod(names[S_TREE_LEGAL], enc_call,
+                                                      2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+                    if (legal == Py_None) {
+                        Py_DECREF(legal);
+                        return FALL_BACK;
+                    }
+                    goto masked;
+                }
+            }
+            PyObject *actions = PyObject_CallOneArg(PyTuple_GET_ITEM(source, 2), state);
+            Py_DECREF(state);
+            if (actions == NULL) {
+                return NULL;
+            }
+            PyObject *call[2] = {actions, table};
+            PyObject *found = first_legal(NULL, call, 2);
+            Py_DECREF(actions);
+            if (found == NULL) {
+                return NULL;
+            }
+            if (found == Py_None) { /* not every action interned: Encoding._legal */
+                Py_DECREF(found);
+                PyObject *enc_call[2] = {PyTuple_GET_ITEM(source, 0), pos};
+                legal = PyObject_VectorcallMethod(names[S_ENC_LEGAL], enc_call,
+                                                  2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+                if (legal == NULL) {
+                    return NULL;
+                }
+            }
+            else {
+                if (pos_set(self, pos, S_STEP, PyTuple_GET_ITEM(found, 0)) == 0
+                    && pos_set(self, pos, S_LEGAL, PyTuple_GET_ITEM(found, 1)) == 0) {
+                    legal = Py_NewRef(PyTuple_GET_ITEM(found, 1));
+                }
+                Py_DECREF(found);
+                if (legal == NULL) {
+                    return NULL;
+                }
+            }
+        }
+    }
+masked:
+    if (legal == NULL) {
+        return NULL;
+    }
+    PyObject *call[2] = {PyTuple_GET_ITEM(source, 1), legal};
+    PyObject *mask = mask_of(NULL, call, 2);
+    Py_DECREF(legal);
+    return mask;
+}
+
+/* "action_mask" (obs, key): the mask of the observation's player at its position, or
+ * the fallback (for another key, the tensor, too). */
+static PyObject *
+fast_mask(FastMethodObject *self, PyObject *const *args)
+{
+    PyObject *source, *pos, *player, *result = NULL;
+    if (args[1] == self->names[S_MASK_KEY] && lazy_parts(args[0], &source, &pos, &player)
+        && PyTuple_CheckExact(source) && PyTuple_GET_SIZE(source) == 5) {
+        Py_INCREF(source); /* (held while Python code runs: legal_of, enc._legal) */
+        Py_INCREF(pos);
+        Py_INCREF(player);
+        result = fast_mask_at(self, source, pos, player);
+        Py_DECREF(source);
+        Py_DECREF(pos);
+        Py_DECREF(player);
+        if (result != Py_NotImplemented) {
+            return result;
+        }
+        Py_DECREF(result);
+    }
+    return PyObject_Vectorcall(self->fallback, args, 2, NULL);
+}
+
+/* Whether a value of the dict `d` is true: 1, 0, or -1 on an error. */
+static int
+any_value(PyObject *d)
+{
+    Py_ssize_t i = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(d, &i, &key, &value)) {
+        Py_INCREF(value);
+        int t = PyObject_IsTrue(value);
+        Py_DECREF(value);
+        if (t != 0) {
+            return t;
+        }
+    }
+    return 0;
+}
+
+/* env.<names[i]>: from the environment's __dict__ (a new reference), NULL without an
+ * error where it is not there. */
+static PyObject *
+env_get(FastMethodObject *self, PyObject *dict, int i)
+{
+    PyObject *value = PyDict_GetItemWithError(dict, self->names[i]);
+    return Py_XNewRef(value);
+}
+
+/* The position after a pending token, as enc._extend makes it for an int token, with
+ * the record maker of self->enter's layout: the same state, trie, player and id, the
+ * token added to pending. */
+static PyObject *
+fast_extend(FastMethodObject *self, PyObject *pos, PyObject *action)
+{
+    static const int fields[5] = {S_STATE, S_PENDING, S_TRIE, S_WHO, S_PLAYER_ID};
+    PyObject *call[6] = {PyTuple_GET_ITEM(self->enter, 0), NULL, NULL, NULL, NULL, NULL}, *next = NULL;
+    for (int i = 0; i < 5; i++) {
+        if ((call[i + 1] = pos_get(self, pos, fields[i])) == NULL) {
+            goto done;
+        }
+    }
+    if (!PyTuple_CheckExact(call[2])) {
+        PyErr_SetString(PyExc_TypeError, "a position's pending tokens must be a tuple");
+        goto done;
+    }
+    Py_ssize_t k = PyTuple_GET_SIZE(call[2]);
+    PyObject *pending = PyTuple_New(k + 1); /* (pending + (action,), one tuple made) */
+    if (pending == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyTuple_SET_ITEM(pending, i, Py_NewRef(PyTuple_GET_ITEM(call[2], i)));
+    }
+    PyTuple_SET_ITEM(pending, k, Py_NewRef(action));
+    Py_SETREF(call[2], pending);
+    next = new_record(NULL, call, 1, self->kw_extend);
+done:
+    for (int i = 1; i < 6; i++) {
+        Py_XDECREF(call[i]);
+    }
+    return next;
+}
+
+/* The position at the state `after` (nothing pending), as enc.enter makes it: with the
+ * record maker where the state is not over, enc._truncates is false and the player to
+ * act is not chance; else enc.enter(after). */
+static PyObject *
+fast_enter(FastMethodObject *self, PyObject *enc, PyObject *after)
+{
+    PyObject *const *names = self->names;
+    PyObject *who = PyObject_GetAttr(after, names[S_TO_ACT]);
+    if (who == NULL) {
+        return NULL;
+    }
+    PyObject *flag = PyObject_GetAttr(after, names[S_IS_OVER]);
+    int plain = flag == NULL ? -1 : PyObject_Not(flag);
+    Py_XDECREF(flag);
+    if (plain > 0) {
+        flag = PyObject_GetAttr(enc, names[S_TRUNCATES]);
+        plain = flag == NULL ? -1 : PyObject_Not(flag);
+        Py_XDECREF(flag);
+    }
+    if (plain > 0 && who == PyTuple_GET_ITEM(self->enter, 1)) {
+        plain = 0; /* a chance node: its deal */
+    }
+    PyObject *next = NULL;
+    if (plain > 0) {
+        PyObject *call[4] = {PyTuple_GET_ITEM(self->enter, 0), after, who, PyLong_CheckExact(who) ? who : Py_None};
+        next = new_record(NULL, call, 1, self->kw_enter);
+    }
+    else if (plain == 0) {
+        PyObject *call[2] = {enc, after};
+        next = PyObject_VectorcallMethod(names[S_ENTER], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    }
+    Py_DECREF(who);
+    return next;
+}
+
+/* "env_step" after the step was found (`move` the step's value): the position made and
+ * set, and the rest of the step. */
+static PyObject *
+fast_env_apply(FastMethodObject *self, PyObject *env, PyObject *action, PyObject *pos, PyObject *move,
+               PyObject *infos, PyObject *rewards)
+{
+    PyObject *const *names = self->names;
+    PyObject *enc = PyObject_GetAttr(env, names[S_ENCODING]), *next = NULL;
+    if (enc == NULL) {
+        return NULL;
+    }
+    int records = self->kw_extend != NULL;
+    if (move == Py_None && records) { /* a pending token */
+        next = fast_extend(self, pos, action);
+    }
+    else if (move == Py_None) {
+        PyObject *call[3] = {enc, pos, action};
+        next = PyObject_VectorcallMethod(names[S_EXTEND], call, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    }
+    else {
+        PyObject *state = pos_get(self, pos, S_STATE), *after = NULL;
+        if (state != NULL) {
+            PyObject *call[3] = {enc, state, move};
+            after = PyObject_VectorcallMethod(names[S_APPLY], call, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+            Py_DECREF(state);
+        }
+        if (after != NULL && records) {
+            next = fast_enter(self, enc, after);
+        }
+        else if (after != NULL) {
+            PyObject *call[2] = {enc, after};
+            next = PyObject_VectorcallMethod(names[S_ENTER], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        }
+        Py_XDECREF(after);
+    }
+    Py_DECREF(enc);
+    if (next == NULL || PyObject_SetAttr(env, names[S_POSITION], next) < 0) {
+        Py_XDECREF(next);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    int lazy = (PyObject *)Py_TYPE(infos) == self->infos && is_lazy(infos);
+    if (move == Py_None && lazy) { /* the same state, agent and infos */
+        int scored = any_value(rewards);
+        if (scored <= 0) {
+            Py_DECREF(next);
+            return scored < 0 ? NULL : Py_NewRef(Py_None);
+        }
+    }
+    PyObject *who = pos_get(self, next, S_WHO);
+    if (who == NULL) {
+        Py_DECREF(next);
+        return NULL;
+    }
+    Py_ssize_t at = -1;
+    if (lazy && who != self->unset && PyLong_CheckExact(who)) {
+        at = PyLong_AsSsize_t(who);
+        if (at == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+        }
+    }
+    Py_DECREF(who);
+    PyObject *agents = at < 0 ? NULL : PyObject_GetAttr(env, names[S_POSSIBLE_AGENTS]);
+    if (agents == NULL || !PyList_CheckExact(agents) || at >= PyList_GET_SIZE(agents)) {
+        Py_XDECREF(agents);
+        if (PyErr_Occurred()) {
+            Py_DECREF(next);
+            return NULL;
+        }
+        PyObject *call[2] = {env, next}; /* anything else: the Python step's end */
+        result = PyObject_VectorcallMethod(names[S_SETTLE], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        Py_DECREF(next);
+        return result;
+    }
+    PyObject *agent = Py_NewRef(PyList_GET_ITEM(agents, at));
+    Py_DECREF(agents);
+    int rc = PyObject_SetAttr(env, names[S_AGENT_SELECTION], agent);
+    Py_DECREF(agent);
+    PyObject *state = rc < 0 ? NULL : pos_get(self, next, S_STATE);
+    Py_DECREF(next);
+    if (state == NULL) {
+        return NULL;
+    }
+    if (state != lazy_at(infos)) { /* a new state, new views */
+        PyObject *call[2] = {infos, state};
+        PyObject *done = PyObject_VectorcallMethod(names[S_REFRESH_AT], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                                   NULL);
+        if (done == NULL) {
+            Py_DECREF(state);
+            return NULL;
+        }
+        Py_DECREF(done);
+    }
+    Py_DECREF(state);
+    int scored = any_value(rewards);
+    if (scored <= 0) {
+        return scored < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    PyObject *call[1] = {env};
+    return PyObject_VectorcallMethod(names[S_ACCUMULATE], call, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+}
+
+/* "env_step" (env, action): the step's common case, or the fallback. */
+static PyObject *
+fast_env_step(FastMethodObject *self, PyObject *const *args)
+{
+    PyObject *env = args[0], *action = args[1];
+    if (!PyLong_CheckExact(action) || Py_TYPE(env)->tp_dictoffset == 0
+        || Py_TYPE(env)->tp_getattro != PyObject_GenericGetAttr) {
+        goto fallback;
+    }
+    PyObject *dict = PyObject_GenericGetDict(env, NULL);
+    if (dict == NULL) {
+        return NULL;
+    }
+    PyObject *got[7] = {NULL};
+    static const int which[7] = {S_AGENT_SELECTION, S_TERMINATIONS, S_TRUNCATIONS, S_POSITION, S_CUMULATIVE,
+                                 S_REWARDS, S_INFOS};
+    for (int i = 0; i < 7; i++) {
+        if ((got[i] = env_get(self, dict, which[i])) == NULL) {
+            break;
+        }
+    }
+    Py_DECREF(dict);
+    PyObject *agent = got[0], *terms = got[1], *truncs = got[2], *pos = got[3], *cum = got[4], *rewards = got[5],
+             *infos = got[6], *step = NULL, *move = NULL, *result = NULL;
+    int common = 0;
+    if (PyErr_Occurred()) {
+        goto done;
+    }
+    if (infos == NULL || !PyDict_CheckExact(terms) || !PyDict_CheckExact(truncs) || !PyDict_CheckExact(cum)
+        || !PyDict_CheckExact(rewards) || (PyObject *)Py_TYPE(pos) != self->position) {
+        goto done; /* (common == 0: the fallback) */
+    }
+    PyObject *term = PyDict_GetItemWithError(terms, agent);
+    PyObject *trunc = term == NULL ? NULL : PyDict_GetItemWithError(truncs, agent);
+    if (trunc == NULL) {
+        goto done;
+    }
+    if (term != Py_False || trunc != Py_False) {
+        goto done;
+    }
+    step = pos_get(self, pos, S_STEP);
+    if (step == NULL || !PyDict_CheckExact(step)) {
+        goto done;
+    }
+    move = PyDict_GetItemWithError(step, action);
+    if (move == NULL) {
+        goto done;
+    }
+    Py_INCREF(move);
+    common = 1;
+    if (self->zero == NULL && (self->zero = PyFloat_FromDouble(0.0)) == NULL) {
+        goto done;
+    }
+    if (PyDict_SetItem(cum, agent, self->zero) < 0) { /* (one 0.0, as the Python step's constant) */
+        goto done;
+    }
+    result = fast_env_apply(self, env, action, pos, move, infos, rewards);
+done:
+    Py_XDECREF(move);
+    Py_XDECREF(step);
+    for (int i = 0; i < 7; i++) {
+        Py_XDECREF(got[i]);
+    }
+    if (common || PyErr_Occurred()) {
+        return result;
+    }
+fallback:
+    return PyObject_Vectorcall(self->fallback, args, 2, NULL);
+}
+
+/* "env_last" (env[, observe]): last()'s tuple, or the fallback. */
+static PyObject *
+fast_env_last(FastMethodObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *env = args[0];
+    int observe = 1;
+    if (nargs == 2) {
+        if (args[1] == Py_False) {
+            observe = 0;
+        }
+        else if (args[1] != Py_True) {
+            goto fallback;
+        }
+    }
+    if (!PyTuple_CheckExact(self->make) || PyTuple_GET_SIZE(self->make) != 3 || Py_TYPE(env)->tp_dictoffset == 0
+        || Py_TYPE(env)->tp_getattro != PyObject_GenericGetAttr) {
+        goto fallback;
+    }
+    PyObject *dict = PyObject_GenericGetDict(env, NULL);
+    if (dict == NULL) {
+        return NULL;
+    }
+    PyObject *got[8] = {NULL};
+    static const int which[8] = {S_AGENT_SELECTION, S_CUMULATIVE, S_TERMINATIONS, S_TRUNCATIONS, S_INFOS,
+                                 S_INDEX, S_OBS_SOURCE, S_POSITION};
+    for (int i = 0; i < 8; i++) {
+        if ((got[i] = env_get(self, dict, which[i])) == NULL) {
+            break;
+        }
+    }
+    Py_DECREF(dict);
+    PyObject *agent = got[0], *result = NULL, *items[5] = {NULL};
+    int common = 0;
+    if (got[7] == NULL || PyErr_Occurred()) {
+        goto done;
+    }
+    for (int i = 1; i < 6; i++) {
+        if (i != 4 && !PyDict_CheckExact(got[i])) {
+            goto done; /* (common == 0: the fallback) */
+        }
+    }
+    common = 1;
+    if (observe) {
+        PyObject *player = PyDict_GetItemWithError(got[5], agent);
+        if (player == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetObject(PyExc_KeyError, agent);
+            }
+            goto done;
+        }
+        PyObject *call[5] = {PyTuple_GET_ITEM(self->make, 1), PyTuple_GET_ITEM(self->make, 2), got[6], got[7],
+                             player};
+        if ((items[0] = PyObject_Vectorcall(PyTuple_GET_ITEM(self->make, 0), call, 5, NULL)) == NULL) {
+            goto done;
+        }
+    }
+    else {
+        items[0] = Py_NewRef(Py_None);
+    }
+    for (int i = 1; i < 5; i++) {
+        if ((items[i] = i < 4 ? PyDict_GetItemWithError(got[i], agent) : PyObject_GetItem(got[4], agent)) == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetObject(PyExc_KeyError, agent);
+            }
+            goto done;
+        }
+        if (i < 4) {
+            Py_INCREF(items[i]);
+        }
+    }
+    result = PyTuple_New(5);
+    if (result != NULL) {
+        for (int i = 0; i < 5; i++) {
+            PyTuple_SET_ITEM(result, i, items[i]);
+            items[i] = NULL;
+        }
+    }
+done:
+    for (int i = 0; i < 5; i++) {
+        Py_XDECREF(items[i]);
+    }
+    for (int i = 0; i < 8; i++) {
+        Py_XDECREF(got[i]);
+    }
+    if (common || PyErr_Occurred()) {
+        return result;
+    }
+fallback:
+    return PyObject_Vectorcall(self->fallback, args, nargs, NULL);
+}
+
 static PyObject *
 fast_vectorcall(FastMethodObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    Py_ssize_t want = self->kind == FAST_DRAW || self->kind == FAST_LEGAL ? 2 : 1;
+    Py_ssize_t want = self->kind >= FAST_DRAW && self->kind != FAST_LAST ? 2 : 1;
+    if (self->kind == FAST_LAST && nargs == 2 && kwnames == NULL) {
+        return fast_env_last(self, args, nargs);
+    }
     if (nargs != want || kwnames != NULL) {
         goto fallback;
+    }
+    if (self->kind == FAST_LAST) {
+        return fast_env_last(self, args, nargs);
+    }
+    if (self->kind == FAST_MASK) {
+        return fast_mask(self, args);
+    }
+    if (self->kind == FAST_STEP) {
+        return fast_env_step(self, args);
     }
     PyObject *pos = fast_pos(self, args[0]);
     if (pos == NULL) {
@@ -2015,11 +2712,12 @@ fast_descr_get(PyObject *self, PyObject *obj, PyObject *type)
 static PyObject *
 fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", NULL};
+    static char *names[] = {"kind", "fallback", "drawing", "terminal", "subset", "position", "unset", "infos", "make", "enter", NULL};
     const char *kind_name;
     PyObject *fallback, *drawing = Py_None, *terminal = Py_None, *subset = Py_None, *position = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOO:FastMethod", names, &kind_name, &fallback, &drawing,
-                                     &terminal, &subset, &position)) {
+    PyObject *unset = Py_None, *infos = Py_None, *make = Py_None, *enter = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sO|OOOOOOOO:FastMethod", names, &kind_name, &fallback, &drawing,
+                                     &terminal, &subset, &position, &unset, &infos, &make, &enter)) {
         return NULL;
     }
     int kind = -1;
@@ -2030,8 +2728,8 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     if (kind < 0) {
         PyErr_Format(PyExc_ValueError,
-                     "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action or "
-                     "legal_actions, not %R",
+                     "FastMethod: kind must be current_player, is_terminal, chance_outcomes, apply_action, "
+                     "legal_actions, action_mask, env_step or env_last, not %R",
                      PyTuple_GET_ITEM(args, 0));
         return NULL;
     }
@@ -2047,6 +2745,12 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "FastMethod: position must be a type or None");
         return NULL;
     }
+    if (enter != Py_None
+        && !(PyTuple_CheckExact(enter) && PyTuple_GET_SIZE(enter) == 2
+             && PyCapsule_IsValid(PyTuple_GET_ITEM(enter, 0), LAYOUT))) {
+        PyErr_SetString(PyExc_TypeError, "FastMethod: enter must be a tuple (record layout, chance) or None");
+        return NULL;
+    }
     FastMethodObject *self = (FastMethodObject *)type->tp_alloc(type, 0);
     if (self == NULL) {
         return NULL;
@@ -2058,6 +2762,10 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->terminal = Py_NewRef(terminal);
     self->subset = Py_NewRef(subset);
     self->position = Py_NewRef(position);
+    self->unset = Py_NewRef(unset);
+    self->infos = Py_NewRef(infos);
+    self->make = Py_NewRef(make);
+    self->enter = Py_NewRef(enter);
     for (int i = 0; i < S_COUNT; i++) {
         self->names[i] = PyUnicode_InternFromString(FAST_NAMES[i]);
         if (self->names[i] == NULL) {
@@ -2077,6 +2785,15 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             && ((PyMemberDescrObject *)slot)->d_member->type == T_OBJECT_EX
             && !(((PyMemberDescrObject *)slot)->d_member->flags & READONLY)) {
             self->members[i] = ((PyMemberDescrObject *)slot)->d_member;
+        }
+    }
+    if (enter != Py_None) { /* the record maker's keywords: interned, as its fields' names */
+        PyObject *const *n = self->names;
+        self->kw_extend = PyTuple_Pack(5, n[S_STATE], n[S_PENDING], n[S_TRIE], n[S_WHO], n[S_PLAYER_ID]);
+        self->kw_enter = PyTuple_Pack(3, n[S_STATE], n[S_WHO], n[S_PLAYER_ID]);
+        if (self->kw_extend == NULL || self->kw_enter == NULL) {
+            Py_DECREF(self);
+            return NULL;
         }
     }
     return (PyObject *)self;
@@ -2099,12 +2816,16 @@ static PyMemberDef fast_members[] = {
     {"terminal", T_OBJECT, offsetof(FastMethodObject, terminal), READONLY, "The player id of the end."},
     {"subset", T_OBJECT, offsetof(FastMethodObject, subset), READONLY, "The type of a subset tree."},
     {"position", T_OBJECT, offsetof(FastMethodObject, position), READONLY, "The type whose slots are read."},
+    {"unset", T_OBJECT, offsetof(FastMethodObject, unset), READONLY, "The marker of a player to act not worked out."},
+    {"infos", T_OBJECT, offsetof(FastMethodObject, infos), READONLY, "The type of an environment's infos."},
+    {"make", T_OBJECT, offsetof(FastMethodObject, make), READONLY, "An observation's maker, template and compute."},
+    {"enter", T_OBJECT, offsetof(FastMethodObject, enter), READONLY, "The positions' record layout and chance."},
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(FastMethodObject, vectorcall), READONLY},
     {NULL},
 };
 
 static PyType_Slot fast_slots[] = {
-    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None): a state method, its common case in C."},
+    {Py_tp_doc, "FastMethod(kind, fallback, drawing=None, terminal=None, subset=None, position=None, unset=None, infos=None, make=None, enter=None): a state method, its common case in C."},
     {Py_tp_new, fast_new},
     {Py_tp_dealloc, fast_dealloc},
     {Py_tp_traverse, fast_traverse},
@@ -2310,7 +3031,27 @@ is_lazy_type(PyTypeObject *tp)
     return 0;
 }
 
-#define is_lazy(obj) is_lazy_type(Py_TYPE(obj))
+/* A LazyDict's _at (borrowed; NULL where it is not set). */
+static PyObject *
+lazy_at(PyObject *obj)
+{
+    return ((LazyObject *)obj)->at;
+}
+
+/* A LazyDict's _source, _at and _player (borrowed): 1, or 0 where obj is no LazyDict or
+ * one of them is not set (FastMethod's "action_mask"). */
+static int
+lazy_parts(PyObject *obj, PyObject **source, PyObject **at, PyObject **player)
+{
+    if (!is_lazy(obj)) {
+        return 0;
+    }
+    LazyObject *lazy = (LazyObject *)obj;
+    *source = lazy->source;
+    *at = lazy->at;
+    *player = lazy->player;
+    return *source != NULL && *at != NULL && *player != NULL;
+}
 
 static PyObject *
 child_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
@@ -2594,6 +3335,8 @@ static PyMethodDef speedups_methods[] = {
      "hand_step(ids, hand, pending, end, value): the ids of a hand left after the pending ones, then end."},
     {"fisher_yates", (PyCFunction)(void (*)(void))fisher_yates, METH_FASTCALL,
      "fisher_yates(items, stream): the seeded shuffle's swaps of a list, in place, by a byte stream."},
+    {"subset_root", (PyCFunction)(void (*)(void))subset_root, METH_FASTCALL,
+     "subset_root(hand, card_id, actions, end): a subset tree's parts, or None."},
     {"subset_step", (PyCFunction)(void (*)(void))subset_step, METH_FASTCALL,
      "subset_step(ids, end, actions, prefix): the level after a prefix of a subset choice, or None."},
     {"mask_of", (PyCFunction)(void (*)(void))mask_of, METH_FASTCALL,

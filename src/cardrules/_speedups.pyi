@@ -24,6 +24,9 @@ def fisher_yates(items: list[Any], stream: bytes, /) -> None: ...
 def hand_step(
     ids: dict[Any, int], hand: tuple[Any, ...], pending: tuple[int, ...], end: Any, value: Any, /
 ) -> tuple[dict[Any, Any], list[Any]]: ...
+def subset_root(
+    hand: tuple[Any, ...], card_id: dict[Any, Any], actions: Sequence[Any], end: Any, /
+) -> tuple[tuple[Any, ...], tuple[Any, ...], dict[Any, Any], list[Any]] | None: ...
 def subset_step(
     ids: tuple[int, ...], end: Any, actions: tuple[Any, ...], prefix: tuple[Any, ...], /
 ) -> tuple[dict[Any, Any], list[Any]] | None: ...
@@ -74,6 +77,10 @@ class FastMethod:
     terminal: Any
     subset: Any
     position: Any
+    unset: Any
+    infos: Any
+    make: Any
+    enter: Any
     def __init__(
         self,
         kind: str,
@@ -82,6 +89,10 @@ class FastMethod:
         terminal: Any = ...,
         subset: Any = ...,
         position: Any = ...,
+        unset: Any = ...,
+        infos: Any = ...,
+        make: Any = ...,
+        enter: Any = ...,
     ) -> None: ...
     def __get__(self, obj: object, cls: type | None = ...) -> Any: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

@@ -58,13 +58,13 @@ from typing import Any, ClassVar, TypeVar
 
 from .. import aegis, eleusis, gunsore, haggis
 from .._hotloops import (
-    SUBSET_MAX_IDS,
     Deal,
     FirstTable,
     c_speedups,
     first_legal,
     first_step,
     hand_step,
+    subset_root,
     subset_step,
 )
 from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
@@ -736,29 +736,18 @@ class AegisEncoding(Encoding):
     def _subset_tree(self, state: Any, actions: Sequence[Any]) -> _SubsetTree | None:
         """The subset tree of an exchange (``actions`` its legal actions, the player
         to act a player) where every subset of the hand is legal, else ``None``."""
-        hand = state.hands[state.to_act]
         # every subset of the hand (distinct cards), the empty one first and the whole
-        # hand last (in combinations order, as legal_actions gives them): a subset tree
-        n = len(hand)
-        if (
-            n <= SUBSET_MAX_IDS
-            and len(actions) == 1 << n
-            and not actions[0].cards
-            and actions[-1].cards == hand
-        ):
-            ids = list(map(self.card_id.__getitem__, hand))
-            if ids == sorted(ids):  # (a canonical hand: its ids ascend, as _SubsetTree needs)
-                # _SubsetTree(actions, ids, end), without the call (every exchange makes one)
-                tree: Any = _new(_SubsetTree)
-                tree._actions = actions = actions if type(actions) is tuple else tuple(actions)
-                tree._ids = tuple(ids)
-                tree._end = end = self.EXCHANGE
-                root = tree.root = dict.fromkeys(ids)
-                root[end] = actions[0]
-                ids.append(end)
-                tree.root_legal = ids  # the root's ids, ascending
-                return tree  # type: ignore[no-any-return]
-        return None
+        # hand last (in combinations order, as legal_actions gives them), the hand's ids
+        # ascending (a canonical hand, as _SubsetTree needs): a subset tree, its parts
+        # made in one call (subset_root, in C with the C module)
+        found = subset_root(state.hands[state.to_act], self.card_id, actions, self.EXCHANGE)
+        if found is None:
+            return None
+        # _SubsetTree(actions, ids, end), without the call (every exchange makes one)
+        tree: Any = _new(_SubsetTree)
+        tree._actions, tree._ids, tree.root, tree.root_legal = found
+        tree._end = self.EXCHANGE
+        return tree  # type: ignore[no-any-return]
 
     def _tree_legal(self, pos: Position) -> list[int] | None:
         # the first token of an exchange: the tree and its root's ids, without going

@@ -35,10 +35,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .._hotloops import LazyChild, LazyDict, first_legal, mask_of, subset_step
+from .._hotloops import FastMethod, LazyChild, LazyDict, c_speedups, first_legal, mask_of, subset_step
 from ..errors import IllegalActionError
-from ..protocol import GAMES
-from .encoding import _UNSET, Encoding, Position, _SubsetTree, encoding_for
+from ..protocol import CHANCE, GAMES
+from .encoding import _POSITION, _UNSET, Encoding, Position, _SubsetTree, encoding_for
 from .tensors import tensor_size, view_tensor
 
 __all__ = ["env", "raw_env"]
@@ -194,7 +194,17 @@ class _Observation(_LazyDict):
     __slots__ = ()
 
 
-_OBS_KEYS = dict.fromkeys(("observation", "action_mask"), _observation_value)
+# With the C module, the action mask's common case is answered in C (FastMethod's
+# "action_mask": the ids kept on the position, a subset step under way, every first
+# token interned), without _observation_value's Python frame; anything else (the tensor
+# included) runs _observation_value (FastMethod's fallback).  Without the C module it is
+# _observation_value itself.
+_observation_compute: Any = _observation_value
+if c_speedups is not None:
+    _observation_compute = FastMethod(
+        "action_mask", _observation_value, subset=_SubsetTree, position=Position, unset=_UNSET
+    )
+_OBS_KEYS = dict.fromkeys(("observation", "action_mask"), _observation_compute)
 # bound once: looking up a classmethod of a C type's subclass binds it anew at every call
 # (some 70 ns of the 170 a make costs that way), and every step makes an observation
 _make_observation = _Observation.make
@@ -370,7 +380,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     def observe(self, agent: str) -> dict[str, Any]:
         pos = self.position
         assert pos is not None
-        return _make_observation(_OBS_KEYS, _observation_value, self._obs_source, pos, self._index[agent])  # type: ignore[no-any-return]
+        return _make_observation(_OBS_KEYS, _observation_compute, self._obs_source, pos, self._index[agent])  # type: ignore[no-any-return]
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         # AECEnv's, with observe inline
@@ -379,7 +389,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         obs: Any = None
         if observe:
             obs = _make_observation(
-                _OBS_KEYS, _observation_value, self._obs_source, self.position, self._index[agent]
+                _OBS_KEYS, _observation_compute, self._obs_source, self.position, self._index[agent]
             )
         return (
             obs,
@@ -413,9 +423,14 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             pos = self.position = enc.enter(enc._apply(pos.state, move))
         else:  # no step yet, or an error
             pos = self.position = enc.apply(pos, _action_id(enc, action))
+        self._settle(pos)
+
+    def _settle(self, pos: Position) -> None:
+        """What a step does once the position is ``pos``: the agent to act, the infos
+        refreshed (a new state), the rewards (the end)."""
         who = pos._who
         if who is _UNSET:
-            who = enc.to_act(pos)
+            who = self.encoding.to_act(pos)
         infos = self.infos
         if who is not None and type(infos) is _Infos:  # the game goes on: what _sync does then
             self.agent_selection = self.possible_agents[who]
@@ -441,3 +456,28 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 
     def close(self) -> None:
         return None
+
+
+# With the C module, last() (without observe=, or observe a bool) makes its tuple in C
+# (FastMethod's "env_last": the observation made, the agent's reward, flags and info
+# read), and a step's common case (an int id found in the position's step: a
+# pending token extends the position, else the action is applied and entered; then the
+# agent selected and the infos refreshed) runs in C (FastMethod's "env_step"), without
+# the Python frames of step and _settle; anything else runs raw_env.step (FastMethod's
+# fallback), and what the C code does not settle itself, raw_env._settle.  The step
+# makes the next position itself with the positions' record maker, as Encoding._extend
+# and Encoding.enter make it (enter itself at the end, at a chance node, or where the
+# game truncates).  Without the C
+# module the methods above are the class's own.
+if c_speedups is not None:
+    raw_env.step = FastMethod(  # type: ignore[method-assign]
+        "env_step",
+        raw_env.__dict__["step"],
+        position=Position,
+        unset=_UNSET,
+        infos=_Infos,
+        enter=None if _POSITION is None else (_POSITION, CHANCE),
+    )
+    raw_env.last = FastMethod(  # type: ignore[method-assign]
+        "env_last", raw_env.__dict__["last"], make=(_make_observation, _OBS_KEYS, _observation_compute)
+    )
