@@ -1713,6 +1713,9 @@ typedef struct {
     PyObject *fallback, *drawing, *terminal, *subset, *position, *unset, *infos, *make, *enter;
     PyObject *kw_extend, *kw_enter; /* the record maker's keywords (with `enter`) */
     PyObject *zero;                 /* the float 0.0 the step stores */
+    PyObject *spare, *spare_new;    /* "action_mask": the last mask made, and its new() */
+    Py_ssize_t spare_len;           /* its length, and its buffer's format: */
+    char spare_format[8];
     PyObject *names[S_COUNT];
     PyMemberDef *members[S_COUNT]; /* the `position` type's slot of a name, where it has one */
 } FastMethodObject;
@@ -1751,6 +1754,8 @@ fast_traverse(FastMethodObject *self, visitproc visit, void *arg)
     Py_VISIT(self->infos);
     Py_VISIT(self->make);
     Py_VISIT(self->enter);
+    Py_VISIT(self->spare);
+    Py_VISIT(self->spare_new);
     return 0;
 }
 
@@ -1769,6 +1774,8 @@ fast_clear(FastMethodObject *self)
     Py_CLEAR(self->kw_extend);
     Py_CLEAR(self->kw_enter);
     Py_CLEAR(self->zero);
+    Py_CLEAR(self->spare);
+    Py_CLEAR(self->spare_new);
     for (int i = 0; i < S_COUNT; i++) {
         Py_CLEAR(self->names[i]);
     }
@@ -2053,6 +2060,95 @@ fallback:
  * a new reference; Py_NotImplemented (a new reference) where the fallback is to answer,
  * NULL on an error. */
 #define FALL_BACK Py_NewRef(Py_NotImplemented)
+/* Whether the object `obj` is held by its one reference alone (the caller's) and by no
+ * weak reference: no one else can see it, so it may be used again as a new object. */
+static int
+held_alone(PyObject *obj)
+{
+#ifdef Py_GIL_DISABLED
+    return 0; /* (a reference count read without the GIL says nothing) */
+#else
+    PyTypeObject *tp = Py_TYPE(obj);
+    if (Py_REFCNT(obj) != 1 || tp->tp_weaklistoffset < 0) {
+        return 0;
+    }
+#ifdef Py_TPFLAGS_MANAGED_WEAKREF
+    if (tp->tp_flags & Py_TPFLAGS_MANAGED_WEAKREF) {
+        return 0;
+    }
+#endif
+    return tp->tp_weaklistoffset == 0 || *(PyObject **)((char *)obj + tp->tp_weaklistoffset) == NULL;
+#endif
+}
+
+/* mask_of(new, ids), but with the mask this FastMethod made last where nothing else
+ * holds it any more (the observation that held it freed, no view, buffer or weak
+ * reference of it left), from the same new(), and its buffer still one writable piece
+ * of the same length and format: its bytes zeroed and the ones written again, in place
+ * of a new array copied and the old one freed.  No one can tell the two apart (an
+ * object no one holds), and a mask handed out never changes while anyone holds it. */
+static PyObject *
+fast_new_mask(FastMethodObject *self, PyObject *new_mask, PyObject *legal)
+{
+    PyObject *spare = self->spare, *mask = NULL;
+    if (spare != NULL && self->spare_new == new_mask && held_alone(spare)
+        && (PyList_CheckExact(legal) || PyTuple_CheckExact(legal))) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(spare, &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_ND) < 0) {
+            PyErr_Clear();
+        }
+        else {
+            int fits = view.len == self->spare_len && view.ndim == 1 && view.itemsize == 1
+                       && strcmp(view.format != NULL ? view.format : "B", self->spare_format) == 0;
+            Py_ssize_t size = view.len, n = PySequence_Fast_GET_SIZE(legal);
+            char *bytes = (char *)view.buf;
+            for (Py_ssize_t i = 0; fits && i < n; i++) { /* the ids checked first: all plain, in range */
+                PyObject *id = PySequence_Fast_GET_ITEM(legal, i);
+                Py_ssize_t t = PyLong_CheckExact(id) ? PyLong_AsSsize_t(id) : -1;
+                if (t < 0 || t >= size) {
+                    PyErr_Clear();
+                    fits = 0;
+                }
+            }
+            if (fits) {
+                memset(bytes, 0, (size_t)size);
+                for (Py_ssize_t i = 0; i < n; i++) {
+                    bytes[PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(legal, i))] = 1;
+                }
+                mask = Py_NewRef(spare);
+            }
+            PyBuffer_Release(&view);
+            if (mask != NULL) {
+                return mask;
+            }
+        }
+    }
+    PyObject *call[2] = {new_mask, legal};
+    mask = mask_of(NULL, call, 2);
+    if (mask == NULL) {
+        return NULL;
+    }
+    /* kept for the next mask: its length and format read now */
+    Py_buffer view;
+    if (PyObject_GetBuffer(mask, &view, PyBUF_FORMAT | PyBUF_ND) < 0) {
+        PyErr_Clear();
+        Py_CLEAR(self->spare);
+        return mask;
+    }
+    const char *format = view.format != NULL ? view.format : "B";
+    if (strlen(format) < sizeof(self->spare_format)) {
+        strcpy(self->spare_format, format);
+        self->spare_len = view.len;
+        Py_XSETREF(self->spare, Py_NewRef(mask));
+        Py_XSETREF(self->spare_new, Py_NewRef(new_mask));
+    }
+    else {
+        Py_CLEAR(self->spare);
+    }
+    PyBuffer_Release(&view);
+    return mask;
+}
+
 static PyObject *
 fast_mask_at(FastMethodObject *self, PyObject *source, PyObject *pos, PyObject *player)
 {
@@ -2197,8 +2293,7 @@ masked:
     if (legal == NULL) {
         return NULL;
     }
-    PyObject *call[2] = {PyTuple_GET_ITEM(source, 1), legal};
-    PyObject *mask = mask_of(NULL, call, 2);
+    PyObject *mask = fast_new_mask(self, PyTuple_GET_ITEM(source, 1), legal);
     Py_DECREF(legal);
     return mask;
 }
