@@ -1677,10 +1677,10 @@ static PyObject *lazy_at(PyObject *obj);
  *       where the state is over, enc._truncates is true or the state's to_act is
  *       `chance`);
  *   "env_last" (env, observe=True): the environment's last(), where `make` is a tuple
- *       (maker, template, compute) and env._index, env._cumulative_rewards,
+ *       (maker, template, compute[, made]) and env._index, env._cumulative_rewards,
  *       env.terminations and env.truncations are dicts: with agent =
  *       env.agent_selection, (maker(template, compute, env._obs_source, env.position,
- *       env._index[agent]), env._cumulative_rewards[agent], env.terminations[agent],
+ *       env._index[agent][, made]), env._cumulative_rewards[agent], env.terminations[agent],
  *       env.truncations[agent], env.infos[agent]); the observation None where observe
  *       is False.
  * Errors of those reads and calls are raised as the fallback would raise them.
@@ -2603,7 +2603,8 @@ fast_env_last(FastMethodObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto fallback;
         }
     }
-    if (!PyTuple_CheckExact(self->make) || PyTuple_GET_SIZE(self->make) != 3 || Py_TYPE(env)->tp_dictoffset == 0
+    if (!PyTuple_CheckExact(self->make) || PyTuple_GET_SIZE(self->make) < 3 || PyTuple_GET_SIZE(self->make) > 4
+        || Py_TYPE(env)->tp_dictoffset == 0
         || Py_TYPE(env)->tp_getattro != PyObject_GenericGetAttr) {
         goto fallback;
     }
@@ -2639,9 +2640,10 @@ fast_env_last(FastMethodObject *self, PyObject *const *args, Py_ssize_t nargs)
             }
             goto done;
         }
-        PyObject *call[5] = {PyTuple_GET_ITEM(self->make, 1), PyTuple_GET_ITEM(self->make, 2), got[6], got[7],
-                             player};
-        if ((items[0] = PyObject_Vectorcall(PyTuple_GET_ITEM(self->make, 0), call, 5, NULL)) == NULL) {
+        Py_ssize_t size = PyTuple_GET_SIZE(self->make);
+        PyObject *call[6] = {PyTuple_GET_ITEM(self->make, 1), PyTuple_GET_ITEM(self->make, 2), got[6], got[7],
+                             player, size == 4 ? PyTuple_GET_ITEM(self->make, 3) : NULL};
+        if ((items[0] = PyObject_Vectorcall(PyTuple_GET_ITEM(self->make, 0), call, (size_t)size + 2, NULL)) == NULL) {
             goto done;
         }
     }
@@ -2945,7 +2947,8 @@ static PyType_Spec fast_spec = {
 /* A dict whose values are computed when first read: a value that is the instance's
  * `compute` object itself stands for one not computed yet; reading it through [] calls
  * compute(self, key), stores the result under the key and appends the key to `made`
- * (a list, made at the first such key).  `source`, `at` and `player` are for compute to
+ * (a list, made at the first such key; nothing where `made` is False, as make(...,
+ * made=False) sets it for a dict never refreshed).  `source`, `at` and `player` are for compute to
  * read.  Instances are made by the class method make() only (the constructor refuses);
  * the other dict methods are dict's (a Python subclass gives the other ways of
  * reading).  Reference:
@@ -3008,7 +3011,7 @@ lazy_subscript(LazyObject *self, PyObject *key)
         return NULL;
     }
     int rc = PyDict_SetItem((PyObject *)self, key, value);
-    if (rc == 0) {
+    if (rc == 0 && self->made != Py_False) { /* (False: a dict never refreshed records nothing) */
         DEAL_LOCK(self);
         if (self->made == NULL || !PyList_CheckExact(self->made)) {
             PyObject *made = PyList_New(1);
@@ -3033,12 +3036,17 @@ lazy_subscript(LazyObject *self, PyObject *key)
 static PyObject *
 lazy_make(PyTypeObject *cls, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "LazyDict.make(template, compute, source, at, player)");
+    if (nargs != 5 && nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "LazyDict.make(template, compute, source, at, player, made=None)");
         return NULL;
     }
     if (!PyDict_Check(args[0])) {
         PyErr_SetString(PyExc_TypeError, "LazyDict.make: the template must be a dict");
+        return NULL;
+    }
+    PyObject *made = nargs == 6 ? args[5] : Py_None;
+    if (made != Py_None && made != Py_False) {
+        PyErr_SetString(PyExc_TypeError, "LazyDict.make: made must be None or False");
         return NULL;
     }
     PyObject *empty = PyTuple_New(0);
@@ -3054,7 +3062,7 @@ lazy_make(PyTypeObject *cls, PyObject *const *args, Py_ssize_t nargs)
         Py_DECREF(self);
         return NULL;
     }
-    Py_XSETREF(self->made, Py_NewRef(Py_None));
+    Py_XSETREF(self->made, Py_NewRef(made));
     Py_XSETREF(self->compute, Py_NewRef(args[1]));
     Py_XSETREF(self->source, Py_NewRef(args[2]));
     Py_XSETREF(self->at, Py_NewRef(args[3]));
@@ -3324,7 +3332,8 @@ mask_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef lazy_methods[] = {
     {"make", (PyCFunction)(void (*)(void))lazy_make, METH_FASTCALL | METH_CLASS,
-     "make(template, compute, source, at, player): a new one holding the template's items."},
+     "make(template, compute, source, at, player, made=None): a new one holding the template's items "
+     "(made=False: the keys computed are not recorded)."},
     {"refresh_at", (PyCFunction)lazy_refresh_at, METH_O,
      "refresh_at(at): _at = at, and every key of _made (still there) to be computed again."},
     {NULL, NULL, 0, NULL},
