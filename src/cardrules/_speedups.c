@@ -2090,6 +2090,11 @@ held_alone(PyObject *obj)
 static PyObject *
 fast_new_mask(FastMethodObject *self, PyObject *new_mask, PyObject *legal)
 {
+#ifdef Py_GIL_DISABLED
+    /* (one FastMethod serves every environment, of any thread: nothing kept) */
+    PyObject *plain[2] = {new_mask, legal};
+    return mask_of(NULL, plain, 2);
+#endif
     PyObject *spare = self->spare, *mask = NULL;
     if (spare != NULL && self->spare_new == new_mask && held_alone(spare)
         && (PyList_CheckExact(legal) || PyTuple_CheckExact(legal))) {
