@@ -53,7 +53,7 @@ from operator import index
 from operator import itemgetter as _pick
 from struct import Struct
 from types import MethodType
-from typing import Any
+from typing import Any, Literal
 
 __all__ = [
     "IMPLEMENTATION",
@@ -227,7 +227,7 @@ class LazyDictPy(dict):  # type: ignore[type-arg]
     ``LazyDict``."""
 
     __slots__ = ("_at", "_compute", "_made", "_player", "_source")
-    _made: list[Any] | bool | None
+    _made: list[Any] | Literal[False] | None
     _compute: Any
     _source: Any
     _at: Any
