@@ -507,9 +507,12 @@ def test_hand_step_refuses_bad_input(args: tuple[object, ...], error: type[Excep
 # -- LazyDict -----------------------------------------------------------------------------
 
 
-def _lazy_run(cls: type, keys: list[int], computed: list[int], reads: list[int]) -> tuple[object, ...]:
-    """Make one of ``cls`` (keys in ``computed`` given a value, the rest to compute), read
-    ``reads`` through [] (each read: the value or the error), and what it holds after."""
+def _lazy_run(
+    cls: type, keys: list[int], computed: list[int], reads: list[int], made: object = None
+) -> tuple[object, ...]:
+    """Make one of ``cls`` (keys in ``computed`` given a value, the rest to compute; with
+    ``made=False`` where ``made`` is, the keys computed not recorded), read ``reads``
+    through [] (each read: the value or the error), and what it holds after."""
     calls: list[tuple[object, int]] = []
 
     def compute(d: object, key: int) -> object:
@@ -522,7 +525,9 @@ def _lazy_run(cls: type, keys: list[int], computed: list[int], reads: list[int])
         __slots__ = ()
 
     template = {k: (("given", k) if k in computed else compute) for k in keys}
-    lazy = Sub.make(template, compute, "source", "at", 4)
+    lazy = Sub.make(template, compute, "source", "at", 4) if made is None else Sub.make(
+        template, compute, "source", "at", 4, made
+    )
     got: list[object] = []
     for key in reads:
         try:
@@ -537,9 +542,15 @@ def _lazy_run(cls: type, keys: list[int], computed: list[int], reads: list[int])
     st.lists(st.integers(0, 20), max_size=8, unique=True),
     st.lists(st.integers(0, 20), max_size=8),
     st.lists(st.integers(0, 22), max_size=12),
+    st.sampled_from([None, False]),
 )
-def test_lazy_dict_c_is_the_python_reference(keys: list[int], computed: list[int], reads: list[int]) -> None:
-    assert _lazy_run(speedups.LazyDict, keys, computed, reads) == _lazy_run(_hotloops.LazyDictPy, keys, computed, reads)
+def test_lazy_dict_c_is_the_python_reference(
+    keys: list[int], computed: list[int], reads: list[int], made: object
+) -> None:
+    got = _lazy_run(speedups.LazyDict, keys, computed, reads, made)
+    assert got == _lazy_run(_hotloops.LazyDictPy, keys, computed, reads, made)
+    if made is False:  # nothing recorded, whatever was computed
+        assert got[2] is False
 
 
 def test_lazy_dict_computes_a_value_once_and_keeps_what_it_refers_to() -> None:
@@ -580,6 +591,12 @@ def test_lazy_dict_refuses_bad_input(cls: str) -> None:
         lazy_dict.make([("a", 1)], None, None, None, None)
     with pytest.raises(TypeError):
         lazy_dict.make({}, None, None, None)  # one argument missing
+    with pytest.raises(TypeError):
+        lazy_dict.make({}, None, None, None, None, False, 1)  # one too many
+    with pytest.raises(TypeError, match="made must be None or False"):
+        lazy_dict.make({}, None, None, None, None, [])
+    with pytest.raises(TypeError, match="made must be None or False"):
+        lazy_dict.make({}, None, None, None, None, 0)
     with pytest.raises(TypeError):  # a value to compute whose compute is no callable
         lazy_dict.make({"a": 5}, 5, None, None, None)["a"]
     lazy = lazy_dict.make({"a": None}, None, None, None, None)

@@ -286,3 +286,47 @@ def test_subset_root_is_the_python_reference(hand: list[int], how: str, ids: dic
 def test_subset_root_refuses_bad_input(which: str, args: tuple[Any, ...], error: type) -> None:
     with pytest.raises(error):
         _SUBSET_ROOTS[which](*args)
+
+
+@pytest.mark.parametrize("hold", ["mask", "weakref", "view", "read-only", "reshaped"])
+def test_a_mask_someone_holds_never_changes(hold: str) -> None:
+    """The C action mask takes up again the last array it made once nothing holds it:
+    one held (itself, a weak reference, a view of it), made read-only or reshaped by
+    its holder before being let go, stays as it was; every mask is that of its
+    position, as the plain Python method computes it."""
+    import weakref
+
+    env = pz.raw_env("aegis", players=2)
+    env.reset(seed=3)
+    kept: list[tuple[Any, bytes]] = []
+    refs: list[Any] = []
+    steps = 0
+    while steps < 300:
+        if not env.agents:
+            env.reset()
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        want = pz._observation_value(obs, "action_mask")
+        assert mask.tobytes() == want.tobytes()
+        if hold == "mask":
+            kept.append((mask, mask.tobytes()))
+        elif hold == "weakref":
+            refs.append((weakref.ref(mask), mask.tobytes()))
+        elif hold == "view":
+            kept.append((mask[::2], mask[::2].tobytes()))
+        elif hold == "read-only":
+            mask.setflags(write=False)
+        else:
+            mask.shape = (1, mask.size)
+        legal = np.flatnonzero(want)
+        env.step(int(legal[steps % len(legal)]))
+        del obs, mask
+        steps += 1
+    for array, was in kept:
+        assert array.tobytes() == was
+    for ref, was in refs:
+        alive = ref()
+        assert alive is None or alive.tobytes() == was

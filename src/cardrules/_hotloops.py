@@ -53,7 +53,7 @@ from operator import index
 from operator import itemgetter as _pick
 from struct import Struct
 from types import MethodType
-from typing import Any
+from typing import Any, Literal
 
 __all__ = [
     "IMPLEMENTATION",
@@ -218,14 +218,16 @@ class LazyDictPy(dict):  # type: ignore[type-arg]
     """A ``dict`` whose values are computed when first read: a value that is the
     instance's ``_compute`` object itself stands for one not computed yet, and reading it
     through ``[]`` calls ``_compute(self, key)``, stores the result under the key and
-    appends the key to ``_made`` (a list, made at the first such key; ``None`` before).
+    appends the key to ``_made`` (a list, made at the first such key; ``None`` before;
+    nothing is recorded where ``_made`` is ``False``: ``make(..., made=False)``, for a
+    dict never refreshed).
     ``_source``, ``_at`` and ``_player`` are for ``_compute`` to read.  Made by
     :meth:`make` only (the constructor refuses); every other ``dict`` method is
     ``dict``'s own (a subclass gives the other ways of reading).  The reference of the C
     ``LazyDict``."""
 
     __slots__ = ("_at", "_compute", "_made", "_player", "_source")
-    _made: list[Any] | None
+    _made: list[Any] | Literal[False] | None
     _compute: Any
     _source: Any
     _at: Any
@@ -235,13 +237,18 @@ class LazyDictPy(dict):  # type: ignore[type-arg]
         raise TypeError("a LazyDict is made by LazyDict.make(template, compute, source, at, player)")
 
     @classmethod
-    def make(cls, template: dict[Any, Any], compute: Any, source: Any, at: Any, player: Any) -> Any:
-        """A new one holding ``template``'s items (nothing computed yet)."""
+    def make(
+        cls, template: dict[Any, Any], compute: Any, source: Any, at: Any, player: Any, made: Any = None
+    ) -> Any:
+        """A new one holding ``template``'s items (nothing computed yet); ``made=False``:
+        the keys computed are not recorded (a dict that is never refreshed)."""
         if not isinstance(template, dict):
             raise TypeError("LazyDict.make: the template must be a dict")
+        if made is not None and made is not False:
+            raise TypeError("LazyDict.make: made must be None or False")
         out = dict.__new__(cls)
         dict.update(out, template)
-        out._made = None
+        out._made = made
         out._compute = compute
         out._source = source
         out._at = at
@@ -256,7 +263,7 @@ class LazyDictPy(dict):  # type: ignore[type-arg]
             made = self._made
             if made is None:
                 self._made = [key]
-            else:
+            elif made is not False:
                 made.append(key)
         return value
 
@@ -614,10 +621,10 @@ class FastMethodPy:
       calls ``enc.enter`` where the state is over, ``enc._truncates`` is true or the
       player to act is ``chance``; this reference calls the two methods.)
     * ``"env_last"`` (env, observe=True): the environment's ``last()``, where ``make``
-      is a tuple ``(maker, template, compute)`` and ``env._index``,
+      is a tuple ``(maker, template, compute[, made])`` and ``env._index``,
       ``env._cumulative_rewards``, ``env.terminations`` and ``env.truncations`` are
       ``dict``\\ s: with ``agent = env.agent_selection``, ``(maker(template, compute,
-      env._obs_source, env.position, env._index[agent]),
+      env._obs_source, env.position, env._index[agent][, made]),
       env._cumulative_rewards[agent], env.terminations[agent],
       env.truncations[agent], env.infos[agent])``; the observation ``None`` where
       ``observe`` is ``False``.
@@ -753,13 +760,13 @@ class FastMethodPy:
         make = self.make
         names = ("agent_selection", "_cumulative_rewards", "terminations", "truncations", "infos", "_index",
                  "_obs_source", "position")
-        ok = (observe is True or observe is False) and type(make) is tuple and len(make) == 3
+        ok = (observe is True or observe is False) and type(make) is tuple and 3 <= len(make) <= 4
         got = _env_dict(env, names) if ok else None
         if got is not None:
             agent, cum, terms, truncs, infos, index, source, pos = got
             if type(cum) is dict and type(terms) is dict and type(truncs) is dict and type(index) is dict:
-                maker, template, compute = make
-                obs = maker(template, compute, source, pos, index[agent]) if observe else None
+                maker, template, compute = make[:3]
+                obs = maker(template, compute, source, pos, index[agent], *make[3:]) if observe else None
                 return obs, cum[agent], terms[agent], truncs[agent], infos[agent]
         return self.fallback(env, observe)
 

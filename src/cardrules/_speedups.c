@@ -1677,10 +1677,10 @@ static PyObject *lazy_at(PyObject *obj);
  *       where the state is over, enc._truncates is true or the state's to_act is
  *       `chance`);
  *   "env_last" (env, observe=True): the environment's last(), where `make` is a tuple
- *       (maker, template, compute) and env._index, env._cumulative_rewards,
+ *       (maker, template, compute[, made]) and env._index, env._cumulative_rewards,
  *       env.terminations and env.truncations are dicts: with agent =
  *       env.agent_selection, (maker(template, compute, env._obs_source, env.position,
- *       env._index[agent]), env._cumulative_rewards[agent], env.terminations[agent],
+ *       env._index[agent][, made]), env._cumulative_rewards[agent], env.terminations[agent],
  *       env.truncations[agent], env.infos[agent]); the observation None where observe
  *       is False.
  * Errors of those reads and calls are raised as the fallback would raise them.
@@ -1713,6 +1713,9 @@ typedef struct {
     PyObject *fallback, *drawing, *terminal, *subset, *position, *unset, *infos, *make, *enter;
     PyObject *kw_extend, *kw_enter; /* the record maker's keywords (with `enter`) */
     PyObject *zero;                 /* the float 0.0 the step stores */
+    PyObject *spare, *spare_new;    /* "action_mask": the last mask made, and its new() */
+    Py_ssize_t spare_len;           /* its length, and its buffer's format: */
+    char spare_format[8];
     PyObject *names[S_COUNT];
     PyMemberDef *members[S_COUNT]; /* the `position` type's slot of a name, where it has one */
 } FastMethodObject;
@@ -1751,6 +1754,8 @@ fast_traverse(FastMethodObject *self, visitproc visit, void *arg)
     Py_VISIT(self->infos);
     Py_VISIT(self->make);
     Py_VISIT(self->enter);
+    Py_VISIT(self->spare);
+    Py_VISIT(self->spare_new);
     return 0;
 }
 
@@ -1769,6 +1774,8 @@ fast_clear(FastMethodObject *self)
     Py_CLEAR(self->kw_extend);
     Py_CLEAR(self->kw_enter);
     Py_CLEAR(self->zero);
+    Py_CLEAR(self->spare);
+    Py_CLEAR(self->spare_new);
     for (int i = 0; i < S_COUNT; i++) {
         Py_CLEAR(self->names[i]);
     }
@@ -2053,6 +2060,100 @@ fallback:
  * a new reference; Py_NotImplemented (a new reference) where the fallback is to answer,
  * NULL on an error. */
 #define FALL_BACK Py_NewRef(Py_NotImplemented)
+/* Whether the object `obj` is held by its one reference alone (the caller's) and by no
+ * weak reference: no one else can see it, so it may be used again as a new object. */
+static int
+held_alone(PyObject *obj)
+{
+#ifdef Py_GIL_DISABLED
+    return 0; /* (a reference count read without the GIL says nothing) */
+#else
+    PyTypeObject *tp = Py_TYPE(obj);
+    if (Py_REFCNT(obj) != 1 || tp->tp_weaklistoffset < 0) {
+        return 0;
+    }
+#ifdef Py_TPFLAGS_MANAGED_WEAKREF
+    if (tp->tp_flags & Py_TPFLAGS_MANAGED_WEAKREF) {
+        return 0;
+    }
+#endif
+    return tp->tp_weaklistoffset == 0 || *(PyObject **)((char *)obj + tp->tp_weaklistoffset) == NULL;
+#endif
+}
+
+/* mask_of(new, ids), but with the mask this FastMethod made last where nothing else
+ * holds it any more (the observation that held it freed, no view, buffer or weak
+ * reference of it left), from the same new(), and its buffer still one writable piece
+ * of the same length and format: its bytes zeroed and the ones written again, in place
+ * of a new array copied and the old one freed.  No one can tell the two apart (an
+ * object no one holds), and a mask handed out never changes while anyone holds it. */
+static PyObject *
+fast_new_mask(FastMethodObject *self, PyObject *new_mask, PyObject *legal)
+{
+#ifdef Py_GIL_DISABLED
+    /* (one FastMethod serves every environment, of any thread: nothing kept) */
+    PyObject *plain[2] = {new_mask, legal};
+    return mask_of(NULL, plain, 2);
+#endif
+    PyObject *spare = self->spare, *mask = NULL;
+    if (spare != NULL && self->spare_new == new_mask && held_alone(spare)
+        && (PyList_CheckExact(legal) || PyTuple_CheckExact(legal))) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(spare, &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_ND) < 0) {
+            PyErr_Clear();
+        }
+        else {
+            int fits = view.len == self->spare_len && view.ndim == 1 && view.itemsize == 1
+                       && strcmp(view.format != NULL ? view.format : "B", self->spare_format) == 0;
+            Py_ssize_t size = view.len, n = PySequence_Fast_GET_SIZE(legal);
+            char *bytes = (char *)view.buf;
+            for (Py_ssize_t i = 0; fits && i < n; i++) { /* the ids checked first: all plain, in range */
+                PyObject *id = PySequence_Fast_GET_ITEM(legal, i);
+                Py_ssize_t t = PyLong_CheckExact(id) ? PyLong_AsSsize_t(id) : -1;
+                if (t < 0 || t >= size) {
+                    PyErr_Clear();
+                    fits = 0;
+                }
+            }
+            if (fits) {
+                memset(bytes, 0, (size_t)size);
+                for (Py_ssize_t i = 0; i < n; i++) {
+                    bytes[PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(legal, i))] = 1;
+                }
+                mask = Py_NewRef(spare);
+            }
+            PyBuffer_Release(&view);
+            if (mask != NULL) {
+                return mask;
+            }
+        }
+    }
+    PyObject *call[2] = {new_mask, legal};
+    mask = mask_of(NULL, call, 2);
+    if (mask == NULL) {
+        return NULL;
+    }
+    /* kept for the next mask: its length and format read now */
+    Py_buffer view;
+    if (PyObject_GetBuffer(mask, &view, PyBUF_FORMAT | PyBUF_ND) < 0) {
+        PyErr_Clear();
+        Py_CLEAR(self->spare);
+        return mask;
+    }
+    const char *format = view.format != NULL ? view.format : "B";
+    if (strlen(format) < sizeof(self->spare_format)) {
+        strcpy(self->spare_format, format);
+        self->spare_len = view.len;
+        Py_XSETREF(self->spare, Py_NewRef(mask));
+        Py_XSETREF(self->spare_new, Py_NewRef(new_mask));
+    }
+    else {
+        Py_CLEAR(self->spare);
+    }
+    PyBuffer_Release(&view);
+    return mask;
+}
+
 static PyObject *
 fast_mask_at(FastMethodObject *self, PyObject *source, PyObject *pos, PyObject *player)
 {
@@ -2197,8 +2298,7 @@ masked:
     if (legal == NULL) {
         return NULL;
     }
-    PyObject *call[2] = {PyTuple_GET_ITEM(source, 1), legal};
-    PyObject *mask = mask_of(NULL, call, 2);
+    PyObject *mask = fast_new_mask(self, PyTuple_GET_ITEM(source, 1), legal);
     Py_DECREF(legal);
     return mask;
 }
@@ -2508,7 +2608,8 @@ fast_env_last(FastMethodObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto fallback;
         }
     }
-    if (!PyTuple_CheckExact(self->make) || PyTuple_GET_SIZE(self->make) != 3 || Py_TYPE(env)->tp_dictoffset == 0
+    if (!PyTuple_CheckExact(self->make) || PyTuple_GET_SIZE(self->make) < 3 || PyTuple_GET_SIZE(self->make) > 4
+        || Py_TYPE(env)->tp_dictoffset == 0
         || Py_TYPE(env)->tp_getattro != PyObject_GenericGetAttr) {
         goto fallback;
     }
@@ -2544,9 +2645,10 @@ fast_env_last(FastMethodObject *self, PyObject *const *args, Py_ssize_t nargs)
             }
             goto done;
         }
-        PyObject *call[5] = {PyTuple_GET_ITEM(self->make, 1), PyTuple_GET_ITEM(self->make, 2), got[6], got[7],
-                             player};
-        if ((items[0] = PyObject_Vectorcall(PyTuple_GET_ITEM(self->make, 0), call, 5, NULL)) == NULL) {
+        Py_ssize_t size = PyTuple_GET_SIZE(self->make);
+        PyObject *call[6] = {PyTuple_GET_ITEM(self->make, 1), PyTuple_GET_ITEM(self->make, 2), got[6], got[7],
+                             player, size == 4 ? PyTuple_GET_ITEM(self->make, 3) : NULL};
+        if ((items[0] = PyObject_Vectorcall(PyTuple_GET_ITEM(self->make, 0), call, (size_t)size + 2, NULL)) == NULL) {
             goto done;
         }
     }
@@ -2850,7 +2952,8 @@ static PyType_Spec fast_spec = {
 /* A dict whose values are computed when first read: a value that is the instance's
  * `compute` object itself stands for one not computed yet; reading it through [] calls
  * compute(self, key), stores the result under the key and appends the key to `made`
- * (a list, made at the first such key).  `source`, `at` and `player` are for compute to
+ * (a list, made at the first such key; nothing where `made` is False, as make(...,
+ * made=False) sets it for a dict never refreshed).  `source`, `at` and `player` are for compute to
  * read.  Instances are made by the class method make() only (the constructor refuses);
  * the other dict methods are dict's (a Python subclass gives the other ways of
  * reading).  Reference:
@@ -2913,7 +3016,7 @@ lazy_subscript(LazyObject *self, PyObject *key)
         return NULL;
     }
     int rc = PyDict_SetItem((PyObject *)self, key, value);
-    if (rc == 0) {
+    if (rc == 0 && self->made != Py_False) { /* (False: a dict never refreshed records nothing) */
         DEAL_LOCK(self);
         if (self->made == NULL || !PyList_CheckExact(self->made)) {
             PyObject *made = PyList_New(1);
@@ -2938,12 +3041,17 @@ lazy_subscript(LazyObject *self, PyObject *key)
 static PyObject *
 lazy_make(PyTypeObject *cls, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "LazyDict.make(template, compute, source, at, player)");
+    if (nargs != 5 && nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "LazyDict.make(template, compute, source, at, player, made=None)");
         return NULL;
     }
     if (!PyDict_Check(args[0])) {
         PyErr_SetString(PyExc_TypeError, "LazyDict.make: the template must be a dict");
+        return NULL;
+    }
+    PyObject *made = nargs == 6 ? args[5] : Py_None;
+    if (made != Py_None && made != Py_False) {
+        PyErr_SetString(PyExc_TypeError, "LazyDict.make: made must be None or False");
         return NULL;
     }
     PyObject *empty = PyTuple_New(0);
@@ -2959,7 +3067,7 @@ lazy_make(PyTypeObject *cls, PyObject *const *args, Py_ssize_t nargs)
         Py_DECREF(self);
         return NULL;
     }
-    Py_XSETREF(self->made, Py_NewRef(Py_None));
+    Py_XSETREF(self->made, Py_NewRef(made));
     Py_XSETREF(self->compute, Py_NewRef(args[1]));
     Py_XSETREF(self->source, Py_NewRef(args[2]));
     Py_XSETREF(self->at, Py_NewRef(args[3]));
@@ -3229,7 +3337,8 @@ mask_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef lazy_methods[] = {
     {"make", (PyCFunction)(void (*)(void))lazy_make, METH_FASTCALL | METH_CLASS,
-     "make(template, compute, source, at, player): a new one holding the template's items."},
+     "make(template, compute, source, at, player, made=None): a new one holding the template's items "
+     "(made=False: the keys computed are not recorded)."},
     {"refresh_at", (PyCFunction)lazy_refresh_at, METH_O,
      "refresh_at(at): _at = at, and every key of _made (still there) to be computed again."},
     {NULL, NULL, 0, NULL},

@@ -1,6 +1,6 @@
 # Types of the optional C accelerator (src/cardrules/_speedups.c); see cardrules/_hotloops.py.
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 def subset_objects(
     items: tuple[Any, ...], slot: Any, interned: dict[tuple[Any, ...], Any], interned_sizes: int, /
@@ -61,13 +61,15 @@ class Deal:
     def counts_at(self, k: int, /) -> list[int]: ...
 
 class LazyDict(dict[Any, Any]):
-    _made: list[Any] | None
+    _made: list[Any] | Literal[False] | None
     _compute: Any
     _source: Any
     _at: Any
     _player: Any
     @classmethod
-    def make(cls, template: dict[Any, Any], compute: Any, source: Any, at: Any, player: Any, /) -> Any: ...
+    def make(
+        cls, template: dict[Any, Any], compute: Any, source: Any, at: Any, player: Any, made: Any = None, /
+    ) -> Any: ...
     def refresh_at(self, at: Any, /) -> None: ...
 
 class FastMethod:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -65,7 +65,8 @@ class _LazyDict(LazyDict):  # (LazyDict: the C type, or its reference)
     made and read by ``[]`` in C, one call each."""
 
     __slots__ = ()  # LazyDict's: _made, _compute, _source, _at, _player
-    _made: list[str] | None  # the keys computed or written since the last refresh
+    # the keys computed or written since the last refresh (False: never refreshed)
+    _made: list[str] | Literal[False] | None
     _compute: Any
     _source: Any
     _at: Any
@@ -131,7 +132,7 @@ class _LazyDict(LazyDict):  # (LazyDict: the C type, or its reference)
         made = self._made
         if made is None:
             self._made = [key]  # type: ignore[misc]  # (a slot of LazyDict)
-        else:
+        elif made is not False:  # (False: never refreshed, nothing recorded)
             made.append(key)
 
     def update(self, *args: Any, **kwargs: Any) -> None:
@@ -380,7 +381,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     def observe(self, agent: str) -> dict[str, Any]:
         pos = self.position
         assert pos is not None
-        return _make_observation(_OBS_KEYS, _observation_compute, self._obs_source, pos, self._index[agent])  # type: ignore[no-any-return]
+        return _make_observation(  # type: ignore[no-any-return]
+            _OBS_KEYS, _observation_compute, self._obs_source, pos, self._index[agent], False
+        )
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         # AECEnv's, with observe inline
@@ -389,7 +392,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         obs: Any = None
         if observe:
             obs = _make_observation(
-                _OBS_KEYS, _observation_compute, self._obs_source, self.position, self._index[agent]
+                _OBS_KEYS, _observation_compute, self._obs_source, self.position, self._index[agent], False
             )
         return (
             obs,
@@ -479,5 +482,5 @@ if c_speedups is not None:
         enter=None if _POSITION is None else (_POSITION, CHANCE),
     )
     raw_env.last = FastMethod(  # type: ignore[method-assign]
-        "env_last", raw_env.__dict__["last"], make=(_make_observation, _OBS_KEYS, _observation_compute)
+        "env_last", raw_env.__dict__["last"], make=(_make_observation, _OBS_KEYS, _observation_compute, False)
     )
