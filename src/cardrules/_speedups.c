@@ -1932,6 +1932,52 @@ fast_subset(FastMethodObject *self, PyObject *pos, PyObject *pending)
     return result;
 }
 
+/* Whether nothing is worked out at `pos` yet (its _step and _trie both None): 1 or 0,
+ * -1 on an error.  (What both adapters' first-token shortcut needs.) */
+static int
+fast_plain(FastMethodObject *self, PyObject *pos)
+{
+    for (int i = 0; i < 2; i++) {
+        PyObject *item = pos_get(self, pos, i ? S_TRIE : S_STEP);
+        if (item == NULL) {
+            return -1;
+        }
+        int plain = item == Py_None;
+        Py_DECREF(item);
+        if (!plain) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The legal ids of a first token at `pos` from the state's legal `actions` and the
+ * encoding's first-token `table` (Encoding._legal's common case): first_legal's step and
+ * ids kept on the position, or, where not every action is interned, enc._legal(pos).  A
+ * new reference, NULL on an error.  (Both adapters' shortcut ends here.) */
+static PyObject *
+fast_first_ids(FastMethodObject *self, PyObject *enc, PyObject *pos, PyObject *actions, PyObject *table)
+{
+    PyObject *call[2] = {actions, table};
+    PyObject *found = first_legal(NULL, call, 2);
+    if (found == NULL) {
+        return NULL;
+    }
+    if (found == Py_None) { /* not every action interned: Encoding._legal */
+        Py_DECREF(found);
+        PyObject *enc_call[2] = {enc, pos};
+        return PyObject_VectorcallMethod(self->names[S_ENC_LEGAL], enc_call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                         NULL);
+    }
+    PyObject *legal = NULL;
+    if (pos_set(self, pos, S_STEP, PyTuple_GET_ITEM(found, 0)) == 0
+        && pos_set(self, pos, S_LEGAL, PyTuple_GET_ITEM(found, 1)) == 0) {
+        legal = Py_NewRef(PyTuple_GET_ITEM(found, 1));
+    }
+    Py_DECREF(found);
+    return legal;
+}
+
 /* "legal_actions" (`pos`, a reference given away): the kept ids, the common case of
  * the first token, or the fallback. */
 static PyObject *
@@ -1973,13 +2019,11 @@ fast_legal(FastMethodObject *self, PyObject *pos, PyObject *const *args)
     /* nothing pending, nothing worked out */
     int plain = PyTuple_CheckExact(item);
     Py_CLEAR(item);
-    for (int i = 0; plain && i < 2; i++) {
-        item = pos_get(self, pos, i ? S_TRIE : S_STEP);
-        if (item == NULL) {
+    if (plain) {
+        plain = fast_plain(self, pos);
+        if (plain < 0) {
             goto done;
         }
-        plain = item == Py_None;
-        Py_CLEAR(item);
     }
     if (!plain) {
         goto fallback;
@@ -2022,28 +2066,11 @@ fast_legal(FastMethodObject *self, PyObject *pos, PyObject *const *args)
     PyObject *actions = legal_of == NULL ? NULL : PyObject_CallOneArg(legal_of, state);
     Py_XDECREF(legal_of);
     PyObject *table = actions == NULL ? NULL : PyObject_GetAttr(enc, names[S_FIRST_TABLE]);
-    PyObject *found = NULL;
     if (table != NULL) {
-        PyObject *call[2] = {actions, table};
-        found = first_legal(NULL, call, 2);
+        result = fast_first_ids(self, enc, pos, actions, table);
         Py_DECREF(table);
     }
     Py_XDECREF(actions);
-    if (found == NULL) {
-        goto done;
-    }
-    if (found == Py_None) { /* not every action interned: Encoding._legal */
-        Py_DECREF(found);
-        PyObject *call[2] = {enc, pos};
-        result = PyObject_VectorcallMethod(names[S_ENC_LEGAL], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-        goto done;
-    }
-    PyObject *legal = PyTuple_GET_ITEM(found, 1);
-    if (pos_set(self, pos, S_STEP, PyTuple_GET_ITEM(found, 0)) == 0
-        && pos_set(self, pos, S_LEGAL, legal) == 0) {
-        result = Py_NewRef(legal);
-    }
-    Py_DECREF(found);
 done:
     Py_XDECREF(enc);
     Py_XDECREF(state);
@@ -2227,16 +2254,9 @@ fast_mask_at(FastMethodObject *self, PyObject *source, PyObject *pos, PyObject *
             if (table == Py_None) {
                 return FALL_BACK;
             }
-            for (int i = 0; i < 2; i++) { /* nothing worked out */
-                PyObject *item = pos_get(self, pos, i ? S_TRIE : S_STEP);
-                if (item == NULL) {
-                    return NULL;
-                }
-                int plain = item == Py_None;
-                Py_DECREF(item);
-                if (!plain) {
-                    return FALL_BACK;
-                }
+            int plain = fast_plain(self, pos); /* nothing worked out */
+            if (plain <= 0) {
+                return plain < 0 ? NULL : FALL_BACK;
             }
             PyObject *state = pos_get(self, pos, S_STATE);
             if (state == NULL) {
@@ -2267,30 +2287,10 @@ fast_mask_at(FastMethodObject *self, PyObject *source, PyObject *pos, PyObject *
             if (actions == NULL) {
                 return NULL;
             }
-            PyObject *call[2] = {actions, table};
-            PyObject *found = first_legal(NULL, call, 2);
+            legal = fast_first_ids(self, PyTuple_GET_ITEM(source, 0), pos, actions, table);
             Py_DECREF(actions);
-            if (found == NULL) {
+            if (legal == NULL) {
                 return NULL;
-            }
-            if (found == Py_None) { /* not every action interned: Encoding._legal */
-                Py_DECREF(found);
-                PyObject *enc_call[2] = {PyTuple_GET_ITEM(source, 0), pos};
-                legal = PyObject_VectorcallMethod(names[S_ENC_LEGAL], enc_call,
-                                                  2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-                if (legal == NULL) {
-                    return NULL;
-                }
-            }
-            else {
-                if (pos_set(self, pos, S_STEP, PyTuple_GET_ITEM(found, 0)) == 0
-                    && pos_set(self, pos, S_LEGAL, PyTuple_GET_ITEM(found, 1)) == 0) {
-                    legal = Py_NewRef(PyTuple_GET_ITEM(found, 1));
-                }
-                Py_DECREF(found);
-                if (legal == NULL) {
-                    return NULL;
-                }
             }
         }
     }
