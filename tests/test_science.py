@@ -780,19 +780,22 @@ def test_a_king_leaves_a_rising_line_stuck_under_higher_but_not_under_not_lower(
     assert not stuck[1][higher] and not stuck[1][not_lower]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(["card.rank > prev.rank", "card is red", "card.suit != prev.suit", "card.color != prev.color"]),
     st.integers(0, 10_000),
     st.integers(2, 9),
+    st.integers(0, 6),
 )
-def test_it_guesses_exactly_when_the_documented_rule_says(text: str, seed: int, plays: int) -> None:
+def test_it_guesses_exactly_when_the_documented_rule_says(text: str, seed: int, plays: int, spare: int) -> None:
     """``guess`` states a rule when the rule's own probability ``r`` reaches the
-    confidence, or when ``r * delay + (s - r) > PENALTY * (1 - s)`` (``s`` the settled
-    group of its play part, at least that play part's probability ``p``, and ``p`` at least
-    MIN_GUESS), or when the line is stuck; else it waits."""
+    confidence, or when ``r * min(delay, left) + (s - r) > cost * (1 - s)`` (``s`` the
+    settled group of its play part, at least that play part's probability ``p``, and
+    ``p`` at least MIN_GUESS unless ``cost`` is 0), or when the line is stuck; else it
+    waits.  ``left`` is the turns left of a round of ``plays + spare`` turns, ``cost`` the
+    penalty, but no more than a right guess a turn later would score."""
     obs = _observe(compile_rule(text), plays, random.Random(seed))
-    s = Scientist(seed=0)
+    s = Scientist(seed=0, turns=plays + spare)
     b = s.belief(obs)
     stated = s.guess(obs)
     if not b.hypotheses:
@@ -801,11 +804,44 @@ def test_it_guesses_exactly_when_the_documented_rule_says(text: str, seed: int, 
     h, p = b.hypotheses[0], b.probabilities[0]
     r = p * dict(s.starts(obs))[None]  # no wrong guess yet: the best play part, no start: part
     group = max(s.settled(b, h), p)
-    wanted = r >= s.confidence or (p >= science.MIN_GUESS and r * s.delay(b) + (group - r) > science.PENALTY * (1 - group))
+    cost = min(science.PENALTY, max(0, spare - 1))
+    wanted = (
+        r >= s.confidence
+        or cost == 0
+        or (p >= science.MIN_GUESS and r * min(s.delay(b), max(1, spare)) + (group - r) > cost * (1 - group))
+    )
     if wanted:
         assert stated is not None and stated.source == h.rule().source
     elif stated is not None:
         assert s._stuck(b)  # the only other reason to guess
+
+
+def test_near_the_end_of_a_round_it_states_even_an_improbable_rule() -> None:
+    """A round not solved scores 0 whatever was guessed: when a right guess a turn later
+    could score nothing any more, a wrong guess costs nothing, and the scientist states
+    its best rule however improbable.  Its own wrong guesses count: each takes the
+    penalty off what is left."""
+    obs = _observe(compile_rule("card.rank % 3 == prev.rank % 3 or card is face"), 2, random.Random(0))
+    played = len(obs) - 1
+    early = Scientist(seed=0, turns=30)
+    assert early.best(obs)[1] < 0.2  # too improbable to state at the start of a round
+    assert early.guess(obs) is None
+    assert Scientist(seed=0, turns=played + 1).guess(obs) is not None  # one turn left: free
+    assert Scientist(seed=0, turns=played + 2).guess(obs) is None  # a right guess next turn scores 1
+    late = Scientist(seed=0, turns=played + 5)
+    assert late.guess(obs) is None
+    for _ in range(2):  # two wrong guesses: a right guess next turn scores 5 - 1 - 4 = 0
+        stated = Scientist(seed=0, turns=played + 1).guess(obs)
+        assert stated is not None
+        late.wrong_guess(stated, obs)
+        late._stated = None
+    assert late.guess(obs) is not None
+
+
+@pytest.mark.parametrize("kwargs", [{"turns": 0}, {"turns": "30"}, {"penalty": -1}, {"penalty": 2.0}])
+def test_the_round_a_scientist_plays_is_checked(kwargs: dict[str, object]) -> None:
+    with pytest.raises(CardRulesError, match="must be an integer"):
+        Scientist(**kwargs)  # type: ignore[arg-type]
 
 
 @settings(max_examples=200, deadline=None)

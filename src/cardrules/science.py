@@ -14,13 +14,15 @@ that prefers short, simple rules.  The scientist
   guess: at once when that rule's probability reaches ``confidence`` (0.6); else when
   the probability ``s`` of the rules no card can tell from it any more, times the turns
   the cards at hand would take to make it sure, outweighs the cost of a wrong guess
-  (2) times ``1 - s``.  A wrong guess rules out its lookalikes too (the rules that build
-  the same lines).  A rule may have a ``start:`` part, which only the starter shows:
-  a wrong guess refutes its play part with the ``start:`` part it was stated with, and
-  the play part may be stated again with the most probable ``start:`` part the
-  starter leaves (:meth:`Scientist.starts`).  A share of the probability is kept for
-  "a rule the search does not know", falling with every observation as a coin's would,
-  so a rule that fits only because nothing simpler does is not believed at once.
+  (2, or what a later right guess would still score when that is less: near the end
+  of a round it guesses every turn) times ``1 - s``.  A wrong guess rules out its
+  lookalikes too (the rules that build the same lines).  A rule may have a ``start:``
+  part, which only the starter shows: a wrong guess refutes its play part with the
+  ``start:`` part it was stated with, and the play part may be stated again with the
+  most probable ``start:`` part the starter leaves (:meth:`Scientist.starts`).  A
+  share of the probability is kept for "a rule the search does not know", falling
+  with every observation as a coin's would, so a rule that fits only because nothing
+  simpler does is not believed at once.
 
 :func:`play_science` is the single-player round that measures it: a hand of 12 from two
 shuffled decks, one card a turn, a guess after each verdict; the score is ``turns -
@@ -83,7 +85,8 @@ _DECK: Final = canonical(standard_deck())
 
 #: The most turns waiting is taken to save (see :meth:`Scientist.delay`).
 DELAY_CAP: Final = 10.0
-#: The cost of a wrong guess in the science round.
+#: The cost of a wrong guess in the science round (the default of the scientist's
+#: ``penalty``).
 PENALTY: Final = 2
 #: Never guess below this probability unless stuck.
 MIN_GUESS: Final = 0.04
@@ -155,7 +158,11 @@ class Scientist:
     of one decision (seconds); ``confidence`` is the probability from which it states a
     guess at once (below it, :meth:`guess` weighs the expected score of guessing now
     against waiting), ``prophet_confidence`` the one from which it becomes a prophet and plays the
-    cards its rule accepts.  It sees only observations (or an agent's view): never the
+    cards its rule accepts.  ``turns`` and ``penalty`` describe the science round it
+    plays (:func:`play_science`'s, whose defaults they share): how many turns a round
+    has and what a wrong guess costs.  It counts the turns from the observations (one a
+    turn) and its wrong guesses from :meth:`wrong_guess`, so it knows what a right guess
+    would still score.  It sees only observations (or an agent's view): never the
     secret rule.
     """
 
@@ -166,11 +173,18 @@ class Scientist:
         time_per_move: float = 1.0,
         confidence: float = 0.6,
         prophet_confidence: float = 0.8,
+        turns: int = 30,
+        penalty: int = PENALTY,
     ) -> None:
+        for name, value, low in (("turns", turns, 1), ("penalty", penalty, 0)):
+            if type(value) is not int or value < low:
+                raise CardRulesError(f"{name} must be an integer >= {low}, not {value!r}")
         self.seed = seed
         self.time_per_move = time_per_move
         self.confidence = confidence
         self.prophet_confidence = prophet_confidence
+        self.turns = turns
+        self.penalty = penalty
         self._rng = random.Random(0 if seed is None else seed)
         self._cache: OrderedDict[tuple[Observation, ...], Belief] = OrderedDict()
         # Refuted guesses of this round: fingerprint of the play part -> the start parts
@@ -178,6 +192,7 @@ class Scientist:
         self._wrong: dict[int, set[int | None]] = {}
         self._stated: tuple[str, int, int | None] | None = None  # the last guess: text, fingerprint, start
         self._wrong_at: tuple[Observation, ...] = ()
+        self._wrong_count = 0  # wrong guesses this round
         self._hand: tuple[Card, ...] = ()  # the hand seen by choose(), less the card played
 
     def __repr__(self) -> str:
@@ -276,6 +291,7 @@ class Scientist:
         if self._wrong and key[: len(self._wrong_at)] != self._wrong_at:
             self._wrong.clear()
             self._wrong_at = ()
+            self._wrong_count = 0
 
     def best(self, observations: Sequence[Observation]) -> tuple[Rule | None, float]:
         """The most probable rule now and its probability (``(None, 0.0)`` when no rule
@@ -320,6 +336,7 @@ class Scientist:
         for fp in sorted(wrong):
             self._wrong.setdefault(fp, set()).add(start)
         self._wrong_at = tuple(observations)
+        self._wrong_count += 1
 
     # -- the science round -------------------------------------------------------------
 
@@ -420,16 +437,22 @@ class Scientist:
         its ``start:`` part) and ``s >= p`` that of the rules no experiment can tell from
         its play part any more (:meth:`settled`: its ``start:`` variants, which no
         experiment tells apart, and its lookalikes), it guesses when ``r >= confidence``,
-        or when ``r * delay + (s - r) > PENALTY * (1 - s)``, where ``delay``
+        or when ``r * min(delay, left) + (s - r) > cost * (1 - s)``, where ``delay``
         (:meth:`delay`) is the number of turns the cards at hand would take to make the
-        best rule sure.  The rules of ``s`` will have to be guessed in turn anyway, so a
-        guess now costs :data:`PENALTY` only if the secret rule is not among them; it
-        saves about ``delay`` turns if it is the rule stated, and one turn of the
-        sequence of guesses if it is another of them.  So lookalikes are guessed at
-        once, most probable first (a wrong guess is not repeated), and so is the best
-        rule when the cards at hand can hardly tell anything more; but a play part that
-        a wrong guess refuted is not stated again with one ``start:`` part after another
-        unless each is probable enough."""
+        best rule sure and ``left`` the turns left in the round.  The rules of ``s`` will
+        have to be guessed in turn anyway, so a guess now costs only if the secret rule
+        is not among them; it saves about ``delay`` turns (no more than are left) if it
+        is the rule stated, and one turn of the sequence of guesses if it is another of
+        them.  So lookalikes are guessed at once, most probable first (a wrong guess is
+        not repeated), and so is the best rule when the cards at hand can hardly tell
+        anything more; but a play part that a wrong guess refuted is not stated again
+        with one ``start:`` part after another unless each is probable enough.
+
+        ``cost`` is what a wrong guess can take from the score: ``penalty``, but no
+        more than a right guess one turn later would still score (``turns - turn - 1 -
+        penalty * wrong guesses``).  Near the end of a round it is 0, and the scientist
+        then states its best rule every turn, however improbable: a round not solved
+        scores 0 whatever was guessed."""
         b = self.belief(observations)
         pick = self._pick(b, observations)
         if pick is None:
@@ -437,11 +460,15 @@ class Scientist:
         h, start, p, chance = pick
         if chance >= self.confidence or self._stuck(b):
             return self._state(h, start)
+        left = self.turns - sum(1 for o in observations if o.line)  # one observation a turn
+        cost = min(self.penalty, max(0, left - 1 - self.penalty * self._wrong_count))
+        if cost == 0:
+            return self._state(h, start)
         if p < MIN_GUESS:
             return None
         # Its start: variants are among the rules no experiment can tell from it.
         s = max(self.settled(b, h), p)
-        if chance * self.delay(b) + (s - chance) > PENALTY * (1 - s):
+        if chance * min(self.delay(b), max(1, left)) + (s - chance) > cost * (1 - s):
             return self._state(h, start)
         return None
 

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     solved = score = cards = 0
     for k in range(args.rounds):
         seed = args.seed + k
-        scientist = Scientist(seed=seed)
+        scientist = Scientist(seed=seed, turns=args.turns)
         began = time.perf_counter()
         result = play_science(rule, scientist, seed=seed, turns=args.turns)
         spent = time.perf_counter() - began
