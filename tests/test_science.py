@@ -161,6 +161,76 @@ def test_a_rule_of_a_wider_family_is_found_once_the_observations_tell_it_apart(t
         assert any(equivalent(r, secret, in_play=True) is None for r in found), [str(r) for r in found]
 
 
+@pytest.mark.parametrize(
+    ("pair", "secret"),
+    [
+        (
+            ("card.suit == prev.suit", "abs(card.rank - prev.rank) == 1"),
+            "card.suit == prev.suit or abs(card.rank - prev.rank) == 1 or card is ace",
+        ),
+        (("card is red", "card.rank > prev.rank"), "card is red and card.rank > prev.rank and card is not face"),
+    ],
+)
+def test_a_pair_s_extensions_are_every_fitting_third_atom_by_brute_force(
+    pair: tuple[str, str], secret: str
+) -> None:
+    """``Searcher.extensions``: against each atom added to the pair and compiled as text,
+    judged on every observation; one rule per fingerprint, the most probable, none with
+    the pair's own, most probable first."""
+    s = search.searcher()
+    found = search.atoms()
+    index = {a.text: i for i, a in enumerate(found)}
+    kind = "and" if " and " in secret else "or"
+    h = search._make(kind, (index[pair[0]], index[pair[1]]), found)
+    obs = _observe(compile_rule(secret), 25, random.Random(1))
+    got = s.extensions(h, obs)
+    expected: dict[int, float] = {}
+    for x, a in enumerate(found):
+        if x in h.parts or not _fits(compile_rule(f" {kind} ".join((*pair, a.text))), obs):
+            continue
+        e = search._make(kind, (*h.parts, x), found)
+        fp = s.fingerprint(e)
+        if fp != s.fingerprint(h):
+            expected[fp] = max(expected.get(fp, 0.0), e.weight)
+    assert expected  # the case has extensions to find
+    assert {s.fingerprint(e): e.weight for e in got} == expected
+    assert [e.weight for e in got] == sorted((e.weight for e in got), reverse=True)
+    assert all(e.kind == kind and e.parts[:2] == h.parts for e in got)
+    assert s.extensions(search._make("atom", (index[pair[0]],), found), obs) == []  # only pairs
+
+
+def test_a_refuted_pair_brings_in_its_extensions_by_their_prior() -> None:
+    """Told that a pair is wrong, the scientist weighs the rules that add a third part
+    to it, which the search had left out: their probabilities stand to each other as
+    their prior weights, and one of them is the secret rule."""
+    secret = compile_rule("card.suit == prev.suit or abs(card.rank - prev.rank) == 1 or card is ace")
+    pair = "card.suit == prev.suit or abs(card.rank - prev.rank) == 1"
+    rng = random.Random(3)
+    line = [parse_card("5D")]
+    obs = [Observation((), line[0], True)]
+    for _ in range(30):  # no ace: the pair fits
+        card = rng.choice([c for c in DECK if c.rank != 1])
+        ok = secret.accepts(line, card)
+        obs.append(Observation(line, card, ok))
+        if ok:
+            line.append(card)
+    s = Scientist(seed=0)
+    fingerprint = search.searcher().fingerprint
+    assert _fits(compile_rule(pair), obs)
+    before = {fingerprint(h) for h in s.belief(obs).hypotheses}
+    s.wrong_guess(compile_rule(pair), obs)
+    b = s.belief(obs)
+    new = [(h, p) for h, p in zip(b.hypotheses, b.probabilities, strict=True) if fingerprint(h) not in before]
+    assert len(new) >= 2 and all(len(h.parts) == 3 and _fits(h.rule(), obs) for h, _ in new)
+    (h1, p1), (h2, p2) = new[:2]
+    assert p1 / p2 == pytest.approx(h1.weight / h2.weight)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EquivalenceNotProven)
+        assert any(equivalent(h.rule(), secret, in_play=True) is None for h, _ in new)
+    fresh = Scientist(seed=0)  # told nothing, it weighs none of them
+    assert not {fingerprint(h) for h, _ in new} & {fingerprint(h) for h in fresh.belief(obs).hypotheses}
+
+
 @given(
     st.lists(st.integers(1, 2**7 - 1), min_size=3, max_size=14, unique=True),
     st.integers(1, 2**7 - 1),

@@ -186,13 +186,16 @@ class Scientist:
         self.turns = turns
         self.penalty = penalty
         self._rng = random.Random(0 if seed is None else seed)
-        self._cache: OrderedDict[tuple[Observation, ...], Belief] = OrderedDict()
+        # observations -> the belief, and the total weight its probabilities were divided by
+        self._cache: OrderedDict[tuple[Observation, ...], tuple[Belief, float]] = OrderedDict()
         # Refuted guesses of this round: fingerprint of the play part -> the start parts
         # (atom index, or None for "no start: part") refuted with it.
         self._wrong: dict[int, set[int | None]] = {}
         self._stated: tuple[str, int, int | None] | None = None  # the last guess: text, fingerprint, start
         self._wrong_at: tuple[Observation, ...] = ()
         self._wrong_count = 0  # wrong guesses this round
+        # guesses refuted without a start: part: the extensions of the pairs among them are weighed
+        self._refuted: list[Hypothesis] = []
         self._hand: tuple[Card, ...] = ()  # the hand seen by choose(), less the card played
 
     def __repr__(self) -> str:
@@ -204,20 +207,20 @@ class Scientist:
         """The hypotheses that fit ``observations`` with their probabilities."""
         key = _observations(observations)
         self._forget_other_rounds(key)
-        cached = self._cache.get(key)
-        if cached is not None and not self._wrong:
-            return cached
-        if cached is None:
+        entry = self._cache.get(key)
+        if entry is not None and not self._wrong:
+            return entry[0]
+        if entry is None:
             searcher()  # made once per process: its setup is not this decision's search time
             deadline = time.perf_counter() + 0.8 * self.time_per_move
             found = ranked(key, deadline=deadline)
             total = sum(found.weights) + unknown_weight(key)
-            cached = Belief(
-                found.hypotheses, tuple(w / total for w in found.weights), _main_line(key), unknown_rate(key)
-            )
-            self._cache[key] = cached
+            shares = tuple(w / total for w in found.weights)
+            entry = (Belief(found.hypotheses, shares, _main_line(key), unknown_rate(key)), total)
+            self._cache[key] = entry
             if len(self._cache) > 64:
                 self._cache.popitem(last=False)
+        cached, total = entry
         if self._wrong:
             # A refuted guess takes away its play part's share for the start parts it
             # was stated with: all of it when only "no start: part" is possible.
@@ -230,6 +233,16 @@ class Scientist:
                 if left > 1e-12:
                     hyps.append(h)
                     probs.append(p * left)
+            # A refuted pair points to the rules that add a part no verdict needed yet
+            # (the search leaves them out while the pair stands): weighed by their prior.
+            known = {s.fingerprint(h) for h in hyps} | set(self._wrong)
+            for pair in self._refuted:
+                for e in _extensions(pair, key):
+                    fp = s.fingerprint(e)
+                    if fp not in known:
+                        known.add(fp)
+                        hyps.append(e)
+                        probs.append(e.weight / total)
             lost = 1.0 - sum(cached.probabilities)  # the unknown rule's share
             total = sum(probs) + lost
             scale = 1.0 / total if total > 0 else 0.0
@@ -292,6 +305,7 @@ class Scientist:
             self._wrong.clear()
             self._wrong_at = ()
             self._wrong_count = 0
+            self._refuted.clear()
 
     def best(self, observations: Sequence[Observation]) -> tuple[Rule | None, float]:
         """The most probable rule now and its probability (``(None, 0.0)`` when no rule
@@ -317,8 +331,13 @@ class Scientist:
         if self._stated is not None and self._stated[0] == rule.source:
             wrong = {self._stated[1]}
             start = self._stated[2]
+            stated = next((h for h in b.hypotheses if s.fingerprint(h) == self._stated[1]), None)
+            if start is None and stated is not None:
+                self._refuted.append(stated)
         else:
-            wrong = {s.fingerprint(h) for h in b.hypotheses if h.text() == rule.source}
+            named = [h for h in b.hypotheses if h.text() == rule.source]
+            wrong = {s.fingerprint(h) for h in named}
+            self._refuted.extend(named)
         candidates = _lookalikes(rule, b.hypotheses[:LOOKALIKE_HYPOTHESES], random.Random(len(observations)))
         checked = 0
         with warnings.catch_warnings():
@@ -549,6 +568,12 @@ class Scientist:
         if b.hypotheses and max(self._acceptance(b, cards)) < 0.02 and E.NoPlay() in legal_actions:
             return E.NoPlay()
         return E.Play((self.choose(hand, observations),))
+
+
+@functools.lru_cache(maxsize=32)
+def _extensions(pair: Hypothesis, observations: tuple[Observation, ...]) -> tuple[Hypothesis, ...]:
+    """:meth:`~cardrules.lang.induce.Searcher.extensions`, kept for the turns of a round."""
+    return tuple(searcher().extensions(pair, observations))
 
 
 def _items(items: object, kind: type, whole: str, each: str) -> tuple[Any, ...]:

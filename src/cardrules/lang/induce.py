@@ -793,6 +793,35 @@ class Searcher:
             out = [attrs.evolve(h, start=start, size=h.size + found[start].size + 2) for h in out]
         return out
 
+    def extensions(self, h: Hypothesis, observations: Sequence[Observation]) -> list[Hypothesis]:
+        """The rules that add a third atom to the pair ``h`` (``a or b or x``, ``a and b
+        and x``) and fit every observation: one per fingerprint (the most probable), most
+        probable first, none with the pair's own fingerprint.  :meth:`consistent` leaves
+        out a third part that no observation needs, since the pair is far more probable;
+        once the pair is refuted (a wrong guess), they are among the rules left, and
+        the ones experiments can tell apart.  Empty for any other rule, or when a
+        starter was refused (the search then fits a ``start:`` part itself)."""
+        if h.kind not in (AND, OR) or len(h.parts) != 2 or h.start is not None:
+            return []
+        if any(not o.accepted for o in observations if not o.line):
+            return []
+        plays = [(o.line, o.card) for o in observations if o.line]
+        masks, longs, full = self.evaluate(plays)
+        target = sum(1 << j for j, o in enumerate(o for o in observations if o.line) if o.accepted)
+        found = self.atoms
+        pair = self.fingerprint(h)
+        best: dict[int, Hypothesis] = {}
+        for x in range(len(found)):
+            if x in h.parts:
+                continue
+            e = _make(h.kind, (*h.parts, x), found)
+            if e.value(masks, longs, full) != target:
+                continue
+            fp = self.fingerprint(e)
+            if fp != pair and (fp not in best or e.weight > best[fp].weight):
+                best[fp] = e
+        return sorted(best.values(), key=lambda e: (-e.weight, e.size, e.parts))
+
     def _cases(
         self, masks: Sequence[int], long: int, goal: int, d: int, branch_keys: Sequence[int]
     ) -> list[tuple[str, tuple[int, ...]]]:
