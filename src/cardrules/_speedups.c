@@ -1661,7 +1661,9 @@ static PyObject *lazy_at(PyObject *obj);
  *       pos._outcomes = None, and None is returned; at a position without a deal whose
  *       _step (a dict) holds the action: with enc = state._enc, state._pos is set to
  *       enc._extend(pos, action) where the step's value is None, else to
- *       enc.enter(enc._apply(pos.state, value)), and None is returned;
+ *       enc.enter(enc._apply(pos.state, value)), and None is returned (where `enter`
+ *       is given, the positions made as "env_step" makes them, below, the action an
+ *       exact int);
  *   "legal_actions" (state, player): where pos.player_id is not None and equals
  *       player: pos._legal unless that is None; else, where nothing is pending or worked
  *       out yet (pos.pending == (), pos._step and pos._trie None), enc = state._enc has
@@ -1699,7 +1701,8 @@ static PyObject *lazy_at(PyObject *obj);
  *       (layout, chance), `layout` the positions' record layout, the positions are made
  *       with the record maker as enc._extend and enc.enter make them (enc.enter itself
  *       where the state is over, enc._truncates is true or the state's to_act is
- *       `chance`);
+ *       `chance`; a state whose to_act is an int is taken as not over, the protocol's
+ *       to_act being None at the end, so its is_over is not read there);
  *   "env_last" (env, observe=True): the environment's last(), where `make` is a tuple
  *       (maker, template, compute[, made]) and env._index, env._cumulative_rewards,
  *       env.terminations and env.truncations are dicts: with agent =
