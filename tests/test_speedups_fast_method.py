@@ -253,7 +253,7 @@ def test_apply_action_keeps_a_numpy_id_as_a_plain_int_and_frees_what_it_makes() 
     np = pytest.importorskip("numpy")
     game = _GAMES[("aegis", 2)]
     state = cos.CardRulesState(game)
-    while state.is_chance_node() or not state._pos.state.phase == "exchange":
+    while state.is_chance_node() or state._pos.state.phase != "exchange":
         state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
     first = state.legal_actions()[0]
     assert state._pos._step[first] is None  # a card of the exchange: a pending token
