@@ -24,7 +24,9 @@ _EXTRA: dict[str, dict[str, Any]] = {
     "current_player": {},
     "is_terminal": {"terminal": int(pyspiel.PlayerId.TERMINAL)},
     "chance_outcomes": {"drawing": cos._Drawing},
-    "_apply_action": {"drawing": cos._Drawing},
+    # (the C methods make positions with the record maker where ``enter`` is given; the
+    # reference takes it and calls the encoding's own methods all the same)
+    "_apply_action": {"drawing": cos._Drawing, "enter": getattr(cos, "_ENTER", None)},
     "_legal_actions": {"subset": cos._SubsetTree},
 }
 _KINDS = {
@@ -75,6 +77,18 @@ def _outcome(call: Any) -> tuple[str, Any]:
         return type(exc).__name__, str(exc)
 
 
+def _position_fields(pos: Any) -> tuple[Any, ...]:
+    """What a position made by a step holds (its type, state, pending tokens and their
+    types, player to act and id, nothing worked out yet), to compare the C methods'
+    positions with the encoding's."""
+    if isinstance(pos, cos._Drawing):
+        return ("drawing", pos.state, pos._k)
+    return (
+        type(pos), pos.state, pos.pending, tuple(map(type, pos.pending)), pos._who, pos.player_id,
+        pos._trie is None, pos._deal is None,
+    )
+
+
 CASES = [("aegis", 2), ("gunsore", 2), ("eleusis", 4)]
 _GAMES = {case: pyspiel.load_game(cos.GAME_NAMES[case[0]], {"players": case[1]}) for case in CASES}
 
@@ -118,6 +132,9 @@ def test_the_three_versions_play_the_same_games(case: tuple[str, int], steps: li
         token = choices[pick % len(choices)]
         for s in states:
             s.apply_action(token)
+        # the positions themselves, made by the record maker or by the encoding's methods
+        made = {repr(_position_fields(s._pos)) for s in states}
+        assert len(made) == 1, made
         assert len({repr(s.cardrules_state) for s in states}) == 1
         assert len({repr(s.history()) for s in states}) == 1
     assert len({repr(s.returns()) for s in states}) == 1
@@ -222,3 +239,37 @@ def test_fast_method_draws_in_place_only_at_a_drawing_position(impl: str, positi
 def test_fast_method_refuses_bad_input(impl: str, args: tuple[Any, ...], kwargs: dict[str, Any], error: type) -> None:
     with pytest.raises(error):
         _make(impl)(*args, **kwargs)
+
+
+@needs_c
+def test_apply_action_keeps_a_numpy_id_as_a_plain_int_and_frees_what_it_makes() -> None:
+    """A pending token given as a NumPy integer is kept as a plain int (as
+    ``Encoding._extend`` keeps it); and many games through the C ``_apply_action`` (the
+    positions made with the record maker) leave no objects behind."""
+    import gc
+    import random
+    import sys
+
+    np = pytest.importorskip("numpy")
+    game = _GAMES[("aegis", 2)]
+    state = cos.CardRulesState(game)
+    while state.is_chance_node() or state._pos.state.phase != "exchange":
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+    first = state.legal_actions()[0]
+    assert state._pos._step[first] is None  # a card of the exchange: a pending token
+    state._apply_action(np.int64(first))
+    assert state._pos.pending == (first,) and type(state._pos.pending[0]) is int
+
+    def play(games: int) -> None:
+        for seed in range(games):
+            s = cos.CardRulesState(game)
+            rng = random.Random(seed)
+            while not s.is_terminal():
+                s.apply_action(rng.choice([o for o, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()))
+
+    play(20)  # (the encoding's caches filled)
+    gc.collect()
+    before = sys.getallocatedblocks()
+    play(40)  # some 4,000 decisions: a position kept per step would be thousands of blocks
+    gc.collect()
+    assert sys.getallocatedblocks() - before < 1000

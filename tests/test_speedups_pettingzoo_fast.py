@@ -330,3 +330,45 @@ def test_a_mask_someone_holds_never_changes(hold: str) -> None:
     for ref, was in refs:
         alive = ref()
         assert alive is None or alive.tobytes() == was
+
+
+def _play_env(e: Any, seeds: range) -> list[Any]:
+    """Whole games of ``e`` from ``reset(seed=...)``, the first legal id at every step;
+    their final states."""
+    finals = []
+    for seed in seeds:
+        e.reset(seed=seed)
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[seed % 3 and -1]))
+        finals.append(e.cardrules_state)
+    return finals
+
+
+@pytest.mark.parametrize("impl", _IMPLEMENTATIONS)
+def test_the_step_reads_what_is_not_in_the_environments_dict_as_an_attribute(impl: str) -> None:
+    """The encoding and the agents read from the environment's ``__dict__`` where they are
+    there, else as attributes (here, class attributes): the same games either way."""
+    cls = _CLASSES[impl] if impl in _CLASSES else pytest.skip("the C loops are switched off")
+    plain = cls("aegis", players=2)
+    moved = cls("aegis", players=2)
+    holder = type("Moved", (cls,), {"encoding": moved.encoding, "possible_agents": moved.possible_agents})
+    moved.__class__ = holder
+    del moved.__dict__["encoding"], moved.__dict__["possible_agents"]
+    assert _play_env(moved, range(3)) == _play_env(plain, range(3))
+
+
+@needs_c
+def test_many_games_through_the_c_step_leave_nothing_behind() -> None:
+    """The C step's positions (made with the record maker) and what it reads from the
+    environment are freed: memory stays flat over many games."""
+    import gc
+    import sys
+
+    e = pz.raw_env("aegis", players=2)
+    _play_env(e, range(10))  # (the encoding's caches filled)
+    gc.collect()
+    before = sys.getallocatedblocks()
+    _play_env(e, range(10, 40))  # some 3,000 steps: a leak per step would be thousands of blocks
+    gc.collect()
+    assert sys.getallocatedblocks() - before < 1000

@@ -578,7 +578,8 @@ class FastMethodPy:
       position without a deal whose ``_step`` (a ``dict``) holds the action: with ``enc
       = state._enc``, ``state._pos`` becomes ``enc._extend(pos, action)`` where the
       step's value is ``None``, else ``enc.enter(enc._apply(pos.state, value))``, and
-      ``None``;
+      ``None`` (with ``enter``, the C version makes those positions as for
+      ``"env_step"`` below, where the action is an exact ``int``);
     * ``"legal_actions"`` (state, player): where ``pos.player_id`` is not ``None`` and
       equals ``player``: ``pos._legal`` unless that is ``None``; else, where nothing is
       pending or worked out (``pos.pending == ()``, ``pos._step`` and ``pos._trie``
@@ -619,7 +620,9 @@ class FastMethodPy:
       tuple ``(layout, chance)``, the C version makes those positions itself with the
       record maker of ``layout``, as ``enc._extend`` and ``enc.enter`` make them, and
       calls ``enc.enter`` where the state is over, ``enc._truncates`` is true or the
-      player to act is ``chance``; this reference calls the two methods.)
+      player to act is ``chance``, reading ``is_over`` only where ``to_act`` is no
+      ``int``, the protocol's ``to_act`` being ``None`` at the end; this reference
+      calls the two methods.)
     * ``"env_last"`` (env, observe=True): the environment's ``last()``, where ``make``
       is a tuple ``(maker, template, compute[, made])`` and ``env._index``,
       ``env._cumulative_rewards``, ``env.terminations`` and ``env.truncations`` are

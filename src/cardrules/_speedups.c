@@ -442,23 +442,12 @@ keyword_values(Layout *layout, const char *who, PyObject *const *kwvalues, PyObj
     return 0;
 }
 
+/* The record from `values` (new references, or NULL for a field not given: its
+ * default, or its factory called); steals them. */
 static PyObject *
-new_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+build_with_defaults(Layout *layout, PyObject **values)
 {
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (nargs != 1) {
-        PyErr_SetString(PyExc_TypeError, "new_record(layout, **fields): fields are given by name");
-        return NULL;
-    }
-    Layout *layout = get_layout(args[0]);
-    if (layout == NULL) {
-        return NULL;
-    }
     Py_ssize_t n = layout->n;
-    PyObject *values[MAX_FIELDS] = {NULL};
-    if (keyword_values(layout, "new_record", args + nargs, kwnames, values) < 0) {
-        return NULL;
-    }
     for (Py_ssize_t i = 0; i < n; i++) {
         if (values[i] != NULL) {
             continue;
@@ -482,6 +471,38 @@ new_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject *kwn
 fail:
     clear_values(n, values);
     return NULL;
+}
+
+static PyObject *
+new_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "new_record(layout, **fields): fields are given by name");
+        return NULL;
+    }
+    Layout *layout = get_layout(args[0]);
+    if (layout == NULL) {
+        return NULL;
+    }
+    PyObject *values[MAX_FIELDS] = {NULL};
+    if (keyword_values(layout, "new_record", args + nargs, kwnames, values) < 0) {
+        return NULL;
+    }
+    return build_with_defaults(layout, values);
+}
+
+/* new_record(layout, **fields) for fields known by their indices (`at`, k of them, each
+ * once, all below layout->n <= MAX_FIELDS): the record maker's own path, without the
+ * keywords' matching (the FastMethod's positions, made at every step). */
+static PyObject *
+new_record_at(Layout *layout, Py_ssize_t k, const Py_ssize_t *at, PyObject *const *given)
+{
+    PyObject *values[MAX_FIELDS] = {NULL};
+    for (Py_ssize_t i = 0; i < k; i++) {
+        values[at[i]] = Py_NewRef(given[i]);
+    }
+    return build_with_defaults(layout, values);
 }
 
 static PyObject *
@@ -1618,6 +1639,9 @@ static PyType_Spec deal_spec = {
 
 static PyObject *mask_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 static int lazy_parts(PyObject *obj, PyObject **source, PyObject **at, PyObject **player);
+typedef struct FastMethodObject FastMethodObject;
+static PyObject *fast_extend(FastMethodObject *self, PyObject *pos, PyObject *action);
+static PyObject *fast_enter(FastMethodObject *self, PyObject *enc, PyObject *after);
 static int is_lazy_type(PyTypeObject *tp);
 static PyObject *lazy_at(PyObject *obj);
 #define is_lazy(obj) is_lazy_type(Py_TYPE(obj))
@@ -1637,7 +1661,9 @@ static PyObject *lazy_at(PyObject *obj);
  *       pos._outcomes = None, and None is returned; at a position without a deal whose
  *       _step (a dict) holds the action: with enc = state._enc, state._pos is set to
  *       enc._extend(pos, action) where the step's value is None, else to
- *       enc.enter(enc._apply(pos.state, value)), and None is returned;
+ *       enc.enter(enc._apply(pos.state, value)), and None is returned (where `enter`
+ *       is given, the positions made as "env_step" makes them, below, the action an
+ *       exact int);
  *   "legal_actions" (state, player): where pos.player_id is not None and equals
  *       player: pos._legal unless that is None; else, where nothing is pending or worked
  *       out yet (pos.pending == (), pos._step and pos._trie None), enc = state._enc has
@@ -1675,7 +1701,8 @@ static PyObject *lazy_at(PyObject *obj);
  *       (layout, chance), `layout` the positions' record layout, the positions are made
  *       with the record maker as enc._extend and enc.enter make them (enc.enter itself
  *       where the state is over, enc._truncates is true or the state's to_act is
- *       `chance`);
+ *       `chance`; a state whose to_act is an int is taken as not over, the protocol's
+ *       to_act being None at the end, so its is_over is not read there);
  *   "env_last" (env, observe=True): the environment's last(), where `make` is a tuple
  *       (maker, template, compute[, made]) and env._index, env._cumulative_rewards,
  *       env.terminations and env.truncations are dicts: with agent =
@@ -1706,19 +1733,21 @@ static const char *const FAST_NAMES[S_COUNT] = {
     "encoding", "possible_agents", "_settle", "_accumulate_rewards", "refresh_at", "_obs_source",
     "_index", "to_act", "is_over", "_truncates", "_pending_legal"};
 
-typedef struct {
+struct FastMethodObject {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     int kind;
     PyObject *fallback, *drawing, *terminal, *subset, *position, *unset, *infos, *make, *enter;
     PyObject *kw_extend, *kw_enter; /* the record maker's keywords (with `enter`) */
+    Layout *layout;                 /* with `enter`: its layout (held by `enter`), and */
+    Py_ssize_t at_extend[5], at_enter[3]; /* the fields of those keywords */
     PyObject *zero;                 /* the float 0.0 the step stores */
     PyObject *spare, *spare_new;    /* "action_mask": the last mask made, and its new() */
     Py_ssize_t spare_len;           /* its length, and its buffer's format: */
     char spare_format[8];
     PyObject *names[S_COUNT];
     PyMemberDef *members[S_COUNT]; /* the `position` type's slot of a name, where it has one */
-} FastMethodObject;
+};
 
 /* pos.<names[i]>: straight from its slot where pos is a `position` (PyMember_GetOne, as
  * the slot's descriptor reads it: AttributeError where it is not set), else getattr. */
@@ -1858,7 +1887,11 @@ fast_decide(FastMethodObject *self, PyObject *pos, PyObject *const *args)
     Py_INCREF(move);
     Py_DECREF(step);
     PyObject *enc = PyObject_GetAttr(args[0], names[S_ENC]), *next = NULL;
-    if (enc != NULL && move == Py_None) {
+    int records = self->kw_extend != NULL; /* (with `enter`: the record maker, as env_step) */
+    if (enc != NULL && move == Py_None && records && PyLong_CheckExact(args[1])) {
+        next = fast_extend(self, pos, args[1]);
+    }
+    else if (enc != NULL && move == Py_None) {
         PyObject *call[3] = {enc, pos, args[1]};
         next = PyObject_VectorcallMethod(names[S_EXTEND], call, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
     }
@@ -1870,7 +1903,11 @@ fast_decide(FastMethodObject *self, PyObject *pos, PyObject *const *args)
             after = PyObject_VectorcallMethod(names[S_APPLY], call, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
             Py_DECREF(state);
         }
-        if (after != NULL) {
+        if (after != NULL && records) {
+            next = fast_enter(self, enc, after);
+            Py_DECREF(after);
+        }
+        else if (after != NULL) {
             PyObject *call[2] = {enc, after};
             next = PyObject_VectorcallMethod(names[S_ENTER], call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
             Py_DECREF(after);
@@ -2352,6 +2389,18 @@ env_get(FastMethodObject *self, PyObject *dict, int i)
     return Py_XNewRef(value);
 }
 
+/* env.<names[i]>: from the environment's __dict__ `dict` where it is there (as env_get),
+ * else getattr (a class attribute, or the AttributeError). */
+static PyObject *
+env_attr(FastMethodObject *self, PyObject *env, PyObject *dict, int i)
+{
+    PyObject *value = env_get(self, dict, i);
+    if (value == NULL && !PyErr_Occurred()) {
+        value = PyObject_GetAttr(env, self->names[i]);
+    }
+    return value;
+}
+
 /* The position after a pending token, as enc._extend makes it for an int token, with
  * the record maker of self->enter's layout: the same state, trie, player and id, the
  * token added to pending. */
@@ -2379,7 +2428,8 @@ fast_extend(FastMethodObject *self, PyObject *pos, PyObject *action)
     }
     PyTuple_SET_ITEM(pending, k, Py_NewRef(action));
     Py_SETREF(call[2], pending);
-    next = new_record(NULL, call, 1, self->kw_extend);
+    next = self->layout != NULL ? new_record_at(self->layout, 5, self->at_extend, call + 1)
+                                : new_record(NULL, call, 1, self->kw_extend);
 done:
     for (int i = 1; i < 6; i++) {
         Py_XDECREF(call[i]);
@@ -2398,9 +2448,15 @@ fast_enter(FastMethodObject *self, PyObject *enc, PyObject *after)
     if (who == NULL) {
         return NULL;
     }
-    PyObject *flag = PyObject_GetAttr(after, names[S_IS_OVER]);
-    int plain = flag == NULL ? -1 : PyObject_Not(flag);
-    Py_XDECREF(flag);
+    /* a player to act (an int) is no end: the game is over exactly where to_act is None,
+       so is_over (a property, a Python call) is read only where to_act is no int */
+    int plain = 1;
+    PyObject *flag;
+    if (!PyLong_CheckExact(who)) {
+        flag = PyObject_GetAttr(after, names[S_IS_OVER]);
+        plain = flag == NULL ? -1 : PyObject_Not(flag);
+        Py_XDECREF(flag);
+    }
     if (plain > 0) {
         flag = PyObject_GetAttr(enc, names[S_TRUNCATES]);
         plain = flag == NULL ? -1 : PyObject_Not(flag);
@@ -2412,7 +2468,8 @@ fast_enter(FastMethodObject *self, PyObject *enc, PyObject *after)
     PyObject *next = NULL;
     if (plain > 0) {
         PyObject *call[4] = {PyTuple_GET_ITEM(self->enter, 0), after, who, PyLong_CheckExact(who) ? who : Py_None};
-        next = new_record(NULL, call, 1, self->kw_enter);
+        next = self->layout != NULL ? new_record_at(self->layout, 3, self->at_enter, call + 1)
+                                    : new_record(NULL, call, 1, self->kw_enter);
     }
     else if (plain == 0) {
         PyObject *call[2] = {enc, after};
@@ -2425,11 +2482,11 @@ fast_enter(FastMethodObject *self, PyObject *enc, PyObject *after)
 /* "env_step" after the step was found (`move` the step's value): the position made and
  * set, and the rest of the step. */
 static PyObject *
-fast_env_apply(FastMethodObject *self, PyObject *env, PyObject *action, PyObject *pos, PyObject *move,
-               PyObject *infos, PyObject *rewards)
+fast_env_apply(FastMethodObject *self, PyObject *env, PyObject *dict, PyObject *action, PyObject *pos,
+               PyObject *move, PyObject *infos, PyObject *rewards)
 {
     PyObject *const *names = self->names;
-    PyObject *enc = PyObject_GetAttr(env, names[S_ENCODING]), *next = NULL;
+    PyObject *enc = env_attr(self, env, dict, S_ENCODING), *next = NULL;
     if (enc == NULL) {
         return NULL;
     }
@@ -2484,7 +2541,7 @@ fast_env_apply(FastMethodObject *self, PyObject *env, PyObject *action, PyObject
         }
     }
     Py_DECREF(who);
-    PyObject *agents = at < 0 ? NULL : PyObject_GetAttr(env, names[S_POSSIBLE_AGENTS]);
+    PyObject *agents = at < 0 ? NULL : env_attr(self, env, dict, S_POSSIBLE_AGENTS);
     if (agents == NULL || !PyList_CheckExact(agents) || at >= PyList_GET_SIZE(agents)) {
         Py_XDECREF(agents);
         if (PyErr_Occurred()) {
@@ -2545,7 +2602,6 @@ fast_env_step(FastMethodObject *self, PyObject *const *args)
             break;
         }
     }
-    Py_DECREF(dict);
     PyObject *agent = got[0], *terms = got[1], *truncs = got[2], *pos = got[3], *cum = got[4], *rewards = got[5],
              *infos = got[6], *step = NULL, *move = NULL, *result = NULL;
     int common = 0;
@@ -2580,8 +2636,9 @@ fast_env_step(FastMethodObject *self, PyObject *const *args)
     if (PyDict_SetItem(cum, agent, self->zero) < 0) { /* (one 0.0, as the Python step's constant) */
         goto done;
     }
-    result = fast_env_apply(self, env, action, pos, move, infos, rewards);
+    result = fast_env_apply(self, env, dict, action, pos, move, infos, rewards);
 done:
+    Py_DECREF(dict);
     Py_XDECREF(move);
     Py_XDECREF(step);
     for (int i = 0; i < 7; i++) {
@@ -2897,6 +2954,17 @@ fast_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             Py_DECREF(self);
             return NULL;
         }
+        /* the keywords' fields, found once (else new_record matches them at each call) */
+        Layout *layout = (Layout *)PyCapsule_GetPointer(PyTuple_GET_ITEM(enter, 0), LAYOUT);
+        int found = layout != NULL && layout->n <= MAX_FIELDS;
+        for (Py_ssize_t i = 0; found && i < 5; i++) {
+            found = (self->at_extend[i] = field_index(layout, PyTuple_GET_ITEM(self->kw_extend, i))) >= 0;
+        }
+        for (Py_ssize_t i = 0; found && i < 3; i++) {
+            found = (self->at_enter[i] = field_index(layout, PyTuple_GET_ITEM(self->kw_enter, i))) >= 0;
+        }
+        PyErr_Clear(); /* (a field not found: new_record says so at the call, as before) */
+        self->layout = found ? layout : NULL;
     }
     return (PyObject *)self;
 }

@@ -31,7 +31,7 @@ from .._hotloops import FastMethod, c_speedups, first_legal, subset_step
 from ..errors import CardRulesError
 from ..protocol import CHANCE, GAMES, game_of
 from ..serialize import from_json, to_json
-from .encoding import _UNSET, Encoding, Position, _Drawing, _moved, _SubsetTree, encoding_for
+from .encoding import _POSITION, _UNSET, Encoding, Position, _Drawing, _moved, _SubsetTree, encoding_for
 from .tensors import layout, tensor_size, view_tensor
 
 __all__ = [
@@ -331,11 +331,14 @@ class CardRulesState(pyspiel.State):
 # interned; anything else runs the methods above (FastMethod's fallback).  Without the C
 # module the methods above are the class's own.
 if c_speedups is not None:
+    # the positions a decision makes: with the record maker, as Encoding._extend and
+    # Encoding.enter make them (as PettingZoo's step; enter itself where they would not)
+    _ENTER = None if _POSITION is None else (_POSITION, CHANCE)
     for _name, _kind, _extra in (
         ("current_player", "current_player", {}),
         ("is_terminal", "is_terminal", {"terminal": _TERMINAL}),
         ("chance_outcomes", "chance_outcomes", {"drawing": _Drawing}),
-        ("_apply_action", "apply_action", {"drawing": _Drawing}),
+        ("_apply_action", "apply_action", {"drawing": _Drawing, "enter": _ENTER}),
         ("_legal_actions", "legal_actions", {"subset": _SubsetTree}),
     ):
         _method = FastMethod(_kind, CardRulesState.__dict__[_name], position=Position, **_extra)
