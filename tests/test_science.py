@@ -197,6 +197,10 @@ def test_a_pair_s_extensions_are_every_fitting_third_atom_by_brute_force(
     assert [e.weight for e in got] == sorted((e.weight for e in got), reverse=True)
     assert all(e.kind == kind and e.parts[:2] == h.parts for e in got)
     assert s.extensions(search._make("atom", (index[pair[0]],), found), obs) == []  # only pairs
+    with pytest.raises(CardRulesError, match="a Hypothesis of the search"):
+        s.extensions(pair, obs)  # type: ignore[arg-type]
+    with pytest.raises(CardRulesError, match="extensions takes Observation records, not 1"):
+        s.extensions(h, [*obs, 1])  # type: ignore[list-item]
 
 
 def test_a_refuted_pair_brings_in_its_extensions_by_their_prior() -> None:

@@ -801,6 +801,11 @@ class Searcher:
         once the pair is refuted (a wrong guess), they are among the rules left, and
         the ones experiments can tell apart.  Empty for any other rule, or when a
         starter was refused (the search then fits a ``start:`` part itself)."""
+        if not isinstance(h, Hypothesis):
+            from ..errors import CardRulesError
+
+            raise CardRulesError(f"extensions takes a Hypothesis of the search, not {h!r}")
+        observations = [_checked_observation(o, "extensions") for o in observations]
         if h.kind not in (AND, OR) or len(h.parts) != 2 or h.start is not None:
             return []
         if any(not o.accepted for o in observations if not o.line):
@@ -963,11 +968,11 @@ def induce(
     return tuple(out)
 
 
-def _checked_observation(o: object) -> Observation:
+def _checked_observation(o: object, who: str = "induce") -> Observation:
     from ..errors import CardRulesError
 
     if not isinstance(o, Observation):
-        raise CardRulesError(f"induce takes Observation records, not {o!r}")
+        raise CardRulesError(f"{who} takes Observation records, not {o!r}")
     check_standard_cards(o.line, o.card)
     return o
 
