@@ -5,7 +5,8 @@ The search runs over rules of the rule language itself, built from its own piece
 * **Atoms** are small boolean expressions of the language, generated once per process
   from its building blocks: the properties of ``card``, ``prev``, ``prev2``
   (``is odd``, ``is face``, ``is red``, ``is hearts`` ...), comparisons of ranks with
-  constants and with each other, equal or different suits and colours, differences
+  constants and with each other, windows of ranks (``card.rank in {3..9}``), two suits
+  (``card.suit in {diamonds, clubs}``), equal or different suits and colours, differences
   (``abs(card.rank - prev.rank) <= 2``), sums and their parity, remainders, the
   successor of a suit in a cycle (``next``), a higher suit in an order of the four
   (``index``), ``position`` and its remainders, what the place in the line prescribes
@@ -224,6 +225,21 @@ def _raw_atoms() -> list[tuple[str, str, int, tuple[str, str, int] | None]]:
         for k in range(1, 13):
             m.compare(f"{slot}.rank", ">", _rank_word(k), f"{x}.rank", str(k))
         m.add(f"{slot}.rank in {_PRIMES}", f"{x}.rank in PRIMES", f"{slot}.rank not in {_PRIMES}")
+        # A window of ranks with both ends inside (an end at A or K is a threshold
+        # above), and two suits that are not a colour: one template each, so naming
+        # the window costs the choice among its 55 texts, the suits among 6.
+        for lo in range(2, 12):
+            for hi in range(lo + 1, 13):
+                window = f"{{{_rank_word(lo)}..{_rank_word(hi)}}}"
+                m.add(
+                    f"{slot}.rank in {window}",
+                    f"{lo} <= {x}.rank <= {hi}",
+                    f"{slot}.rank not in {window}",
+                )
+        for a, b in itertools.combinations(_SUITS, 2):
+            pair = f"{{{a}, {b}}}"
+            py = f"{x}.suit in ({a.upper()}, {b.upper()})"
+            m.add(f"{slot}.suit in {pair}", py, f"{slot}.suit not in {pair}")
         for mod in (3, 4):
             for r in range(mod):
                 m.compare(f"{slot}.rank % {mod}", "==", str(r), f"{x}.rank % {mod}", str(r))
