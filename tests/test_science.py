@@ -600,6 +600,38 @@ def test_a_constant_costs_its_choices_and_equal_texts_add_up() -> None:
     assert blind < search.prior(search.ONE, (index["card is red"],)) / 10
 
 
+@pytest.mark.parametrize(
+    ("text", "as_pair"),
+    [
+        ("card.rank in {3..9}", "card.rank >= 3 and card.rank < 10"),
+        ("card.suit in {diamonds, clubs}", "card is diamonds or card is clubs"),
+        ("prev.rank not in {J..Q} or card is red", None),
+    ],
+)
+def test_windows_of_ranks_and_two_suits_are_atoms_of_their_own(text: str, as_pair: str | None) -> None:
+    """A window of ranks and two suits that are not a colour are found as rules of their
+    own, far more probable than the pair of thresholds or suits that says the same."""
+    found = search.atoms()
+    probs, _ = search.atom_probabilities()
+    index = {a.text: i for i, a in enumerate(found)}
+    secret = compile_rule(text)
+    obs = _observe(secret, 60, random.Random(7))
+    rules = induce(obs, limit=3, time_limit=30.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EquivalenceNotProven)
+        assert any(equivalent(r, secret, in_play=True) is None for r in rules), [str(r) for r in rules]
+    if as_pair is None:
+        return
+    # one template of many texts: naming the window or the suits costs the choice
+    siblings = [i for i, a in enumerate(found) if search.template(a.text) == search.template(text)]
+    assert len(siblings) > 3
+    assert all(probs[i] == pytest.approx(probs[index[text]]) for i in siblings)
+    first, joiner, second = as_pair.partition(" and ") if " and " in as_pair else as_pair.partition(" or ")
+    kind = search.AND if joiner == " and " else search.OR
+    pair = search.prior(kind, (index[first], index[second]))
+    assert search.prior(search.ONE, (index[text],)) > 20 * pair
+
+
 def test_choose_plays_the_card_that_tells_the_likely_rules_apart() -> None:
     """After a rising line, "higher" and "not lower" differ only on a card of the last
     rank: with such a card in hand, the scientist plays it (every other card of this
