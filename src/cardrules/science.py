@@ -164,6 +164,10 @@ class Scientist:
     turn) and its wrong guesses from :meth:`wrong_guess`, so it knows what a right guess
     would still score.  It sees only observations (or an agent's view): never the
     secret rule.
+
+    The same ``seed`` and observations give the same cards and guesses while the time
+    limit does not bind (a decision takes about 0.2 s; pass a larger ``time_per_move``
+    where rounds must replay exactly on a loaded machine).
     """
 
     def __init__(
