@@ -13,7 +13,8 @@ most 10 cards per solved round, an average score of at least 18, at most 1 s a d
 
 ``--bits`` plays no round: for each rule it prints how many bits its behaviour's prior
 probability is worth (``-log2`` of the prior mass of the search's rules that judge like
-it on the fingerprint probes, found from 60 random plays the rule judges), the
+it on the fingerprint probes, found from 60 plays the rule judges, every other one a
+card it takes), the
 information that verdicts (at most one bit each) must bring before the rule is sure.
 """
 
@@ -100,8 +101,11 @@ def bits(rules: list[Rule], plays: int = 60) -> None:
         starter = rng.choice([c for c in deck if rule.accepts_start(c)])
         line = [starter]
         obs = [Observation((), starter, True)]
-        for _ in range(plays):
-            card = rng.choice(deck)
+        for k in range(plays):
+            # every other play a card the rule takes (when one is left), so that the line
+            # grows past the places where random cards would leave it stuck
+            taken = [c for c in deck if rule.accepts(line, c)] if k % 2 else []
+            card = rng.choice(taken or deck)
             ok = rule.accepts(line, card)
             obs.append(Observation(line, card, ok))
             if ok:
@@ -112,14 +116,14 @@ def bits(rules: list[Rule], plays: int = 60) -> None:
             (w for h, w in zip(ranked.hypotheses, ranked.weights, strict=True) if search.fingerprint(h) == mine),
             None,
         )
-        text = "  -   (outside the search)" if mass is None else f"{-math.log2(mass):5.1f}"
+        text = "  -   (not found from these plays)" if mass is None else f"{-math.log2(mass):5.1f}"
         if mass is not None:
             found.append(-math.log2(mass))
         print(f"{(rule.name or str(rule))[:40]:40} {text}")
     if found:
         found.sort()
         print(
-            f"\n{len(found)} of {len(rules)} rules inside the search: {sum(found) / len(found):.1f} bits on "
+            f"\n{len(found)} of {len(rules)} rules found: {sum(found) / len(found):.1f} bits on "
             f"average, median {found[len(found) // 2]:.1f}"
         )
 
