@@ -7,7 +7,9 @@ By default the rules are the example rules (``examples/rules/*.rule``); ``--extr
 the independent rules of ``benchmarks/science_rules.rules``.  A third set,
 ``benchmarks/heldout_rules.rules`` (``--rules benchmarks/heldout_rules.rules``), was
 written before the scientist's second round of work and measured only at its end: it is
-the fair test of generality.  Round ``k`` of a rule uses
+the fair test of generality.  A fourth set, ``benchmarks/published_rules.rules``, holds
+the 26 rules of the "Game of Science" benchmark whose published results the goals are
+set against, first measured after every choice had been made.  Round ``k`` of a rule uses
 seed ``k`` for the deck and for the scientist.  Goals: at least 95% of rounds solved, at
 most 10 cards per solved round, an average score of at least 18, at most 1 s a decision.
 
