@@ -11,6 +11,9 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import subprocess
+import sys
+import time
 import warnings
 
 import pytest
@@ -343,6 +346,45 @@ def test_induce_handles_rejected_starters_and_bad_input() -> None:
 def test_induce_is_deterministic_for_a_seed() -> None:
     obs = _observe(compile_rule("card.color != prev.color"), 8, random.Random(2))
     assert induce(obs, seed=4, time_limit=30.0) == induce(obs, seed=4, time_limit=30.0)
+
+
+def test_the_first_induce_of_a_process_does_not_spend_its_time_limit_on_the_setup() -> None:
+    """The search's building blocks are made once per process (most of a second): in a
+    fresh interpreter, a first call with a time limit shorter than that still finds
+    the rule."""
+    code = (
+        "from cardrules import parse_cards\n"
+        "from cardrules.eleusis import Observation, induce\n"
+        "line = parse_cards('5H 8S')\n"
+        "obs = [Observation((), line[0], True), Observation(line[:1], line[1], True),\n"
+        "       Observation(line, parse_cards('2S')[0], False), Observation(line, parse_cards('9D')[0], True)]\n"
+        "print(str(induce(obs, limit=1, time_limit=0.3)[0]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "card.color != prev.color"
+
+
+def test_the_time_limit_binds_while_the_observations_are_being_evaluated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines of thousands of cards make the atoms that read the whole line slow: the
+    search checks its deadline between atoms, not only once all are evaluated, and a
+    search whose time ran out before every observation was judged knows no rule."""
+    rule = compile_rule("card is red")
+    line = tuple(random.Random(5).choice(standard_deck()) for _ in range(400))
+    obs = [Observation((), line[0], True)]
+    obs += [Observation(line, c, rule.accepts(line, c)) for c in parse_cards("2H 3S 4D 5C 6H 7S")]
+    s = search.searcher()
+    assert s.consistent(obs)  # with time enough, rules fit
+    assert s.consistent(obs, deadline=time.perf_counter() - 1.0) == []
+    clock = itertools.count(0.0, 1.0)  # each look at the clock takes a second
+
+    class Clock:
+        @staticmethod
+        def perf_counter() -> float:
+            return next(clock)
+
+    monkeypatch.setattr(search, "time", Clock)
+    assert s.consistent(obs, deadline=10.0) == []  # out of time after ten atoms
+    assert next(clock) < 20  # and it stopped looking then
 
 
 # -- equivalent(in_play=True) -----------------------------------------------------------------

@@ -370,14 +370,28 @@ def probes() -> tuple[tuple[tuple[Card, ...], Card], ...]:
     return tuple(out)
 
 
+class _OutOfTime(Exception):
+    """The deadline passed while the atoms were being evaluated on the observations."""
+
+
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise _OutOfTime
+
+
 def _masks(
-    fns: Sequence[Pred], depths: Sequence[int], plays: Sequence[tuple[Sequence[Card], Card]]
+    fns: Sequence[Pred],
+    depths: Sequence[int],
+    plays: Sequence[tuple[Sequence[Card], Card]],
+    deadline: float | None = None,
 ) -> list[int]:
     """For each predicate, the bit mask of its values on ``plays`` (0 where the line is
-    shorter than its depth)."""
+    shorter than its depth).  Raises :class:`_OutOfTime` between two predicates once the
+    ``deadline`` has passed."""
     out: list[int] = []
     lens = [len(line) for line, _ in plays]
     for fn, depth in zip(fns, depths, strict=True):
+        _check(deadline)
         mask = 0
         bit = 1
         for (line, card), n in zip(plays, lens, strict=True):
@@ -404,14 +418,17 @@ def _expression(py: str) -> Callable[[Sequence[Card], Card], int]:
     return fn
 
 
-def _atom_masks(found: Sequence[Atom], plays: Sequence[tuple[Sequence[Card], Card]]) -> list[int]:
+def _atom_masks(
+    found: Sequence[Atom], plays: Sequence[tuple[Sequence[Card], Card]], deadline: float | None = None
+) -> list[int]:
     """For each atom, the bit mask of its values on ``plays`` (0 where the line is
     shorter than its depth): :func:`_masks` of their predicates, but the atoms that
     compare one expression with constants share one evaluation of it per play, then
-    each takes the plays of the values it admits."""
+    each takes the plays of the values it admits.  Raises :class:`_OutOfTime` between
+    two evaluations once the ``deadline`` has passed."""
     out = [0] * len(found)
     plain = [i for i, a in enumerate(found) if a.scale is None]
-    made = _masks([found[i].fn for i in plain], [found[i].depth for i in plain], plays)
+    made = _masks([found[i].fn for i in plain], [found[i].depth for i in plain], plays, deadline)
     for i, m in zip(plain, made, strict=True):
         out[i] = m
     groups: dict[tuple[str, int], list[int]] = {}
@@ -420,6 +437,7 @@ def _atom_masks(found: Sequence[Atom], plays: Sequence[tuple[Sequence[Card], Car
             groups.setdefault((a.scale[0], a.depth), []).append(i)
     lens = [len(line) for line, _ in plays]
     for (expr, depth), members in groups.items():
+        _check(deadline)
         fn = _expression(expr)
         by_value: dict[int, int] = {}
         bit = 1
@@ -688,17 +706,23 @@ class Searcher:
         self._obs_cache: dict[tuple[tuple[Card, ...], Card], int] = {}
 
     def evaluate(
-        self, plays: Sequence[tuple[Sequence[Card], Card]], only: Iterable[int] | None = None
+        self,
+        plays: Sequence[tuple[Sequence[Card], Card]],
+        only: Iterable[int] | None = None,
+        *,
+        deadline: float | None = None,
     ) -> tuple[list[int], list[int], int]:
         """Atom masks over ``plays`` (only of the atoms ``only`` if given, the others 0),
-        the masks of ``len(line) >= d`` (d 0..3), and the full mask."""
+        the masks of ``len(line) >= d`` (d 0..3), and the full mask.  With a
+        ``deadline``, raises :class:`_OutOfTime` once it has passed (long lines make
+        the atoms that read the whole line slow)."""
         found = self.atoms
         if only is None:
-            masks = _atom_masks(found, plays)
+            masks = _atom_masks(found, plays, deadline)
         else:
             masks = [0] * len(found)
             wanted = sorted(set(only))
-            made = _atom_masks([found[i] for i in wanted], plays)
+            made = _atom_masks([found[i] for i in wanted], plays, deadline)
             for i, m in zip(wanted, made, strict=True):
                 masks[i] = m
         full = (1 << len(plays)) - 1
@@ -720,7 +744,10 @@ class Searcher:
         start = self._start(starters)
         if start == -1:
             return []
-        masks, longs, full = self.evaluate(plays)
+        try:
+            masks, longs, full = self.evaluate(plays, deadline=deadline)
+        except _OutOfTime:
+            return []  # no rule is known to fit until every observation is evaluated
         target = sum(1 << j for j, v in enumerate(verdicts) if v)
         found = self.atoms
         out: list[Hypothesis] = []
@@ -950,8 +977,12 @@ def induce(
     ``limit`` rules are given, no two of them equivalent on the lines they build
     (:func:`~cardrules.lang.analysis.equivalent` with ``in_play=True``); every one is
     checked against the observations with the compiled rule itself.  When
-    ``time_limit`` seconds run out, what was found so far is returned.  Deterministic for
-    a ``seed`` when the time limit does not bind.
+    ``time_limit`` seconds run out, what was found so far is returned (nothing when they
+    run out before every observation has been judged by the search's building blocks,
+    as they may on lines of thousands of cards).  The first call in a process also makes
+    those building blocks and their fingerprints, once (about half a second on a 2-core
+    machine), before its time limit starts.  Deterministic for a ``seed`` when the time
+    limit does not bind.
 
     >>> from cardrules import parse_card as c
     >>> line = [c("5H"), c("8S")]
@@ -964,6 +995,7 @@ def induce(
     from .analysis import EquivalenceNotProven, equivalent
 
     obs = [_checked_observation(o) for o in observations]
+    searcher()  # made once per process: its setup is not this call's search time
     start = time.perf_counter()
     deadline = start + max(0.0, time_limit)
     found = ranked(obs, deadline=deadline)
