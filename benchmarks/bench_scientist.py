@@ -1,7 +1,7 @@
 """The scientist on the science round: rounds solved, cards per solved round, average
 score and seconds per decision, per rule and in all.
 
-    python benchmarks/bench_scientist.py [--rounds 3] [--rules FILE ...] [--extra] [--bits]
+    python benchmarks/bench_scientist.py [--rounds 3] [--first 0] [--rules FILE ...] [--extra] [--bits]
 
 By default the rules are the example rules (``examples/rules/*.rule``); ``--extra`` adds
 the independent rules of ``benchmarks/science_rules.rules``.  A third set,
@@ -10,7 +10,8 @@ written before the scientist's second round of work and measured only at its end
 the fair test of generality.  A fourth set, ``benchmarks/published_rules.rules``, holds
 the 26 rules of the "Game of Science" benchmark whose published results the goals are
 set against, first measured after every choice had been made.  Round ``k`` of a rule uses
-seed ``k`` for the deck and for the scientist.  Goals: at least 95% of rounds solved, at
+seed ``k`` for the deck and for the scientist, ``k`` from ``--first`` (0): ``--first 3``
+plays fresh draws, never measured before.  Goals: at least 95% of rounds solved, at
 most 10 cards per solved round, an average score of at least 18, at most 1 s a decision.
 
 ``--bits`` plays no round: for each rule it prints how many bits its behaviour's prior
@@ -46,6 +47,7 @@ def load(path: Path) -> list[Rule]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--first", type=int, default=0, help="the seed of the first round")
     parser.add_argument("--rules", nargs="*", type=Path, default=None)
     parser.add_argument("--extra", action="store_true", help="add benchmarks/science_rules.rules")
     parser.add_argument("--bits", action="store_true", help="print each rule's prior bits instead")
@@ -64,7 +66,7 @@ def main() -> None:
         r_solved = r_cards = r_score = 0
         r_time = 0.0
         r_turns = 0
-        for k in range(args.rounds):
+        for k in range(args.first, args.first + args.rounds):
             began = time.perf_counter()
             result = play_science(rule, Scientist(seed=k), seed=k)
             spent = time.perf_counter() - began
