@@ -763,7 +763,15 @@ def test_it_guesses_when_no_card_in_hand_can_tell_the_likely_rules_apart() -> No
     assert top == {"card.rank > prev.rank", "card.rank >= prev.rank"}, top
     assert b.confidence < stuck.confidence  # not sure enough to guess on that alone
     stuck.choose(parse_cards("2C 6D 3H QH"), obs)
-    assert stuck.delay(b) == pytest.approx(science.DELAY_CAP)
+    # The cards left in hand tell little: the delay is that of waiting to draw one of the
+    # k most telling kinds of card (52 / k turns), then playing such cards.
+    unknown = 1.0 - sum(b.probabilities)
+    accepting = stuck._acceptance(b, DECK, unknown=False)
+    infos = sorted((science._information(q, unknown, b.unknown_rate) for q in accepting), reverse=True)
+    needed = -math.log2(b.confidence)
+    by_drawing = min(52 / k + needed / x for k, x in enumerate(infos, 1) if x > 0)
+    assert stuck.delay(b) == pytest.approx(by_drawing)
+    assert stuck.delay(b) > 2 * needed / infos[0]  # a jack in hand would be more than twice as fast
     guess = stuck.guess(obs)
     assert guess is not None and str(guess) in top
 
@@ -936,12 +944,15 @@ def test_a_king_leaves_a_rising_line_stuck_under_higher_but_not_under_not_lower(
     st.integers(0, 6),
 )
 def test_it_guesses_exactly_when_the_documented_rule_says(text: str, seed: int, plays: int, spare: int) -> None:
-    """``guess`` states a rule when the rule's own probability ``r`` reaches the
-    confidence, or when ``r * min(delay, left) + (s - r) > cost * (1 - s)`` (``s`` the
-    settled group of its play part, at least that play part's probability ``p``, and
-    ``p`` at least MIN_GUESS unless ``cost`` is 0), or when the line is stuck; else it
-    waits.  ``left`` is the turns left of a round of ``plays + spare`` turns, ``cost`` the
-    penalty, but no more than a right guess a turn later would score."""
+    """``guess`` states a rule when the rule's probability ``r`` (with the rules that
+    build the same lines) reaches the confidence, or when ``r * min(delay, left) + (s -
+    r) > cost * (1 - s)`` (``s`` the settled group of its play part, at least that play
+    part's probability ``p``, and ``p`` at least MIN_GUESS unless a right guess a turn
+    later would score nothing), or when the line is stuck; else it waits.  ``left`` is
+    the turns left of a round of ``plays + spare`` turns, ``cost`` the penalty, but no
+    more than a right guess a turn later would score, nor than what it is expected to
+    take from the right guess that waiting brings after a memoryless time of mean
+    ``delay``."""
     obs = _observe(compile_rule(text), plays, random.Random(seed))
     s = Scientist(seed=0, turns=plays + spare)
     b = s.belief(obs)
@@ -950,40 +961,91 @@ def test_it_guesses_exactly_when_the_documented_rule_says(text: str, seed: int, 
         assert stated is None
         return
     h, p = b.hypotheses[0], b.probabilities[0]
-    r = p * dict(s.starts(obs))[None]  # no wrong guess yet: the best play part, no start: part
+    r0 = p * dict(s.starts(obs))[None]  # no wrong guess yet: the best play part, no start: part
+    members = s._settled_group(b, h)
     group = max(s.settled(b, h), p)
+    assert group == pytest.approx(max(sum(q for _, q in members), p))
+    # the guess is right too if the secret rule builds the same lines: checked here on
+    # every member of the group, by the exact in-play equivalence
+    counted = [(x, q) for x, q in members if x is not h and q >= 0.01 * p]
+    if len(counted) > science.LOOKALIKE_CHECKS:
+        return  # a first decision checks only so many of them
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EquivalenceNotProven)
+        same = sum(q for x, q in counted if equivalent(x.rule(), h.rule(), in_play=True) is None)
     cost = min(science.PENALTY, max(0, spare - 1))
-    wanted = (
-        r >= s.confidence
-        or cost == 0
-        or (p >= science.MIN_GUESS and r * min(s.delay(b), max(1, spare)) + (group - r) > cost * (1 - group))
-    )
-    if wanted:
+
+    def wanted(r: float) -> bool:
+        if r >= s.confidence or cost == 0:
+            return True
+        delay = s.delay(b, r)
+        risk = science._expected_loss(cost, spare, delay)  # no wrong guess yet
+        return p >= science.MIN_GUESS and r * min(delay, max(1, spare)) + (group - r) > risk * (1 - group)
+
+    if wanted(r0 * (1 + same / p)):
         assert stated is not None and stated.source == h.rule().source
     elif stated is not None:
         assert s._stuck(b)  # the only other reason to guess
 
 
+def test_a_guess_counts_the_rules_that_build_the_same_lines_as_it() -> None:
+    """A guess is judged by the in-play equivalence, so it is right too if the secret
+    rule is another rule that builds the same lines: after a rising line, "higher than
+    the last card" is right if the rule is "higher than every card of the line".  The
+    scientist counts their probabilities together, and not those of rules that differ
+    in play ("not lower")."""
+    obs = _rising()
+    s = Scientist(seed=0)
+    b = s.belief(obs)
+    texts = [x.text() for x in b.hypotheses]
+    h = b.hypotheses[texts.index("card.rank > prev.rank")]
+    members = s._settled_group(b, h)
+    named = {x.text(): q for x, q in members}
+    assert "all(x in line where x.rank < card.rank)" in named
+    same = s._same_in_play(h, members)
+    assert same >= named["all(x in line where x.rank < card.rank)"]
+    p = named["card.rank > prev.rank"]
+    counted = [(x, q) for x, q in members if x is not h and q >= 0.01 * p]  # the rest cannot matter
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EquivalenceNotProven)
+        brute = sum(q for x, q in counted if equivalent(x.rule(), h.rule(), in_play=True) is None)
+    assert same == pytest.approx(brute)
+    assert same < sum(q for x, q in counted)  # rules that differ in play are not counted
+
+
 def test_near_the_end_of_a_round_it_states_even_an_improbable_rule() -> None:
-    """A round not solved scores 0 whatever was guessed: when a right guess a turn later
-    could score nothing any more, a wrong guess costs nothing, and the scientist states
-    its best rule however improbable.  Its own wrong guesses count: each takes the
-    penalty off what is left."""
+    """A round not solved scores 0 whatever was guessed: the fewer turns are left, the
+    less a wrong guess can take from the right guess that waiting would bring, and the
+    more readily the scientist states an improbable rule; on the last turn it always
+    does.  Its own wrong guesses count: each takes the penalty off what is left."""
     obs = _observe(compile_rule("card.rank % 3 == prev.rank % 3 or card is face"), 2, random.Random(0))
     played = len(obs) - 1
     early = Scientist(seed=0, turns=30)
     assert early.best(obs)[1] < 0.2  # too improbable to state at the start of a round
     assert early.guess(obs) is None
-    assert Scientist(seed=0, turns=played + 1).guess(obs) is not None  # one turn left: free
-    assert Scientist(seed=0, turns=played + 2).guess(obs) is None  # a right guess next turn scores 1
-    late = Scientist(seed=0, turns=played + 5)
+    states = [Scientist(seed=0, turns=played + left).guess(obs) is not None for left in range(1, 29)]
+    assert states[0]  # one turn left: a wrong guess costs nothing
+    waits_from = states.index(False) + 1
+    assert not any(states[waits_from - 1 :])  # it states it only when few turns are left
+    late = Scientist(seed=0, turns=played + waits_from)
     assert late.guess(obs) is None
-    for _ in range(2):  # two wrong guesses: a right guess next turn scores 5 - 1 - 4 = 0
-        stated = Scientist(seed=0, turns=played + 1).guess(obs)
-        assert stated is not None
-        late.wrong_guess(stated, obs)
-        late._stated = None
+    far_off = compile_rule("card.rank == 13 and prev.rank == 1")  # not among its rules
+    for _ in range(2):  # two wrong guesses take 4 off what a right guess can score
+        late.wrong_guess(far_off, obs)
+    assert late.best(obs) == early.best(obs)  # the belief is unchanged
     assert late.guess(obs) is not None
+
+
+def test_the_expected_loss_of_a_wrong_guess_against_a_simulation() -> None:
+    """A wrong guess takes ``min(cost, max(0, score - D))`` from a right guess that waiting
+    brings after ``D`` turns, memoryless of mean ``delay``: its closed form against the
+    average of many draws of ``D``."""
+    rng = random.Random(5)
+    for cost, score, delay in [(2, 27, 16.0), (2, 20, 23.0), (2, 3, 5.0), (1, 2, 3.0), (2, 100, 1.0), (2, 1, 4.0)]:
+        draws = [min(cost, max(0.0, score - rng.expovariate(1 / delay))) for _ in range(40_000)]
+        assert science._expected_loss(cost, score, delay) == pytest.approx(sum(draws) / len(draws), abs=0.02)
+    assert science._expected_loss(2, 10, math.inf) == 0.0  # waiting never finds it
+    assert science._expected_loss(2, 0, 3.0) == 0.0  # a right guess would score nothing
 
 
 @pytest.mark.parametrize("kwargs", [{"turns": 0}, {"turns": "30"}, {"penalty": -1}, {"penalty": 2.0}])

@@ -13,9 +13,13 @@ that prefers short, simple rules.  The scientist
 * states its most probable rule when waiting is worth less (in expected score) than a
   guess: at once when that rule's probability reaches ``confidence`` (0.6); else when
   the probability ``s`` of the rules no card can tell from it any more, times the turns
-  the cards at hand would take to make it sure, outweighs the cost of a wrong guess
-  (2, or what a later right guess would still score when that is less: near the end
-  of a round it guesses every turn) times ``1 - s``.  A wrong guess rules out its
+  playing would take to make it sure (with the cards at hand, or waiting to draw a
+  telling card), outweighs the cost of a wrong guess (2, or what it is expected to take
+  from the right guess that waiting would bring when that is less: near the end of a
+  round, or when waiting is not expected to find the rule in time, it guesses readily)
+  times ``1 - s``.  The
+  probability of a guess counts the rules that build the same lines as it, since the
+  guess is right if the secret rule is one of them.  A wrong guess rules out its
   lookalikes too (the rules that build the same lines).  A rule may have a ``start:``
   part, which only the starter shows: a wrong guess refutes its play part with the
   ``start:`` part it was stated with, and the play part may be stated again with the
@@ -82,9 +86,8 @@ def unknown_weight(observations: Sequence[Observation]) -> float:
     return UNKNOWN_WEIGHT * math.exp(yes * math.log(q) + (n - yes) * math.log(1 - q))
 
 _DECK: Final = canonical(standard_deck())
+_DECK_INDEX: Final = {c: j for j, c in enumerate(_DECK)}
 
-#: The most turns waiting is taken to save (see :meth:`Scientist.delay`).
-DELAY_CAP: Final = 10.0
 #: The cost of a wrong guess in the science round (the default of the scientist's
 #: ``penalty``).
 PENALTY: Final = 2
@@ -201,6 +204,8 @@ class Scientist:
         # guesses refuted without a start: part: the extensions of the pairs among them are weighed
         self._refuted: list[Hypothesis] = []
         self._hand: tuple[Card, ...] = ()  # the hand seen by choose(), less the card played
+        # pairs of play parts (fingerprints, smaller first) -> whether they build the same lines
+        self._same: dict[tuple[int, int], bool] = {}
 
     def __repr__(self) -> str:
         return f"Scientist(seed={self.seed!r}, time_per_move={self.time_per_move!r})"
@@ -455,27 +460,35 @@ class Scientist:
         """The rule it would state now, or ``None`` while waiting is worth more.
 
         The rule is the most probable one: a play part with the most probable ``start:``
-        part not yet refuted with it (:meth:`starts`; the first guess has none), of
-        probability ``r``.  With ``p >= r`` the probability of its play part (whatever
-        its ``start:`` part) and ``s >= p`` that of the rules no experiment can tell from
-        its play part any more (:meth:`settled`: its ``start:`` variants, which no
-        experiment tells apart, and its lookalikes), it guesses when ``r >= confidence``,
-        or when ``r * min(delay, left) + (s - r) > cost * (1 - s)``, where ``delay``
-        (:meth:`delay`) is the number of turns the cards at hand would take to make the
-        best rule sure and ``left`` the turns left in the round.  The rules of ``s`` will
-        have to be guessed in turn anyway, so a guess now costs only if the secret rule
-        is not among them; it saves about ``delay`` turns (no more than are left) if it
-        is the rule stated, and one turn of the sequence of guesses if it is another of
-        them.  So lookalikes are guessed at once, most probable first (a wrong guess is
-        not repeated), and so is the best rule when the cards at hand can hardly tell
-        anything more; but a play part that a wrong guess refuted is not stated again
-        with one ``start:`` part after another unless each is probable enough.
+        part not yet refuted with it (:meth:`starts`; the first guess has none).  Its
+        probability ``r`` counts the play parts that build the same lines from every
+        starter (confirmed by the in-play equivalence that judges a guess): the guess is
+        right if the secret rule is any of them.  With ``p`` the probability of its play
+        part (whatever its ``start:`` part) and ``s >= p`` that of the rules no
+        experiment can tell from its play part any more (:meth:`settled`: its
+        ``start:`` variants, which no experiment tells apart, and its lookalikes), it
+        guesses when ``r >= confidence``, or when ``r * min(delay, left) + (s - r) >
+        cost * (1 - s)``, where ``delay`` (:meth:`delay`) is the number of turns playing
+        would take to make the best rule sure and ``left`` the turns left in the round.
+        The rules of ``s`` will have to be guessed in turn anyway, so a guess now costs
+        only if the secret rule is not among them; it saves about ``delay`` turns (no
+        more than are left) if it is the rule stated, and one turn of the sequence of
+        guesses if it is another of them.  So lookalikes are guessed at once, most
+        probable first (a wrong guess is not repeated), and so is the best rule when the
+        cards can hardly tell anything more; but a play part that a wrong guess refuted
+        is not stated again with one ``start:`` part after another unless each is
+        probable enough.
 
-        ``cost`` is what a wrong guess can take from the score: ``penalty``, but no
-        more than a right guess one turn later would still score (``turns - turn - 1 -
-        penalty * wrong guesses``).  Near the end of a round it is 0, and the scientist
-        then states its best rule every turn, however improbable: a round not solved
-        scores 0 whatever was guessed."""
+        ``cost`` is what a wrong guess is expected to take from the score: the
+        ``penalty``, but no more than a right guess one turn later would still score
+        (``left - 1 - penalty * wrong guesses``), nor than the right guess that waiting
+        brings would still score.  Waiting is taken to find the rule after a time ``D``
+        that is memoryless (the least assuming law) with mean ``delay``, so ``cost`` is
+        ``E[min(penalty, max(0, left - penalty * wrong guesses - D))]``: small when
+        waiting is not expected to find the rule in time.  On the last turn it is 0, and
+        the scientist then states its best rule however improbable (only from a
+        probability of :data:`MIN_GUESS` before): a round not solved scores 0 whatever
+        was guessed."""
         b = self.belief(observations)
         pick = self._pick(b, observations)
         if pick is None:
@@ -489,9 +502,19 @@ class Scientist:
             return self._state(h, start)
         if p < MIN_GUESS:
             return None
+        group = self._settled_group(b, h)
         # Its start: variants are among the rules no experiment can tell from it.
-        s = max(self.settled(b, h), p)
-        if chance * min(self.delay(b), max(1, left)) + (s - chance) > cost * (1 - s):
+        s = max(sum(q for _, q in group), p)
+        # The guess is right too if the secret rule is another play part that builds
+        # the same lines from every starter (with the same start: part).
+        chance *= 1.0 + self._same_in_play(h, group) / p
+        if chance >= self.confidence:
+            return self._state(h, start)
+        delay = self.delay(b, chance)
+        # A wrong guess takes no more than the right guess that waiting would bring
+        # could still score: little when waiting is not expected to find the rule in time.
+        risk = _expected_loss(cost, left - self.penalty * self._wrong_count, delay)
+        if chance * min(delay, max(1, left)) + (s - chance) > risk * (1 - s):
             return self._state(h, start)
         return None
 
@@ -502,24 +525,36 @@ class Scientist:
         self._stated = (rule.source, searcher().fingerprint(h), start)
         return rule
 
-    def delay(self, b: Belief) -> float:
-        """The turns that playing is expected to take before the best rule is sure: the
-        bits still missing (``-log2 p``) over the most information (bits) that the verdict
-        on one card of the hand can bring, at least 1 and at most :data:`DELAY_CAP`.  The
-        hand is the one last seen by :meth:`choose` without the card played (the whole
-        deck when there is none)."""
-        if b.confidence <= 0.0:
-            return DELAY_CAP
-        cards = self._hand if self._hand else _DECK
+    def delay(self, b: Belief, confidence: float | None = None) -> float:
+        """The turns that playing is expected to take before the best rule is sure.
+
+        The bits still missing are ``-log2 p``, with ``p`` the best rule's probability
+        (or ``confidence`` when given).  Played from the hand, they take the bits missing
+        over the most information (bits) the verdict on one card of the hand can bring.
+        Or the scientist waits to draw one of the ``k`` kinds of card (of the 52) that
+        tell the most, about ``52 / k`` turns, and then plays such cards: ``52 / k`` plus
+        the bits missing over the least information among those ``k``.  The delay is the
+        shortest of these, at least 1; ``math.inf`` when no card at all can tell
+        anything.  The hand is the one last seen by :meth:`choose` without the card
+        played (the whole deck when there is none)."""
+        p = b.confidence if confidence is None else min(confidence, 1.0)
+        if p <= 0.0:
+            return math.inf
         # what a verdict tells of the hypotheses: its entropy less the part of it that
         # is the unknown rule's coin (which tells nothing)
         unknown = max(0.0, 1.0 - sum(b.probabilities))
-        known = self._acceptance(b, cards, unknown=False)
-        info = max((_information(q, unknown, b.unknown_rate) for q in known), default=0.0)
-        needed = -math.log2(b.confidence)
-        if info * DELAY_CAP <= needed:
-            return DELAY_CAP
-        return max(1.0, needed / info)
+        every = [_information(q, unknown, b.unknown_rate) for q in self._acceptance(b, _DECK, unknown=False)]
+        needed = -math.log2(p)
+        hand = [every[_DECK_INDEX[c]] for c in self._hand] if self._hand else every
+        info = max(hand, default=0.0)
+        turns = needed / info if info > 0.0 else math.inf
+        # When the hand tells little (an ace is what would tell "only aces" from the
+        # rest), waiting for a telling card to be drawn is the faster way.
+        for k, x in enumerate(sorted(every, reverse=True), 1):
+            if x <= 0.0:
+                break
+            turns = min(turns, len(_DECK) / k + needed / x)
+        return max(1.0, turns)
 
     def settled(self, b: Belief, h: Hypothesis | None = None, *, walks: int = 3, length: int = 4) -> float:
         """The probability of the rule ``h`` (the best rule by default) and of the rules
@@ -529,6 +564,12 @@ class Scientist:
         if h is None:
             assert b.best is not None
             h = b.best
+        return sum(p for _, p in self._settled_group(b, h, walks=walks, length=length))
+
+    def _settled_group(
+        self, b: Belief, h: Hypothesis, *, walks: int = 3, length: int = 4
+    ) -> list[tuple[Hypothesis, float]]:
+        """The hypotheses of :meth:`settled` with their probabilities, most probable first."""
         lines = _random_lines(h.rule(), [b.line], random.Random(len(b.line)), walks, length)
         plays = [(line, c) for line in lines for c in _DECK]
         hyps = b.hypotheses[:LOOKAHEAD_HYPOTHESES]
@@ -536,7 +577,44 @@ class Scientist:
         masks, longs, full = searcher().evaluate(plays, only=used)
         mine = h.value(masks, longs, full)
         probs = b.probabilities
-        return sum(p for x, p in zip(hyps, probs, strict=False) if x.value(masks, longs, full) == mine)
+        return [(x, p) for x, p in zip(hyps, probs, strict=False) if x.value(masks, longs, full) == mine]
+
+    def _same_in_play(self, h: Hypothesis, group: Sequence[tuple[Hypothesis, float]]) -> float:
+        """The probability of the play parts of ``group`` other than ``h`` that build
+        the same lines as ``h`` from every starter (confirmed by
+        :func:`~cardrules.lang.analysis.equivalent` with ``in_play=True``, the check that
+        judges a guess, at most :data:`LOOKALIKE_CHECKS` new checks a decision; the
+        answers are kept, since they do not depend on the observations), refuted with
+        the same ``start:`` parts as ``h``.  Only the parts of at least a hundredth of
+        ``h``'s probability count: the others can hardly change a decision, and a check
+        that confirms an equivalence takes up to a tenth of a second."""
+        s = searcher()
+        mine = s.fingerprint(h)
+        refuted = self._wrong.get(mine)
+        rule = h.rule()
+        total = 0.0
+        checks = 0
+        floor = next((q for x, q in group if x is h), 0.0)
+        if len(self._same) > 100_000:
+            self._same.clear()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EquivalenceNotProven)
+            for x, q in group:
+                if q < 0.01 * floor:
+                    break  # most probable first: the rest can hardly change a decision
+                fp = s.fingerprint(x)
+                if fp == mine or self._wrong.get(fp) != refuted:
+                    continue
+                key = (mine, fp) if mine < fp else (fp, mine)
+                same = self._same.get(key)
+                if same is None:
+                    if checks >= LOOKALIKE_CHECKS:
+                        continue
+                    checks += 1
+                    same = self._same[key] = equivalent(x.rule(), rule, in_play=True) is None
+                if same:
+                    total += q
+        return total
 
     def _stuck(self, b: Belief) -> bool:
         """Whether no card at all is likely to be accepted after the main line: then
@@ -693,6 +771,17 @@ def _lookalikes(
     used = {i for h in hyps for i in h.parts}
     masks, longs, full = searcher().evaluate(plays, only=used)
     return [h for h in hyps if h.value(masks, longs, full) == mine]
+
+
+def _expected_loss(cost: float, score: float, delay: float) -> float:
+    """What a wrong guess is expected to take from a right guess that waiting brings
+    after a time ``D`` (turns) that is memoryless of mean ``delay``: ``E[min(cost,
+    max(0, score - D))]``, where ``score`` is what a right guess now would score
+    (``cost`` at most ``score``)."""
+    cost = min(cost, score)
+    if cost <= 0.0 or math.isinf(delay):
+        return 0.0
+    return max(0.0, cost - delay * math.exp(-score / delay) * math.expm1(cost / delay))
 
 
 def _entropy(q: float) -> float:
