@@ -17,9 +17,9 @@ that prefers short, simple rules.  The scientist
   telling card), outweighs the cost of a wrong guess (2, or what it is expected to take
   from the right guess that waiting would bring when that is less: near the end of a
   round, or when waiting is not expected to find the rule in time, it guesses readily)
-  times ``1 - s``.  The
-  probability of a guess counts the rules that build the same lines as it, since the
-  guess is right if the secret rule is one of them.  A wrong guess rules out its
+  times ``1 - s``.  The probability of a guess counts the rules that build the same
+  lines as it, since the guess is right if the secret rule is one of them.  A wrong
+  guess rules out its
   lookalikes too (the rules that build the same lines).  A rule may have a ``start:``
   part, which only the starter shows: a wrong guess refutes its play part with the
   ``start:`` part it was stated with, and the play part may be stated again with the
