@@ -1,7 +1,8 @@
 """The scientist on the science round: rounds solved, cards per solved round, average
 score and seconds per decision, per rule and in all.
 
-    python benchmarks/bench_scientist.py [--rounds 3] [--first 0] [--rules FILE ...] [--extra] [--bits]
+    python benchmarks/bench_scientist.py [--rounds 3] [--first 0] [--rules FILE ...] [--extra]
+        [--bits] [--calibration]
 
 By default the rules are the example rules (``examples/rules/*.rule``); ``--extra`` adds
 the independent rules of ``benchmarks/science_rules.rules``.  A third set,
@@ -19,19 +20,33 @@ probability is worth (``-log2`` of the prior mass of the search's rules that jud
 it on the fingerprint probes, found from 60 plays the rule judges, every other one a
 card it takes), the
 information that verdicts (at most one bit each) must bring before the rule is sure.
+
+``--calibration`` plays the same rounds and then prints whether the scientist's
+probabilities are honest: after every turn, the probability of its most probable rule
+(:meth:`Scientist.best`, a play part: given the secret rule's ``start:`` part if it has
+one) and whether that rule is right (it builds the same lines as the secret rule), in
+bins of probability.  A guess is weighed by these probabilities, so
+when the rules it finds likely are right as often as it says, what is left to gain is
+in the prior and in the cards it plays, not in how it guesses.  (Its seconds per
+decision then count the checks of the note as well.)
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import random
 import time
+import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
 from cardrules.cards import canonical, standard_deck
 from cardrules.eleusis import Observation, Scientist, play_science
 from cardrules.lang import induce
+from cardrules.lang.analysis import EquivalenceNotProven, equivalent
+from cardrules.lang.ast import unparse
 from cardrules.lang.rules import Rule, compile_rule, compile_rules
 
 HERE = Path(__file__).resolve().parent
@@ -51,6 +66,9 @@ def main() -> None:
     parser.add_argument("--rules", nargs="*", type=Path, default=None)
     parser.add_argument("--extra", action="store_true", help="add benchmarks/science_rules.rules")
     parser.add_argument("--bits", action="store_true", help="print each rule's prior bits instead")
+    parser.add_argument(
+        "--calibration", action="store_true", help="also print how often its most probable rule is right"
+    )
     args = parser.parse_args()
     paths = args.rules if args.rules else sorted((HERE.parent / "examples" / "rules").glob("*.rule"))
     if args.extra:
@@ -60,6 +78,7 @@ def main() -> None:
         bits(rules)
         return
     total = solved = cards = score = decisions = 0
+    seen: list[tuple[float, bool]] = []
     seconds = worst = 0.0
     print(f"{'rule':40} solved  cards  score  s/decision")
     for rule in rules:
@@ -68,7 +87,10 @@ def main() -> None:
         r_turns = 0
         for k in range(args.first, args.first + args.rounds):
             began = time.perf_counter()
-            result = play_science(rule, Scientist(seed=k), seed=k)
+            scientist = Calibrated(rule, seed=k) if args.calibration else Scientist(seed=k)
+            result = play_science(rule, scientist, seed=k)
+            if isinstance(scientist, Calibrated):
+                seen.extend(scientist.seen)
             spent = time.perf_counter() - began
             r_time += spent
             r_turns += result.turns
@@ -92,6 +114,44 @@ def main() -> None:
         f"{cards / max(1, solved):.1f} cards per solved round, average score {score / total:.2f}, "
         f"{seconds / decisions:.3f} s per decision (worst round {worst:.3f})"
     )
+    if args.calibration:
+        calibration(seen)
+
+
+class Calibrated(Scientist):
+    """A scientist that notes, after every turn, the probability of its most probable
+    rule and whether that rule builds the same lines as the secret rule.  The secret
+    rule is read only here, to score the note: the scientist's own decisions are those of
+    :class:`Scientist`."""
+
+    def __init__(self, secret: Rule, *, seed: int) -> None:
+        super().__init__(seed=seed)
+        self.secret = secret
+        self.seen: list[tuple[float, bool]] = []
+
+    def guess(self, observations: Sequence[Observation]) -> Rule | None:
+        rule, p = self.best(observations)
+        if rule is not None:
+            if self.secret.start_tree is not None and rule.start_tree is None:
+                # its probability is that of a play part, whatever the start: part
+                start = unparse(self.secret.start_tree)
+                rule = compile_rule(f'rule "best":\n    start: {start}\n    play: {rule.source}')
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", EquivalenceNotProven)
+                self.seen.append((p, equivalent(rule, self.secret, in_play=True) is None))
+        return super().guess(observations)
+
+
+def calibration(seen: list[tuple[float, bool]]) -> None:
+    """How often the most probable rule was right, by its stated probability."""
+    edges = [0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
+    print(f"\n{'probability':12} {'turns':>6} {'stated':>7} {'right':>6}")
+    for lo, hi in itertools.pairwise(edges):
+        group = [(p, ok) for p, ok in seen if lo <= p < hi or (hi == 1.0 and p == 1.0)]
+        if group:
+            stated = sum(p for p, _ in group) / len(group)
+            right = sum(ok for _, ok in group) / len(group)
+            print(f"{lo:.2f}-{hi:.2f}    {len(group):6d} {stated:7.3f} {right:6.3f}")
 
 
 def bits(rules: list[Rule], plays: int = 60) -> None:
