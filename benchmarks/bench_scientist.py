@@ -177,7 +177,11 @@ def bits(rules: list[Rule], plays: int = 60) -> None:
         mine = sum(1 << j for j, (ln, c) in enumerate(induce.probes()) if rule.accepts(ln, c))
         ranked = induce.ranked(obs)
         mass = next(
-            (w for h, w in zip(ranked.hypotheses, ranked.weights, strict=True) if search.fingerprint(h) == mine),
+            (
+                w
+                for h, w in zip(ranked.hypotheses, ranked.weights, strict=True)
+                if search.fingerprint(h) == mine
+            ),
             None,
         )
         text = "  -   (not found from these plays)" if mass is None else f"{-math.log2(mass):5.1f}"
