@@ -25,10 +25,10 @@ information that verdicts (at most one bit each) must bring before the rule is s
 probabilities are honest: after every turn, the probability of its most probable rule
 (:meth:`Scientist.best`, a play part: given the secret rule's ``start:`` part if it has
 one) and whether that rule is right (it builds the same lines as the secret rule), in
-bins of probability.  A guess is weighed by these probabilities, so
-when the rules it finds likely are right as often as it says, what is left to gain is
-in the prior and in the cards it plays, not in how it guesses.  (Its seconds per
-decision then count the checks of the note as well.)
+bins of probability.  A guess is weighed by these probabilities, so when the rules it
+finds likely are right as often as it says, what is left to gain is in the prior and in
+the cards it plays, not in how it guesses.  (Its seconds per decision then count the
+checks of the note as well.)
 """
 
 from __future__ import annotations
