@@ -14,6 +14,11 @@ set against, first measured after every choice had been made.  Round ``k`` of a 
 seed ``k`` for the deck and for the scientist, ``k`` from ``--first`` (0): ``--first 3``
 plays fresh draws, never measured before.  Goals: at least 95% of rounds solved, at
 most 10 cards per solved round, an average score of at least 18, at most 1 s a decision.
+The summary line gives the average score with two standard errors (``±``, for fresh
+draws of the same rules: rules like them would scatter more): rounds scatter from 0 to
+about 26, so two draws of the 78 rounds of the published rules differ by about half a
+point by chance alone (their ``±`` is 0.6 to 0.7), and a change that moves the average
+by less than its ``±`` has not been shown to matter.
 
 ``--bits`` plays no round: for each rule it prints how many bits its behaviour's prior
 probability is worth (``-log2`` of the prior mass of the search's rules that judge like
@@ -78,6 +83,7 @@ def main() -> None:
         bits(rules)
         return
     total = solved = cards = score = decisions = 0
+    scores: list[list[int]] = []  # each rule's rounds' scores, for the spread of the average
     seen: list[tuple[float, bool]] = []
     seconds = worst = 0.0
     print(f"{'rule':40} solved  cards  score  s/decision")
@@ -85,6 +91,7 @@ def main() -> None:
         r_solved = r_cards = r_score = 0
         r_time = 0.0
         r_turns = 0
+        scores.append([])
         for k in range(args.first, args.first + args.rounds):
             began = time.perf_counter()
             scientist = Calibrated(rule, seed=k) if args.calibration else Scientist(seed=k)
@@ -98,6 +105,7 @@ def main() -> None:
             r_solved += result.solved
             r_cards += result.turns if result.solved else 0
             r_score += result.score
+            scores[-1].append(result.score)
         per_card = f"{r_cards / r_solved:5.1f}" if r_solved else "    -"
         print(
             f"{(rule.name or str(rule))[:40]:40} {r_solved}/{args.rounds}   {per_card}  "
@@ -111,11 +119,30 @@ def main() -> None:
         decisions += r_turns
     print(
         f"\n{len(rules)} rules, {total} rounds: {solved / total:.1%} solved, "
-        f"{cards / max(1, solved):.1f} cards per solved round, average score {score / total:.2f}, "
-        f"{seconds / decisions:.3f} s per decision (worst round {worst:.3f})"
+        f"{cards / max(1, solved):.1f} cards per solved round, average score {score / total:.2f} "
+        f"(± {2 * standard_error(scores):.2f}), {seconds / decisions:.3f} s per decision "
+        f"(worst round {worst:.3f})"
     )
     if args.calibration:
         calibration(seen)
+
+
+def standard_error(scores: Sequence[Sequence[float]]) -> float:
+    """The standard error of the average score of the rounds ``scores`` (each rule's
+    list): how far the average of another draw of as many rounds of the same rules (fresh
+    seeds) is expected to be from this one's, about.  The spread counted is the one
+    within each rule (between its rounds), pooled; the rules' differences are fixed by
+    the choice of rules.  Twice it is the ``±`` of the summary line."""
+    n = sum(len(xs) for xs in scores)
+    free = n - sum(1 for xs in scores if xs)  # one degree of freedom used by each rule's mean
+    if free <= 0:
+        return math.inf
+    within = 0.0
+    for xs in scores:
+        if xs:
+            mean = sum(xs) / len(xs)
+            within += sum((x - mean) ** 2 for x in xs)
+    return math.sqrt(within / free / n)
 
 
 class Calibrated(Scientist):
