@@ -21,7 +21,9 @@ The search runs over rules of the rule language itself, built from its own piece
   small generative grammar (:func:`prior`): a family, then atoms independently, each by
   ``exp(-SIZE_COST * size)`` (its words and operators) shared among the texts of its
   :func:`template` (so a constant costs the choice among its alternatives): short,
-  simple rules first.
+  simple rules first; then moved toward the kinds of atom and the templates that the
+  rules people write use (:func:`learnt_factors`, from
+  :data:`~cardrules.lang.prior_counts.TEMPLATE_COUNTS`).
 * **Fingerprints.**  Every atom is evaluated once per process on a fixed set of probe
   plays (main lines of 0 to 20 cards, many drawn from small pools of cards so that ranks,
   suits and colours repeat).  Atoms with the same fingerprint are one atom (the shortest
@@ -50,21 +52,45 @@ import random
 import re
 import time
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
 
 from ..cards import Card, Color, Suit, canonical, standard_deck
+from .prior_counts import TEMPLATE_COUNTS
 from .rules import Rule, compile_rule
 
-__all__ = ["SIZE_COST", "Hypothesis", "Observation", "Searcher", "induce", "searcher"]
+__all__ = [
+    "KIND_PSEUDOCOUNT",
+    "SIZE_COST",
+    "TEMPLATE_COUNTS",
+    "TEMPLATE_PSEUDOCOUNT",
+    "Hypothesis",
+    "Observation",
+    "Searcher",
+    "atom_kind",
+    "induce",
+    "learnt_factors",
+    "searcher",
+]
 
 Pred = Callable[[Sequence[Card], Card], bool]
 
 #: How fast an atom's prior weight falls with its size: ``exp(-SIZE_COST * size)`` (see
 #: :func:`atoms`).
 SIZE_COST: Final = 0.3
+
+#: How many atoms the size prior's share of each kind of atom (:func:`atom_kind`) weighs
+#: as, beside the atoms counted in :data:`~cardrules.lang.prior_counts.TEMPLATE_COUNTS`
+#: (see :func:`learnt_factors`).
+#: 30 is the value under which each counted atom's kind is best predicted from the
+#: others (leave one out); 10 and 100 do a little worse.
+KIND_PSEUDOCOUNT: Final = 30.0
+
+#: How many atoms the size prior's share of each template within its kind weighs as,
+#: beside the counted atoms of that kind: chosen the same way (30).
+TEMPLATE_PSEUDOCOUNT: Final = 30.0
 
 _DECK: Final = canonical(standard_deck())
 
@@ -467,28 +493,102 @@ def template(text: str) -> str:
     return _CONSTANT.sub("_", text)
 
 
+def atom_kind(text: str) -> str:
+    """The kind of an atom (or of a :func:`template`), by what it reads: ``"place"`` (the
+    place in the line), ``"count"`` (a count of cards of the line), ``"total"`` (the
+    running total of ranks), ``"aggregate"`` (``any``/``all`` over the line or its last
+    cards), ``"back"`` (a card two or three back), ``"relation"`` (the card against the
+    last card), ``"card"`` (the card alone) or ``"prev"`` (the last card alone).
+
+    >>> atom_kind("card.color != prev.color"), atom_kind("prev is face"), atom_kind("card is red")
+    ('relation', 'prev', 'card')
+    """
+    if "position" in text:
+        return "place"
+    if "count(" in text:
+        return "count"
+    if "sum(x.rank" in text:
+        return "total"
+    if "any(" in text or "all(" in text:
+        return "aggregate"
+    if re.search(r"\bprev[23]\b", text):
+        return "back"
+    card = re.search(r"\bcard\b", text) is not None
+    if card and re.search(r"\bprev\b", text):
+        return "relation"
+    return "card" if card else "prev"
+
+
+def learnt_factors(weighted: Iterable[tuple[str, float]], counts: Mapping[str, int]) -> dict[str, float]:
+    """The factor that moves each template's prior weight toward the rules people write.
+
+    ``weighted`` gives atom texts with their size weights; ``counts`` how often each
+    template is an atom of the rules counted
+    (:data:`~cardrules.lang.prior_counts.TEMPLATE_COUNTS`).  Two levels: each
+    kind of atom (:func:`atom_kind`) gets the share ``(n_kind + KIND_PSEUDOCOUNT *
+    s_kind) / (n + KIND_PSEUDOCOUNT)`` of the weight, where ``s_kind`` is its share by
+    size and ``n_kind`` its counted atoms; within its kind, a template gets ``(n_t +
+    TEMPLATE_PSEUDOCOUNT * s_t) / (n_kind + TEMPLATE_PSEUDOCOUNT)``, ``s_t`` its share of
+    the kind by size.  A template never counted keeps a part of its size share, so every
+    atom stays possible; with no counts every factor is 1 (the size prior alone).  The
+    total weight is unchanged."""
+    by_template: dict[str, float] = {}
+    for text, weight in weighted:
+        t = template(text)
+        by_template[t] = by_template.get(t, 0.0) + weight
+    if not counts:
+        return dict.fromkeys(by_template, 1.0)  # exactly, so that no tie is broken anew
+    by_kind: dict[str, float] = {}
+    counted: dict[str, int] = {}
+    for t, weight in by_template.items():
+        k = atom_kind(t)
+        by_kind[k] = by_kind.get(k, 0.0) + weight
+        counted[k] = counted.get(k, 0) + counts.get(t, 0)
+    total = sum(by_kind.values())
+    n = sum(counted.values())
+    out: dict[str, float] = {}
+    for t, weight in by_template.items():
+        k = atom_kind(t)
+        kind_share = by_kind[k] / total
+        kind_new = (counted[k] + KIND_PSEUDOCOUNT * kind_share) / (n + KIND_PSEUDOCOUNT)
+        share = weight / by_kind[k]
+        new = (counts.get(t, 0) + TEMPLATE_PSEUDOCOUNT * share) / (counted[k] + TEMPLATE_PSEUDOCOUNT)
+        out[t] = kind_new / kind_share * new / share
+    return out
+
+
 @functools.cache
 def atoms() -> tuple[Atom, ...]:
     """The distinct atoms (by fingerprint), most probable first; made once per process.
 
-    An atom text's prior weight is ``exp(-SIZE_COST * size) / n``, where ``n`` is the
+    An atom text's size weight is ``exp(-SIZE_COST * size) / n``, where ``n`` is the
     number of atom texts of its :func:`template`: choosing a constant among ``n`` costs
     ``log n`` (``card.rank == 7`` is one of 13 such atoms, ``card is red`` one of one).
-    Texts with one fingerprint are one atom, whose weight is the sum of theirs."""
+    Its prior weight is that times its template's :func:`learnt_factors` from
+    :data:`~cardrules.lang.prior_counts.TEMPLATE_COUNTS`, which moves weight toward the
+    kinds of atom and the templates of the rules people write (``card.suit !=
+    prev.suit`` above atoms of its size that nobody writes).  Texts with one fingerprint are one atom, whose weight is the sum of theirs."""
     ns = _namespace()
     plays = probes()
     raw = _raw_atoms()
     per_template: dict[str, int] = {}
     for text, _, _, _ in raw:
         per_template[template(text)] = per_template.get(template(text), 0) + 1
+    sizes: list[int] = []
+    weights: list[float] = []
+    for text, _, depth, _ in raw:
+        # Looking further back, or at the place in the line, is less simple.
+        size = text_size(text) + max(0, depth - 1) + ("position" in text)
+        sizes.append(size)
+        weights.append(math.exp(-SIZE_COST * size) / per_template[template(text)])
+    texts = (text for text, _, _, _ in raw)
+    factor = learnt_factors(zip(texts, weights, strict=True), TEMPLATE_COUNTS)
     made: list[Atom] = []
-    for text, py, depth, scale in raw:
+    for (text, py, depth, scale), size, weight in zip(raw, sizes, weights, strict=True):
         fn = eval(f"lambda l, c: {py}", ns)
         reads_card = re.search(r"\bcard\b", text) is not None
         reads_line = re.search(r"\bprev[23]?\b|\bline\b|\blast\b|\bposition\b", text) is not None
-        # Looking further back, or at the place in the line, is less simple.
-        size = text_size(text) + max(0, depth - 1) + ("position" in text)
-        weight = math.exp(-SIZE_COST * size) / per_template[template(text)]
+        weight *= factor[template(text)]
         made.append(Atom(text, py, depth, size, not reads_card, not reads_line, fn, weight, scale))
     made.sort(key=lambda a: (a.size, a.depth))
     prints = _atom_masks(made, plays)
@@ -973,7 +1073,8 @@ def induce(
 ) -> tuple[Rule, ...]:
     """Rules of the rule language consistent with every observation, most probable first.
 
-    The prior (:func:`prior`) prefers short, simple rules with few constants.  At most
+    The prior (:func:`prior`) prefers short, simple rules with few constants, made of
+    the kinds of atom that people's rules use.  At most
     ``limit`` rules are given, no two of them equivalent on the lines they build
     (:func:`~cardrules.lang.analysis.equivalent` with ``in_play=True``); every one is
     checked against the observations with the compiled rule itself.  When
