@@ -4,7 +4,7 @@
 the main line it was played on (:class:`~cardrules.lang.induce.Observation`).  From them
 the rule finder (:func:`~cardrules.lang.induce.induce`'s search) lists the rules of the
 rule language that fit every observation, one per behaviour, each weighted by a prior
-that prefers short, simple rules.  The scientist
+that prefers short, simple rules of the kinds people write.  The scientist
 
 * plays the card after whose verdict its most probable rule is expected to be most
   probable: the chance of a right guess after this card, plus that after the best card
