@@ -567,7 +567,8 @@ def atoms() -> tuple[Atom, ...]:
     Its prior weight is that times its template's :func:`learnt_factors` from
     :data:`~cardrules.lang.prior_counts.TEMPLATE_COUNTS`, which moves weight toward the
     kinds of atom and the templates of the rules people write (``card.suit !=
-    prev.suit`` above atoms of its size that nobody writes).  Texts with one fingerprint are one atom, whose weight is the sum of theirs."""
+    prev.suit`` above atoms of its size that nobody writes).  Texts with one fingerprint
+    are one atom, whose weight is the sum of theirs."""
     ns = _namespace()
     plays = probes()
     raw = _raw_atoms()
