@@ -181,28 +181,33 @@ def calibration(seen: list[tuple[float, bool]]) -> None:
             print(f"{lo:.2f}-{hi:.2f}    {len(group):6d} {stated:7.3f} {right:6.3f}")
 
 
-def bits(rules: list[Rule], plays: int = 60) -> None:
-    """Each rule's prior bits: -log2 of the prior mass of its behaviour in the search."""
+def plays(rule: Rule, n: int = 60) -> list[Observation]:
+    """The starter and ``n`` plays that ``rule`` judges, drawn from a generator seeded
+    by its text: every other play a card the rule takes (when one is left), so that the
+    line grows past the places where random cards would leave it stuck."""
     deck = canonical(standard_deck())
+    rng = random.Random(rule.source)
+    starter = rng.choice([c for c in deck if rule.accepts_start(c)])
+    line = [starter]
+    obs = [Observation((), starter, True)]
+    for k in range(n):
+        taken = [c for c in deck if rule.accepts(line, c)] if k % 2 else []
+        card = rng.choice(taken or deck)
+        ok = rule.accepts(line, card)
+        obs.append(Observation(line, card, ok))
+        if ok:
+            line.append(card)
+    return obs
+
+
+def bits(rules: list[Rule], n: int = 60) -> None:
+    """Each rule's prior bits: -log2 of the prior mass of its behaviour in the search."""
     search = induce.searcher()
     found: list[float] = []
     print(f"{'rule':40} bits")
     for rule in rules:
-        rng = random.Random(rule.source)
-        starter = rng.choice([c for c in deck if rule.accepts_start(c)])
-        line = [starter]
-        obs = [Observation((), starter, True)]
-        for k in range(plays):
-            # every other play a card the rule takes (when one is left), so that the line
-            # grows past the places where random cards would leave it stuck
-            taken = [c for c in deck if rule.accepts(line, c)] if k % 2 else []
-            card = rng.choice(taken or deck)
-            ok = rule.accepts(line, card)
-            obs.append(Observation(line, card, ok))
-            if ok:
-                line.append(card)
         mine = sum(1 << j for j, (ln, c) in enumerate(induce.probes()) if rule.accepts(ln, c))
-        ranked = induce.ranked(obs)
+        ranked = induce.ranked(plays(rule, n))
         mass = next(
             (
                 w

@@ -22,16 +22,15 @@ otherwise the counts are printed.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import textwrap
 from collections import Counter
 from pathlib import Path
 
-from cardrules.cards import canonical, standard_deck
+from bench_scientist import load, plays
+
 from cardrules.lang import induce
-from cardrules.lang.induce import Observation
-from cardrules.lang.rules import Rule, compile_rule, compile_rules
+from cardrules.lang.rules import Rule
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -46,13 +45,6 @@ def default_files() -> list[Path]:
     ]
 
 
-def load(path: Path) -> list[Rule]:
-    text = path.read_text(encoding="utf-8")
-    if 'rule "' in text:
-        return list(compile_rules(text).values())
-    return [compile_rule(text, name=path.stem)]
-
-
 def body(rule: Rule) -> str:
     """The rule's text without its comments and its ``rule "name":`` line."""
     lines = [
@@ -61,23 +53,6 @@ def body(rule: Rule) -> str:
         if ln.strip() and not ln.lstrip().startswith("#") and not ln.startswith("rule ")
     ]
     return " ".join(" ".join(lines).split())
-
-
-def plays(rule: Rule, n: int = 60) -> list[Observation]:
-    """The plays of ``bench_scientist.py --bits``: every other one a card the rule takes."""
-    deck = canonical(standard_deck())
-    rng = random.Random(rule.source)
-    starter = rng.choice([c for c in deck if rule.accepts_start(c)])
-    line = [starter]
-    obs = [Observation((), starter, True)]
-    for k in range(n):
-        taken = [c for c in deck if rule.accepts(line, c)] if k % 2 else []
-        card = rng.choice(taken or deck)
-        ok = rule.accepts(line, card)
-        obs.append(Observation(tuple(line), card, ok))
-        if ok:
-            line.append(card)
-    return obs
 
 
 def count(files: list[Path]) -> tuple[Counter[str], int, int]:
