@@ -117,15 +117,8 @@ def test_the_prior_keeps_its_total_and_favours_what_people_write() -> None:
     """The learnt factors move weight, they do not make it: the atoms' weights add up to
     what the size prior alone gives; and among the atoms of one size and kind, the
     templates people use weigh more than those they do not."""
-    raw = search._raw_atoms()
-    per: dict[str, int] = {}
-    for text, *_ in raw:
-        per[search.template(text)] = per.get(search.template(text), 0) + 1
-    sized = [
-        (text, math.exp(-search.SIZE_COST * (search.text_size(text) + max(0, d - 1) + ("position" in text))))
-        for text, _, d, _ in raw
-    ]
-    weighted = [(text, w / per[search.template(text)]) for text, w in sized]
+    texts = [(text, depth) for text, _, depth, _ in search._raw_atoms()]
+    weighted = list(zip([t for t, _ in texts], search.size_weights(texts)[1], strict=True))
     factors = search.learnt_factors(weighted, search.TEMPLATE_COUNTS)
     assert sum(w * factors[search.template(t)] for t, w in weighted) == pytest.approx(sum(w for _, w in weighted))
     assert search.TEMPLATE_COUNTS["prev is black"] > 0 and "prev is not black" not in search.TEMPLATE_COUNTS

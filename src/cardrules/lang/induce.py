@@ -73,6 +73,7 @@ __all__ = [
     "induce",
     "learnt_factors",
     "searcher",
+    "size_weights",
 ]
 
 Pred = Callable[[Sequence[Card], Card], bool]
@@ -557,6 +558,24 @@ def learnt_factors(weighted: Iterable[tuple[str, float]], counts: Mapping[str, i
     return out
 
 
+def size_weights(texts: Sequence[tuple[str, int]]) -> tuple[list[int], list[float]]:
+    """The sizes and size weights of atom texts given with their depths: the size is
+    :func:`text_size` plus one per card looked back beyond ``prev`` and one for
+    ``position``; the weight ``exp(-SIZE_COST * size) / n``, ``n`` the number of the
+    texts of its :func:`template`."""
+    per_template: dict[str, int] = {}
+    for text, _ in texts:
+        per_template[template(text)] = per_template.get(template(text), 0) + 1
+    sizes: list[int] = []
+    weights: list[float] = []
+    for text, depth in texts:
+        # Looking further back, or at the place in the line, is less simple.
+        size = text_size(text) + max(0, depth - 1) + ("position" in text)
+        sizes.append(size)
+        weights.append(math.exp(-SIZE_COST * size) / per_template[template(text)])
+    return sizes, weights
+
+
 @functools.cache
 def atoms() -> tuple[Atom, ...]:
     """The distinct atoms (by fingerprint), most probable first; made once per process.
@@ -572,16 +591,7 @@ def atoms() -> tuple[Atom, ...]:
     ns = _namespace()
     plays = probes()
     raw = _raw_atoms()
-    per_template: dict[str, int] = {}
-    for text, _, _, _ in raw:
-        per_template[template(text)] = per_template.get(template(text), 0) + 1
-    sizes: list[int] = []
-    weights: list[float] = []
-    for text, _, depth, _ in raw:
-        # Looking further back, or at the place in the line, is less simple.
-        size = text_size(text) + max(0, depth - 1) + ("position" in text)
-        sizes.append(size)
-        weights.append(math.exp(-SIZE_COST * size) / per_template[template(text)])
+    sizes, weights = size_weights([(text, depth) for text, _, depth, _ in raw])
     texts = (text for text, _, _, _ in raw)
     factor = learnt_factors(zip(texts, weights, strict=True), TEMPLATE_COUNTS)
     made: list[Atom] = []
