@@ -10,7 +10,7 @@ from __future__ import annotations
 import attrs
 
 from cardrules import CHANCE, Card, IllegalActionError, RulesError, Shuffle, Suit, canonical
-from cardrules.protocol import GameDef
+from cardrules.protocol import GameDef, register_game
 
 
 @attrs.frozen
@@ -113,3 +113,4 @@ GAME = GameDef(
     view=view,
     module=__name__,
 )
+register_game(GAME)

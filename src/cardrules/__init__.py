@@ -36,7 +36,7 @@ from .errors import (
     StateFormatError,
     UnknownGameError,
 )
-from .protocol import CHANCE, GAMES, GameDef, Shuffle, chance_cards
+from .protocol import CHANCE, GAMES, GameDef, SearchHooks, Shuffle, chance_cards, register_game
 from .serialize import from_json, to_json
 from .simulation import (
     Factory,
@@ -66,6 +66,7 @@ __all__ = [
     "InvalidCardError",
     "RandomAgent",
     "RulesError",
+    "SearchHooks",
     "Shuffle",
     "SimulationError",
     "StateFormatError",
@@ -82,6 +83,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "play",
+    "register_game",
     "simulate",
     "standard_deck",
     "to_json",

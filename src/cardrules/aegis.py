@@ -37,7 +37,7 @@ from ._hotloops import IMPLEMENTATION, subset_objects
 from ._records import maker
 from .cards import Card, Suit, parse_card, parse_cards, standard_deck
 from .errors import CardRulesError, IllegalActionError, RulesError
-from .protocol import CHANCE, GameDef, Shuffle, _Chance
+from .protocol import CHANCE, GameDef, SearchHooks, Shuffle, _Chance, register_game
 from .tricks import TrickTable, builtin
 
 __all__ = [
@@ -1083,23 +1083,6 @@ def legal_actions(state: State) -> tuple[Any, ...]:
     return ()
 
 
-GAME: Final[GameDef[State, Rules]] = GameDef(
-    "aegis",
-    rules_type=Rules,
-    state_type=State,
-    action_types=(Exchange, Bid, Play),
-    player_counts=(2,),
-    default_players=2,
-    start=_start,
-    legal_actions=legal_actions,
-    step=_step,
-    chance_cards=_chance_cards,
-    deal=_deal,
-    view=_view,
-    describe=_describe,
-    summary=summary,
-    module=__name__,
-)
 
 
 # The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
@@ -1250,7 +1233,6 @@ def _view_role(v: View, p: int) -> str:
     return "master" if p == v.master else "slave"
 
 
-GAME.set_text(parse_action=parse_action, render=render)
 __all__ += ["parse_action", "render"]
 
 def chance_cards(state: State) -> tuple[Card, ...]:
@@ -1336,7 +1318,6 @@ def sample_state(view: View, *, seed: object = None, rules: Rules | None = None)
     return GAME.sample_state(view, seed=seed, rules=rules)
 
 
-GAME._sampler = _sampler
 
 
 # ---------------------------------------------------------------------------------------
@@ -1435,3 +1416,42 @@ def _likelihood(view: View, rules: Rules | None) -> Callable[[State], float] | N
         return w
 
     return weight
+
+
+_HELP = """\
+  a card to play: 7H (ranks A 2..10 J Q K, also T; suits S H D C or ♠ ♥ ♦ ♣)
+  an exchange: exchange 2S 7H (any order; bare cards work in the exchange phase)
+  keep your hand, or as master stop exchanging: keep (or stop)
+  a bid: bid 3"""
+
+GAME: Final[GameDef[State, Rules]] = GameDef(
+    "aegis",
+    rules_type=Rules,
+    state_type=State,
+    action_types=(Exchange, Bid, Play),
+    player_counts=(2,),
+    default_players=2,
+    start=_start,
+    legal_actions=legal_actions,
+    step=_step,
+    chance_cards=_chance_cards,
+    deal=_deal,
+    view=_view,
+    describe=_describe,
+    summary=summary,
+    describe_for=describe_for,
+    parse_action=parse_action,
+    render=render,
+    notation=_HELP,
+    scoring="season",
+    sampler=_sampler,
+    greedy_agent=GreedyAgent,
+    search=SearchHooks(
+        settings={"iterations": 600, "rollout": "policy", "belief": "policy"},
+        reward_scale=3.0,
+        rollout_policy=_rollout_policy,
+        likelihood=_likelihood,
+    ),
+    module=__name__,
+)
+register_game(GAME)

@@ -41,7 +41,7 @@ from .lang.analysis import EquivalenceNotProven, Profile, equivalent, profile
 from .lang.errors import RuleSyntaxError, RuleTypeError
 from .lang.rules import Rule, compile_rule, compile_rules
 from .lang.tools import acceptance
-from .protocol import CHANCE, GameDef, Shuffle
+from .protocol import CHANCE, GameDef, SearchHooks, Shuffle, register_game
 
 __all__ = [
     "DEFAULT_RULE_TEXT",
@@ -1032,23 +1032,6 @@ def summary(state: State) -> str:
 
 # -- the game --------------------------------------------------------------------------
 
-GAME: Final = GameDef(
-    "eleusis",
-    rules_type=Rules,
-    state_type=State,
-    action_types=(Play, NoPlay, BecomeProphet, Pass, Judge),
-    player_counts=range(3, 9),
-    default_players=5,
-    start=_start,
-    legal_actions=legal_actions,
-    step=_step,
-    chance_cards=_chance_cards,
-    deal=_deal,
-    view=_view,
-    describe=describe,
-    summary=summary,
-    module=__name__,
-)
 
 
 # The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
@@ -1315,7 +1298,6 @@ def render(state: State, player: int | None = None) -> str:
     return "\n".join(lines)
 
 
-GAME.set_text(parse_action=parse_action, render=render)
 __all__ += ["parse_action", "render"]
 
 # -- the scientist (the rule finder, its player, the single-player round) -----------------
@@ -1395,5 +1377,79 @@ def sample_state(view: View, *, seed: object = None, rules: Rules | None = None)
     """
     return GAME.sample_state(view, seed=seed, rules=rules)
 
+def _after_action(before: State, after: State) -> str | None:
+    """The layout, after a play changed it (what a person at the table is shown)."""
+    if after.main != before.main or after.sides != before.sides:
+        return "\n" + layout_text(after) + "\n"
+    return None
 
-GAME._sampler = _sampler
+
+def _standing(state: State) -> list[float]:
+    """A rollout's standing when no score changed: fewer cards is better (God, who
+    holds none, stands at the scientists' mean)."""
+    n = state.players
+    gains: list[float] = [-len(h) for h in state.hands]
+    gains[0] = sum(gains[1:]) // max(n - 1, 1)
+    return gains
+
+
+def _rules_from_text(text: str, name: str | None = None) -> Rules:
+    """The Rules whose secret rule is ``text``: one rule, or the rule called ``name`` of
+    a text that names several."""
+    if name is not None:
+        rules = compile_rules(text)
+        if name not in rules:
+            known = ", ".join(sorted(rules)) or "none"
+            raise CardRulesError(f"no rule named {name!r} (the text has: {known})")
+        return Rules(secret=rules[name])
+    try:
+        return Rules(secret=compile_rule(text))
+    except RuleSyntaxError:
+        try:
+            several = compile_rules(text)
+        except CardRulesError:
+            several = {}
+        if len(several) > 1:
+            names = ", ".join(f'"{n}"' for n in several)
+            why = f"the text holds {len(several)} rules ({names}): choose one by name"
+            raise CardRulesError(why) from None
+        raise
+
+
+
+_HELP = """\
+  play one card: 5H; a string of cards, in order: 5H 6C 7D
+  say you hold no right card: no play (or none)
+  after your play: prophet (become prophet) or pass
+  as prophet: judge right, judge wrong; for a no-play: judge wrong 5H (5H was right)
+  (a numbered list shows single cards; strings of 2 or more cards are legal too)"""
+
+GAME: Final = GameDef(
+    "eleusis",
+    rules_type=Rules,
+    state_type=State,
+    action_types=(Play, NoPlay, BecomeProphet, Pass, Judge),
+    player_counts=range(3, 9),
+    default_players=5,
+    start=_start,
+    legal_actions=legal_actions,
+    step=_step,
+    chance_cards=_chance_cards,
+    deal=_deal,
+    view=_view,
+    describe=describe,
+    summary=summary,
+    parse_action=parse_action,
+    render=render,
+    title="New Eleusis",
+    notation=_HELP,
+    after_action=_after_action,
+    default_seat=DEMO_SEAT,
+    observer_seats=(0,),
+    rules_from_text=_rules_from_text,
+    sampler=_sampler,
+    greedy_agent=GreedyAgent,
+    search=SearchHooks(reward_scale=4.0, standing=_standing),
+    module=__name__,
+)
+register_game(GAME)

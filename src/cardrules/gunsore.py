@@ -44,7 +44,7 @@ from ._records import maker
 from .agents import SeededAgent
 from .cards import JOKER, Card, canonical, parse_card, standard_deck
 from .errors import CardRulesError, IllegalActionError, RulesError
-from .protocol import CHANCE, GameDef, Shuffle, _Chance
+from .protocol import CHANCE, GameDef, SearchHooks, Shuffle, _Chance, register_game
 from .tricks import TrickTable, builtin
 
 __all__ = [
@@ -933,23 +933,6 @@ def chance_cards(state: State) -> tuple[Card, ...]:
     return GAME.chance_cards(state)
 
 
-GAME: Final = GameDef(
-    "gunsore",
-    rules_type=Rules,
-    state_type=State,
-    action_types=(Play, DeclareWar),
-    player_counts=(2,),
-    default_players=2,
-    start=_start,
-    legal_actions=legal_actions,
-    step=_step,
-    chance_cards=_chance_cards,
-    deal=_deal,
-    view=_view,
-    describe=describe,
-    summary=summary,
-    module=__name__,
-)
 
 
 # -- actions and tables as text --------------------------------------------------------
@@ -1033,7 +1016,6 @@ def render(state: State, player: int | None = None) -> str:
     return "\n".join(lines)
 
 
-GAME.set_text(parse_action=parse_action, render=render)
 __all__ += ["parse_action", "render"]
 
 # -- sampling states from a view (for search agents: cardrules.search) -------------------
@@ -1080,4 +1062,32 @@ def sample_state(view: View, *, seed: object = None, rules: Rules | None = None)
     return GAME.sample_state(view, seed=seed, rules=rules)
 
 
-GAME._sampler = _sampler
+_HELP = """\
+  a card to play: 7H, JK for the joker
+  declare war (master, development season): war"""
+
+GAME: Final = GameDef(
+    "gunsore",
+    rules_type=Rules,
+    state_type=State,
+    action_types=(Play, DeclareWar),
+    player_counts=(2,),
+    default_players=2,
+    start=_start,
+    legal_actions=legal_actions,
+    step=_step,
+    chance_cards=_chance_cards,
+    deal=_deal,
+    view=_view,
+    describe=describe,
+    summary=summary,
+    parse_action=parse_action,
+    render=render,
+    notation=_HELP,
+    scoring="season",
+    sampler=_sampler,
+    greedy_agent=GreedyAgent,
+    search=SearchHooks(settings={"iterations": 500, "prior": "greedy", "widening": 1.0}, reward_scale=60.0),
+    module=__name__,
+)
+register_game(GAME)

@@ -17,11 +17,15 @@ handed to :class:`GameDef`:
     protocol has already checked that ``shuffle.order`` is a permutation of
     :func:`chance_cards`);
 
-then ``view(state, player)``, and optionally ``describe(state, action)`` (a line for a
-record) and ``summary(state)`` (the game in a few lines).
+then ``view(state, player)``.  Everything else a tool may need of a game is handed to
+:class:`GameDef` too, as optional typed fields (its text, its seats, a state sampler, a
+greedy agent, the search hooks of :class:`SearchHooks`, the adapters' encoding): the
+agents, the search, the simulator, the command line and the adapters reach a game only
+through its :class:`GameDef`, so a game written outside this package takes part in all
+of them once :func:`register_game` has registered it.
 
 Everything else (seeded chance, the chance check, replay, JSON, the :data:`GAMES`
-registry, generic tools) lives here once.  A ``State`` must be a frozen attrs class with
+registry) lives here once.  A ``State`` must be a frozen attrs class with
 the attributes ``to_act``, ``is_over``, ``scores``, ``winners``, ``history`` and a
 ``seed`` field declared with ``eq=False`` (the seed is how chance was resolved, not part
 of the position).
@@ -48,9 +52,12 @@ __all__ = [
     "GAMES",
     "Agent",
     "GameDef",
+    "SearchHooks",
     "Shuffle",
     "chance_cards",
+    "game_named",
     "game_of",
+    "register_game",
     "seeded_order",
 ]
 
@@ -132,6 +139,38 @@ Agent = Callable[[Any, Sequence[Any]], Any]
 S = TypeVar("S", bound=GameState)
 R = TypeVar("R")
 
+
+@attrs.frozen(kw_only=True)
+class SearchHooks:
+    """What a search agent (:class:`cardrules.search.ISMCTSAgent`) may use of a game
+    beyond its rules; every field is optional.
+
+    ``settings``
+        the :class:`~cardrules.search.ISMCTSAgent` options of the game's strongest
+        agent (``{"iterations": 500, "prior": "greedy"}``...), which
+        :func:`cardrules.agents.strong_agent` uses; ``None`` when the game's greedy agent
+        is its strongest (New Eleusis: a search would need the secret rule);
+    ``reward_scale``
+        the points of a typical hand: a rollout that ends a hand is rewarded
+        ``tanh(gain / reward_scale)`` around one half;
+    ``rollout_policy(state, rng) -> action``
+        a cheap policy for ``rollout="policy"``, given the whole (sampled) state;
+    ``likelihood(view, rules) -> weight(state) | None``
+        for ``belief="policy"``: how likely a sampled state makes what the opponent
+        did, as seen in ``view`` (a number in ``(0, 1]``), or ``None`` where the view
+        shows nothing to weigh;
+    ``standing(state) -> list[float]``
+        at the end of a rollout where no score changed, each player's standing (higher
+        is better), rewarded like score gains (New Eleusis: fewer cards in hand).
+    """
+
+    settings: Mapping[str, Any] | None = None
+    reward_scale: float = 10.0
+    rollout_policy: Callable[[Any, random.Random], Any] | None = None
+    likelihood: Callable[[Any, Any], Callable[[Any], float] | None] | None = None
+    standing: Callable[[Any], list[float]] | None = None
+
+
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}
 _BY_NAME: dict[str, GameDef[Any, Any]] = {}
 
@@ -139,11 +178,38 @@ _BY_NAME: dict[str, GameDef[Any, Any]] = {}
 class GameDef(Generic[S, R]):
     """One game, as the protocol sees it: its rules and the shared machinery around them.
 
-    Instances are what :data:`GAMES` holds: they offer ``new_game``, ``legal_actions``,
-    ``apply``, ``view``, ``replay``, ``chance_cards``, ``describe``, ``summary`` and
-    ``Rules`` with the same signatures for every game (``players`` is accepted
-    everywhere and checked against ``player_counts``).  Each game module's functions
-    of the same names call these: :meth:`apply` is the one path of every action.
+    Instances are what :data:`GAMES` holds (once :func:`register_game` has registered
+    them): they offer ``new_game``, ``legal_actions``, ``apply``, ``view``, ``replay``,
+    ``chance_cards``, ``describe``, ``summary`` and ``Rules`` with the same signatures for
+    every game (``players`` is accepted everywhere and checked against
+    ``player_counts``).  Each game module's functions of the same names call these:
+    :meth:`apply` is the one path of every action.
+
+    The rules are the required functions of :mod:`cardrules.protocol`.  The rest is
+    optional, and is what tools find here and nowhere else:
+
+    text
+        ``parse_action(state, text)``, ``render(state, player)``,
+        ``describe(state, action)``, ``describe_for(state, action, player)`` (the line as
+        ``player`` may be told it), ``summary(state)``; ``title`` (the game's name for
+        people, e.g. ``"New Eleusis"``), ``notation`` (a few lines on how to write an
+        action, for ``help`` at the table), ``scoring`` (what a change of the scores
+        ends: ``"season"``, ``"hand"``), ``after_action(before, after)`` (a text to show
+        after an action, or ``None``: the New Eleusis layout);
+    seats
+        ``default_seat`` (the seat a person takes, and the demo's seat),
+        ``observer_seats`` (seats that never act, whose person only watches);
+    rules from text
+        ``rules_from_text(text, name)``: the ``Rules`` a person writes as text (New
+        Eleusis: a secret rule; ``name`` picks one of several named rules);
+    tools
+        ``sampler(view, rules) -> draw(rng) -> State`` (see :meth:`sampler`),
+        ``greedy_agent(seed) -> agent``, ``search`` (:class:`SearchHooks`),
+        ``encoding(rules, players)`` (the integer actions and observations of the
+        OpenSpiel and PettingZoo adapters, a :class:`cardrules.encoding.Encoding`);
+    ``module``
+        the module that defines and registers the game: a worker process imports it to
+        find the game (:func:`game_named`).
     """
 
     def __init__(
@@ -162,18 +228,32 @@ class GameDef(Generic[S, R]):
         deal: Callable[[S, Shuffle], S],
         view: Callable[[S, int], Any],
         describe: Callable[[S, Any], str] | None = None,
+        describe_for: Callable[[S, Any, int], str] | None = None,
         summary: Callable[[S], str] | None = None,
-        module: str | None = None,
         parse_action: Callable[[S, str], Any] | None = None,
         render: Callable[[S, int | None], str] | None = None,
-
+        title: str | None = None,
+        notation: str | None = None,
+        scoring: str = "round",
+        after_action: Callable[[S, S], str | None] | None = None,
+        default_seat: int = 0,
+        observer_seats: Iterable[int] = (),
+        rules_from_text: Callable[[str, str | None], R] | None = None,
         sampler: Callable[[Any, R | None], Callable[[random.Random], S]] | None = None,
+        greedy_agent: Callable[[object], Agent] | None = None,
+        search: SearchHooks | None = None,
+        encoding: Callable[[R, int], Any] | None = None,
+        module: str | None = None,
     ) -> None:
+        if not isinstance(name, str) or not name.isidentifier():
+            raise CardRulesError(f"a game's name must be a Python identifier, not {name!r}")
         self.name = name
         self.Rules = rules_type
         self.State = state_type
         self.action_types: tuple[type, ...] = (Shuffle, *action_types)
         self.player_counts = tuple(player_counts)
+        if default_players not in self.player_counts:
+            raise CardRulesError(f"{name}: default_players {default_players!r} is not one of player_counts")
         self.default_players = default_players
         self._start = start
         self._default_rules: R | None = None
@@ -183,22 +263,41 @@ class GameDef(Generic[S, R]):
         self._deal = deal
         self._view = view
         self._describe = describe
+        self._describe_for = describe_for
         self._summary = summary
-        self.module = module
         self._parse_action = parse_action
         self._render = render
+        self._after_action = after_action
+        self._sampler = sampler
+        #: the game's name for people ("New Eleusis")
+        self.title: str = title if title is not None else name.capitalize()
+        #: how to write an action, a few lines for people (``None``: the actions' text)
+        self.notation = notation
+        #: what a change of the scores ends ("season", "hand", "round")
+        self.scoring = scoring
+        #: the seat a person takes by default
+        self.default_seat = default_seat
+        #: the seats that never act (a person there watches)
+        self.observer_seats: frozenset[int] = frozenset(observer_seats)
+        #: ``rules_from_text(text, name) -> Rules``, or ``None``
+        self.rules_from_text = rules_from_text
+        #: ``greedy_agent(seed) -> agent``, or ``None``
+        self.greedy_agent = greedy_agent
+        #: what a search may use of the game (``None``: nothing beyond its rules)
+        self.search = search
+        #: ``encoding(rules, players)`` for the OpenSpiel and PettingZoo adapters, or ``None``
+        self.encoding = encoding
+        self.module = module
         # each state class's record maker's replace (attrs.evolve's result, made faster):
         # new_game(seed=...) puts the seed on the start's state with it
         self._replace: dict[type, Callable[..., Any]] = {}
 
-        self._sampler = sampler
-        if name in _BY_NAME and _BY_NAME[name].State is not state_type:
-            raise CardRulesError(f"a game named {name!r} is already defined")
-        _BY_STATE[state_type] = self
-        _BY_NAME[name] = self
-
     def __repr__(self) -> str:
         return f"<game {self.name!r}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a game travels to a worker process by name (and the module that registers it)
+        return (game_named, (self.name, self.module))
 
     # -- the public functions, the same for every game ---------------------------------
     #
@@ -304,6 +403,11 @@ class GameDef(Generic[S, R]):
             raise CardRulesError(f"{self.name} has no state sampler")
         return self._sampler(view, rules)
 
+    @property
+    def can_sample(self) -> bool:
+        """Whether the game has a state sampler (:meth:`sampler`)."""
+        return self._sampler is not None
+
     def sample_state(self, view: Any, *, seed: object = None, rules: R | None = None) -> S:
         """A whole state consistent with everything ``view`` shows, its hidden cards
         dealt at random (uniformly where the view only fixes how many cards lie
@@ -323,13 +427,23 @@ class GameDef(Generic[S, R]):
         who = "chance" if state.to_act is CHANCE else f"player {state.to_act}"
         return f"{who}: {action}"
 
-    def set_text(
-        self, *, parse_action: Callable[[S, str], Any], render: Callable[[S, int | None], str]
-    ) -> None:
-        """Give the game its text: how actions are read and how the table is drawn (a
-        game module calls this once, after defining both)."""
-        self._parse_action = parse_action
-        self._render = render
+    def describe_for(self, state: S, action: Any, player: int) -> str:
+        """The line for ``action`` as ``player`` may be told it (what a person at that
+        seat sees; :meth:`describe` where the game hides nothing in its lines)."""
+        if self._describe_for is not None:
+            return self._describe_for(state, action, player)
+        return self.describe(state, action)
+
+    def after_action(self, before: S, after: S) -> str | None:
+        """What to show a person after an action took ``before`` to ``after``, beyond its
+        line: the game's own text, or the scores when they changed (``None``: nothing)."""
+        if self._after_action is not None:
+            return self._after_action(before, after)
+        if after.scores == before.scores or after.is_over:
+            return None
+        gained = [a - b for a, b in zip(after.scores, before.scores, strict=True)]
+        points = ", ".join(f"player {q} {'+' if x >= 0 else ''}{x}" for q, x in enumerate(gained))
+        return f"== {self.scoring} scored: {points}; scores now {' '.join(map(str, after.scores))}"
 
     def parse_action(self, state: S, text: str) -> Any:
         """The legal action ``text`` names (``str(action)`` reads back as ``action``);
@@ -396,8 +510,7 @@ class GameDef(Generic[S, R]):
         else:
             return
         raise IllegalActionError(
-            f"{self.name}: Shuffle must order exactly the {len(expected)} cards of "
-            f"chance_cards(state); {why}"
+            f"{self.name}: Shuffle must order exactly the {len(expected)} cards of chance_cards(state); {why}"
         )
 
     def _resolve_chance(self, state: S) -> S:
@@ -410,6 +523,44 @@ class GameDef(Generic[S, R]):
             state = self._deal(state, Shuffle(seeded_order(seed, k, self._chance_cards(state))))
             k += 1
         return state
+
+
+def register_game(game: GameDef[Any, Any]) -> GameDef[Any, Any]:
+    """Register ``game`` under its name: from then on :data:`GAMES`, :func:`game_of`,
+    JSON (:func:`cardrules.to_json`), :func:`cardrules.simulate` and
+    :func:`cardrules.tournament`, the agents, the search, the ``cardrules`` command and
+    the OpenSpiel and PettingZoo adapters all take it.  Returns ``game``.
+
+    Registering the same game again does nothing; another game of the same name, or a
+    second game on the same ``State`` class, is refused with :class:`CardRulesError`.
+    """
+    if not isinstance(game, GameDef):
+        raise TypeError(f"register_game takes a GameDef, not {type(game).__name__}")
+    known = _BY_NAME.get(game.name)
+    if known is game:
+        return game
+    if known is not None or (game.name in GAME_NAMES and not _loading_builtin(game)):
+        raise CardRulesError(f"a game named {game.name!r} is already registered")
+    other = _BY_STATE.get(game.State)
+    if other is not None:
+        raise CardRulesError(f"{game.State.__name__} is already the state of game {other.name!r}")
+    _BY_STATE[game.State] = game
+    _BY_NAME[game.name] = game
+    return game
+
+
+def _loading_builtin(game: GameDef[Any, Any]) -> bool:
+    # a built-in game registers itself from its own package, cardrules.<name>
+    return game.module == f"cardrules.{game.name}"
+
+
+def game_named(name: str, module: str | None = None) -> GameDef[Any, Any]:
+    """The registered game ``name``; when it is not registered yet and ``module`` is
+    given, that module is imported first (it registers the game as it loads): how a
+    worker process finds a game that a program of its own defined."""
+    if module is not None and name not in _BY_NAME and name not in GAME_NAMES:
+        importlib.import_module(module)
+    return GAMES[name]
 
 
 def game_of(state: object) -> GameDef[Any, Any]:
@@ -430,8 +581,8 @@ GAME_NAMES: Final = ("aegis", "gunsore", "eleusis", "haggis")
 
 
 class _Games(Mapping[str, "GameDef[Any, Any]"]):
-    """``GAMES["aegis"]`` ...: the four games, imported when first asked for, then any
-    other game a program defined with :class:`GameDef` (names are unique)."""
+    """``GAMES["aegis"]`` ...: the four games, imported when first asked for, then every
+    game a program registered with :func:`register_game` (names are unique)."""
 
     def __getitem__(self, name: str) -> GameDef[Any, Any]:
         if name in GAME_NAMES and name not in _BY_NAME:

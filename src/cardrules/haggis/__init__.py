@@ -36,7 +36,7 @@ from .._records import maker
 from ..agents import SeededAgent
 from ..cards import Card, canonical
 from ..errors import CardRulesError, IllegalActionError, RulesError
-from ..protocol import CHANCE, GameDef, Shuffle, _Chance
+from ..protocol import CHANCE, GameDef, SearchHooks, Shuffle, _Chance, register_game
 from .combos import _DECKS as _DECKS
 from .combos import (
     _KB,
@@ -776,23 +776,6 @@ def summary(state: State) -> str:
     return "\n".join(lines)
 
 
-GAME: GameDef[State, Rules] = GameDef(
-    "haggis",
-    rules_type=Rules,
-    state_type=State,
-    action_types=(Play, Pass, Bet, GiveTrick),
-    player_counts=(2, 3),
-    default_players=2,
-    start=_start,
-    legal_actions=legal_actions,
-    step=_step,
-    chance_cards=_chance_cards,
-    deal=_deal,
-    view=_view,
-    describe=describe,
-    summary=summary,
-    module=__name__,
-)
 
 
 # The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
@@ -989,7 +972,6 @@ def render(state: State, player: int | None = None) -> str:
     return "\n".join(lines)
 
 
-GAME.set_text(parse_action=parse_action, render=render)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1052,4 +1034,37 @@ def sample_state(view: View, *, seed: object = None, rules: Rules | None = None)
     return GAME.sample_state(view, seed=seed, rules=rules)
 
 
-GAME._sampler = _sampler
+_HELP = """\
+  a combination: its cards in any order: 5H 6H 7H, 8S 8D, J Q (a bomb)
+  with wild face cards the declaration may be needed: 5H J as 5s, 5H 6H J as run to 7,
+  6H 7C J Q as pairs to 7 (triples, quadruples... for wider runs)
+  pass; bet 15 or bet 30 (before your first card of the hand); give 1 (a bombed trick)"""
+
+GAME: GameDef[State, Rules] = GameDef(
+    "haggis",
+    rules_type=Rules,
+    state_type=State,
+    action_types=(Play, Pass, Bet, GiveTrick),
+    player_counts=(2, 3),
+    default_players=2,
+    start=_start,
+    legal_actions=legal_actions,
+    step=_step,
+    chance_cards=_chance_cards,
+    deal=_deal,
+    view=_view,
+    describe=describe,
+    summary=summary,
+    parse_action=parse_action,
+    render=render,
+    notation=_HELP,
+    scoring="hand",
+    sampler=_sampler,
+    greedy_agent=GreedyAgent,
+    search=SearchHooks(
+        settings={"iterations": 40, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
+        reward_scale=40.0,
+    ),
+    module=__name__,
+)
+register_game(GAME)
