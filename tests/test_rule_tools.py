@@ -520,9 +520,9 @@ def test_rules_must_be_compiled() -> None:
 
 
 def test_has_is_no_whole_card_use() -> None:
-    from cardrules.lang.analysis import _slot_uses
+    from cardrules.lang.cardclasses import slot_uses
 
-    uses = _slot_uses([compile_rule("has(prev2) and card == prev").tree])
+    uses = slot_uses([compile_rule("has(prev2) and card == prev").tree])
     assert uses.opaque == set() and uses.equal == {"card", "prev"}
     assert uses.attributes["prev2"] == set()
 

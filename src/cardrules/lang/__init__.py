@@ -73,9 +73,26 @@ Traceback (most recent call last):
 cardrules.lang.errors.RuleSyntaxError: line 1, column 1: unknown name 'prev'; known names: card, ...
   prev is red
   ^
+
+Modules, from the bottom up
+---------------------------
+
+Each module imports only modules listed before it, so no two modules import each other:
+
+1. ``ast`` (syntax trees), ``errors`` (source errors), ``items`` (constant sets and
+   lists), ``parser`` (text to trees), ``check`` (types), ``codegen`` (checked trees to
+   Python functions);
+2. ``explain``, the reference interpreter: it reads a rule through
+   :class:`~cardrules.lang.explain.RuleLike`, so it needs nothing of ``rules``;
+3. ``rules`` (Eleusis rules, explained by ``explain``) and ``tables`` (trick tables);
+4. the rule tools: ``tools`` (:func:`acceptance`); the pieces of the equivalence
+   searches, ``cardclasses`` (the cards each slot of a rule tells apart), ``atoms``
+   (the parts of a rule that read only the position) and ``periods`` (past which
+   position a rule's verdicts repeat); ``inplay`` (equivalence on the lines rules
+   build); last ``analysis`` (:func:`profile`, :func:`equivalent`).
 """
 
-from .analysis import EquivalenceNotProven, Profile, equivalent, profile  # rule tools (tools helper)
+from .analysis import EquivalenceNotProven, Profile, equivalent, profile
 from .ast import Type
 from .check import Checked, Env, Variable, check
 from .codegen import CodeGen, build_function, compile_expr, exec_source

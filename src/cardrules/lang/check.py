@@ -46,6 +46,7 @@ import attrs
 from . import ast as A
 from .ast import Type
 from .errors import RuleSyntaxError, RuleTypeError, SourceError
+from .parser import CONSTANTS, PROPERTY_ALIASES
 
 __all__ = ["ATTRIBUTES", "FUNCTIONS", "PROPERTIES", "Checked", "Env", "Variable", "check"]
 
@@ -472,8 +473,6 @@ class _Checker:
 
 
 def _is_language_name(name: str) -> bool:
-    from .parser import CONSTANTS, PROPERTY_ALIASES
-
     return (
         name in CONSTANTS
         or name in PROPERTY_ALIASES

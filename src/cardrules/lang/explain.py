@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -18,10 +18,7 @@ from ..cards import Card, Color, Suit
 from . import ast as A
 from .items import Items
 
-if TYPE_CHECKING:
-    from .rules import Rule
-
-__all__ = ["Context", "evaluate", "explain", "judge"]
+__all__ = ["Context", "RuleLike", "evaluate", "explain", "judge"]
 
 _FACE = (11, 12, 13)
 
@@ -474,7 +471,21 @@ def _decide(node: A.If, ctx: Context, negate: bool = False) -> str:
     return f"{conds}, so {_requirement(node.orelse, ctx, negate)}"
 
 
-def explain(rule: Rule, line: Sequence[Card], card: Card) -> str:
+class RuleLike(Protocol):
+    """What :func:`explain` reads of a rule, as a :class:`~cardrules.lang.rules.Rule`
+    has it: ``tree`` (the ``play:`` part), ``depth`` and ``uses_has``."""
+
+    @property
+    def tree(self) -> A.Expr: ...
+
+    @property
+    def depth(self) -> int: ...
+
+    @property
+    def uses_has(self) -> bool: ...
+
+
+def explain(rule: RuleLike, line: Sequence[Card], card: Card) -> str:
     """Which part of ``rule`` decides on ``card`` after ``line``, in one sentence:
     the conditions that hold, what the rule then asks, and what the card is.
 

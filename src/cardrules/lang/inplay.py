@@ -7,7 +7,7 @@ difference is ``((), card)``).
 **Exact case** (neither rule uses aggregates, both look back at most 2 cards): a rule's
 verdict depends on the last two cards, the judged card and the position only, and the
 position matters only through the values of the rules' position atoms (past a threshold
-``T`` periodically, with period ``P``; see :mod:`cardrules.lang.analysis`).  So the built
+``T`` periodically, with period ``P``; see :mod:`cardrules.lang.periods`).  So the built
 lines of each length are followed as the **set of their last two cards** (cards grouped
 into classes of what the rules read, each class walked through its first card), with
 the least built line reaching each pair as its witness.  A length whose set and position
@@ -28,17 +28,9 @@ import random
 from collections.abc import Sequence
 
 from ..cards import Card
-from .analysis import (
-    DECK,
-    EXACT_LENGTH_LIMIT,
-    Counterexample,
-    _atom_evaluator,
-    _atoms,
-    _classes,
-    _exact_case,
-    _Growth,
-    _slot_uses,
-)
+from .atoms import atom_evaluator, position_atoms
+from .cardclasses import DECK, Counterexample, card_classes, slot_uses
+from .periods import EXACT_LENGTH_LIMIT, Growth, exact_case
 from .rules import Rule
 
 __all__ = ["in_play_search"]
@@ -67,23 +59,23 @@ def in_play_search(
     starters = [c for c in DECK if a.accepts_start(c)]
     if not starters:
         return None, True
-    if _exact_case(a) and _exact_case(b):
+    if exact_case(a) and exact_case(b):
         return _exact(a, b, starters)
     return _bounded(a, b, starters, max_length, seed, samples), False
 
 
 def _exact(a: Rule, b: Rule, starters: Sequence[Card]) -> tuple[Counterexample | None, bool]:
-    uses = _slot_uses((a.tree, b.tree))
+    uses = slot_uses((a.tree, b.tree))
     read = uses.reads("card") | uses.reads("prev") | uses.reads("prev2")
-    classes = _classes(read)
+    classes = card_classes(read)
     reps = [g[0] for g in classes]
     cls = {c: k for k, g in enumerate(classes) for c in g}
-    growth = _Growth()
+    growth = Growth()
     for rule in (a, b):
         growth.visit(rule.tree)
     threshold = max(3, growth.threshold)
     period = growth.period
-    evaluate = _atom_evaluator([*_atoms(a.tree), *_atoms(b.tree)])
+    evaluate = atom_evaluator([*position_atoms(a.tree), *position_atoms(b.tree)])
     fa, fb = a.accepts, b.accepts
 
     # Lines of one card: the least starter of each class.

@@ -28,6 +28,7 @@ from . import ast as A
 from .check import Checked, Env, Variable, check
 from .codegen import CodeGen, build_function
 from .errors import RuleSyntaxError, RuleTypeError, depth_guard
+from .explain import explain as _explain
 from .parser import parse_rule_text
 
 __all__ = [
@@ -364,9 +365,7 @@ class Rule:
     def explain(self, line: Line, card: Card) -> str:
         """A short sentence saying which part of the rule decided, e.g. ``"prev 7H is
         odd, so card is black must hold: 4D is not black, so 4D is wrong"``."""
-        from .explain import explain
-
-        return explain(self, list(line), card)
+        return _explain(self, list(line), card)
 
     def __str__(self) -> str:
         return self._text
