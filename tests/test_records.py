@@ -160,11 +160,11 @@ def test_the_c_record_maker_refuses_what_it_cannot_build() -> None:
 
 def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every game module's makers through the constructors, and the Python loop."""
-    for module in (aegis, gunsore, eleusis, haggis):
+    for module in (aegis.rules, gunsore, eleusis, haggis):
         monkeypatch.setattr(module, "_STATE", maker(module.State, accelerate=False))
-    monkeypatch.setattr(aegis, "_TRICK", maker(aegis.Trick, accelerate=False))
-    monkeypatch.setattr(aegis, "_SEASON", maker(aegis.Season, accelerate=False))
-    monkeypatch.setattr(aegis, "_exchange_actions", aegis._exchange_actions_py)
+    monkeypatch.setattr(aegis.rules, "_TRICK", maker(aegis.Trick, accelerate=False))
+    monkeypatch.setattr(aegis.rules, "_SEASON", maker(aegis.Season, accelerate=False))
+    monkeypatch.setattr(aegis.rules, "_exchange_actions", aegis.rules._exchange_actions_py)
     monkeypatch.setattr(combos, "_COMBO", maker(combos.Combo, accelerate=False))
     monkeypatch.setattr(combos, "_PLAY", maker(combos.Play, accelerate=False))
     assert subset_objects_py is not None

@@ -174,18 +174,18 @@ def test_aegis_rollout_policy_plays_legal_actions_from_the_hand_and_public_facts
     for seed in range(4):
         for state in _decision_points("aegis", 2, seed, 40):
             legal = g.legal_actions(state)
-            action = aegis._rollout_policy(state, rng)
+            action = aegis.agent._rollout_policy(state, rng)
             assert action in legal
             p = state.to_act
             other = g.sample_state(g.view(state, p), seed=seed)
-            assert aegis._rollout_policy(other, rng) == action
+            assert aegis.agent._rollout_policy(other, rng) == action
 
 
 def test_aegis_rollout_policy_follows_the_greedy_rules_in_a_stacked_deal():
     from cardrules import aegis
 
     g, state, deck, key, m = _stacked_aegis_season()
-    strength, _ = aegis._policy_tables(state.rules.table, key)
+    strength, _ = aegis.agent._policy_tables(state.rules.table, key)
     # an independent rating: the share of the other 50 cards beaten, leading and following
     table = state.rules.table
     others = [c for c in deck if c != key]
@@ -197,10 +197,10 @@ def test_aegis_rollout_policy_follows_the_greedy_rules_in_a_stacked_deal():
         )
         assert strength[c] == pytest.approx(beaten / (2 * (len(others) - 1)))
     weak = tuple(c for c in state.hands[state.to_act] if strength[c] < 0.5)
-    action = aegis._rollout_policy(state, None)
+    action = aegis.agent._rollout_policy(state, None)
     assert action == (aegis.Exchange(weak) if len(weak) >= 2 else aegis.Exchange(()))
     state = g.apply(state, aegis.Exchange(()))  # the master stops: it bids what its hand is worth
-    bid = aegis._rollout_policy(state, None)
+    bid = aegis.agent._rollout_policy(state, None)
     expect = round(sum(strength[c] for c in m))
     assert bid == aegis.Bid(max(expect, 1))
 
@@ -216,7 +216,7 @@ def test_aegis_likelihood_weights_lie_in_the_unit_interval_and_favour_the_policy
     for seed in range(3):
         for state in _decision_points("aegis", 2, seed, 30):
             v = g.view(state, state.to_act)
-            weight = aegis._likelihood(v, None)
+            weight = aegis.agent._likelihood(v, None)
             if weight is None:
                 assert v.bids[1 - v.player] is None and not any(v.drawn[1 - v.player])
                 continue
@@ -228,9 +228,9 @@ def test_aegis_likelihood_weights_lie_in_the_unit_interval_and_favour_the_policy
     # the policy's own choices are the likeliest: a game played by the policy itself
     state = g.new_game(seed=11)
     while state.phase != "play":
-        state = g.apply(state, aegis._rollout_policy(state, rng))
+        state = g.apply(state, aegis.agent._rollout_policy(state, rng))
     for p in (0, 1):
-        weight = aegis._likelihood(g.view(state, p), None)
+        weight = aegis.agent._likelihood(g.view(state, p), None)
         assert weight is not None and weight(state) == 1.0
 
 

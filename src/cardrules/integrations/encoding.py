@@ -710,9 +710,9 @@ class AegisEncoding(Encoding):
 
     def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
         cid = self.card_id
-        plays = [(a, self.PLAY + cid[c], True) for c, a in aegis._PLAYS.items()]
-        bids = [(b, self.BID + b.n - 1, True) for b in aegis._BIDS]
-        return [*plays, *bids, (aegis._KEEP, self.EXCHANGE, True)]
+        plays = [(a, self.PLAY + cid[c], True) for c, a in aegis.rules._PLAYS.items()]
+        bids = [(b, self.BID + b.n - 1, True) for b in aegis.rules._BIDS]
+        return [*plays, *bids, (aegis.rules._KEEP, self.EXCHANGE, True)]
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         kind = type(action).__name__

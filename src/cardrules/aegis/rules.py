@@ -1,69 +1,28 @@
-"""Aegis (イージス): a two-player bidding trick-taking game with a key card.
+"""The rules of Aegis: the options (:class:`Rules`), the actions, the ``State`` and
+its records, every transition (the first-master draw, the deal, exchanges, bids, tricks,
+the scoring of a season), the legal actions, what each player sees (``View``) and the
+manual's ratings (:func:`evaluate`).
 
-The rules are those of the author's own manual (「イージス/説明書」 by 永施 誠, Stardust
-Crown, revised up to 2002-12-21); the Aegis page of the documentation tells them in
-English and lists every decision taken where the manual is silent.
-
-A season in brief: a chance :class:`~cardrules.Shuffle` deals the **key card** and five
-cards each; the master may exchange up to four times (the slave only after the master
-did); both bid a *norma* bounded by the exchange count; the higher bidder attacks; five
-tricks with must-follow, each resolved by the ``aegis`` trick table; Break, Keep,
-Conquest, Promise and Save score the season.  The game ends at a 10-point lead or 25
-points.
-
->>> from cardrules import aegis
->>> state = aegis.new_game(seed=7)
->>> state.phase, state.to_act == state.master
-('exchange', True)
->>> len(aegis.legal_actions(state))         # stop, or exchange any of 31 subsets
-32
->>> state = aegis.apply(state, aegis.Exchange(()))      # the master stops at once
->>> [str(a) for a in aegis.legal_actions(state)]
-['bid 1', 'bid 2', 'bid 3', 'bid 4', 'bid 5']
+Everything here is re-exported by :mod:`cardrules.aegis`, where the game is assembled
+and registered.
 """
 
 from __future__ import annotations
 
 import operator
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from itertools import chain, combinations
-from random import Random
 from typing import Any, Final, Literal
 
 import attrs
 
-from ._hotloops import IMPLEMENTATION, subset_objects
-from ._records import maker
-from .cards import Card, Suit, parse_card, parse_cards, standard_deck
-from .errors import CardRulesError, IllegalActionError, RulesError
-from .protocol import CHANCE, GameDef, SearchHooks, Shuffle, _Chance, register_game
-from .tricks import TrickTable, builtin
-
-__all__ = [
-    "GAME",
-    "Bid",
-    "Evaluation",
-    "Exchange",
-    "GreedyAgent",
-    "Play",
-    "Rules",
-    "Season",
-    "State",
-    "Trick",
-    "View",
-    "apply",
-    "chance_cards",
-    "describe",
-    "describe_for",
-    "draw_beats",
-    "evaluate",
-    "legal_actions",
-    "new_game",
-    "replay",
-    "summary",
-    "view",
-]
+from .._hotloops import IMPLEMENTATION, subset_objects
+from .._records import maker
+from ..cards import Card, Suit, parse_card, parse_cards, standard_deck
+from ..errors import CardRulesError, IllegalActionError, RulesError
+from ..protocol import CHANCE, Shuffle, _Chance
+from ..tricks import TrickTable, builtin
 
 #: Tricks in a season (five cards each).
 TRICKS: Final = 5
@@ -807,90 +766,29 @@ def _own_discards(state: State, player: int) -> tuple[Card, ...]:
 
 
 # ---------------------------------------------------------------------------------------
-# Records for people
+# Legal actions
 
 
-def describe_for(state: State, action: Any, player: int) -> str:
-    """The line :func:`~cardrules.GameDef.describe` gives for ``action``, as ``player``
-    may be told it: an opponent's exchange shows how many cards, not which (the
-    discards are hidden, as in :func:`view`)."""
-    return _describe(state, action, viewer=player)
-
-
-def _describe(state: State, action: Any, viewer: int | None = None) -> str:
-    if state.to_act is CHANCE and type(action) is Shuffle:
-        o = action.order
-        if state.phase == "draw":
-            m = 0 if draw_beats(o[0], o[1]) else 1
-            return f"chance: player 0 draws {o[0]}, player 1 draws {o[1]}; player {m} is the first master"
-        return f"chance: season {state.season_number} dealt; key card {o[0]}; player {state.master} is master"
-    p = state.to_act
-    if not isinstance(p, int):
-        return f"{action}"
-    who = f"player {p} ({_role(state, p)})"
-    if state.history and type(state.history[-1]) is Shuffle:  # a season's first move
-        who = f"[season {state.season_number}, key card {state.key}] {who}"
-    if type(action) is Exchange:
-        if not action.cards:
-            if p == state.master:
-                n = state.exchanges
-                return f"{who} stops exchanging after {n} round{'s' if n != 1 else ''}"
-            return f"{who} keeps its hand"
-        n = state.exchanges + (p == state.master)
-        if viewer is not None and viewer != p:
-            k = len(action.cards)
-            return f"{who} exchanges {k} card{'s' if k != 1 else ''} (round {n})"
-        return f"{who} exchanges {' '.join(map(str, action.cards))} (round {n})"
-    if type(action) is Bid:
-        return f"{who} bids {action.n}"
-    if type(action) is Play and state.phase == "play":
-        line = f"{who} plays {action.card}"
-        try:
-            new = _step(state, action)
-        except CardRulesError:
-            return line
+def legal_actions(state: State) -> tuple[Any, ...]:
+    """Every legal action of the player to act, in a stable order: ``Exchange(())``
+    then the exchanges by number of cards and canonical order; ``Bid`` from the lowest
+    legal bid up; ``Play`` in the canonical order of the hand.  ``()`` at a chance node
+    or at the end."""
+    # The game's own function, handed to GameDef as is (no wrapper: this is the hot path).
+    phase = state.phase
+    if phase == "play":
+        hand = state.hands[state.to_act]  # type: ignore[index]
         if state.trick:
-            w = state.rules.table.winner((state.trick[0], action.card), key=state.key)
-            line += f"; player {state.leader if w == 0 else p} takes the trick"
-        if len(new.seasons) > len(state.seasons):
-            line += f"; {_season_text(new.seasons[-1])}; scores {new.scores[0]}-{new.scores[1]}"
-            if new.is_over:
-                line += f"; game over, player {new.winners[0]} wins"
-        return line
-    return f"{who}: {action}"
-
-
-def _season_text(s: Season) -> str:
-    a, d = s.attacker, s.defender
-    head = f"season: player {a} attacked with {s.bids[a]} and took {s.tricks[a]}"
-    if s.outcome == "break":
-        parts = [f"break +{s.bids[a]} to player {a}"]
-        if s.promise:
-            parts.append("promise +1")
-    else:
-        parts = [f"keep +{s.bids[a]} to player {d}"]
-    if s.conquest:
-        parts.append(f"conquest +1 to player {s.winner}")
-    if s.save:
-        parts.append(f"save +{s.bids[d]} to player {d}")
-    return head + " (" + ", ".join(parts) + ")"
-
-
-def summary(state: State) -> str:
-    """A few lines on a game: each scored season, the scores, and both players'
-    ratings (:func:`evaluate`).  ``cardrules demo`` prints it after the record."""
-    lines = []
-    for i, s in enumerate(state.seasons, 1):
-        head = f"season {i}: master {s.master}, key {s.key}, {s.exchanges} exchanges"
-        lines.append(f"{head}; {_season_text(s)[len('season: ') :]}")
-    for p in range(2):
-        e = evaluate(state, p)
-        lines.append(f"player {p}: " + ", ".join(f"{name} {_pct(getattr(e, name))}" for name in _RATINGS))
-    return "\n".join(lines)
-
-
-def _pct(x: float | None) -> str:
-    return "none" if x is None else f"{x:.0f}"
+            suit = state.trick[0].suit
+            follow = [c for c in hand if c.suit is suit]
+            if follow:
+                return tuple(map(_PLAY_OF, follow))
+        return tuple(map(_PLAY_OF, hand))
+    if phase == "exchange":
+        return _exchange_actions(state.hands[state.to_act])  # type: ignore[index]
+    if phase == "bid":
+        return _BIDS[_lowest_bid(state) - 1 :]
+    return ()
 
 
 # ---------------------------------------------------------------------------------------
@@ -936,6 +834,7 @@ class Evaluation:
 def evaluate(state: State, player: int) -> Evaluation:
     """The five ratings of ``player`` (0 or 1) over the seasons scored so far.
 
+    >>> from cardrules.aegis import new_game
     >>> e = evaluate(new_game(seed=3), 0)
     >>> e.take is None and e.total is None
     True
@@ -968,490 +867,3 @@ def evaluate(state: State, player: int) -> Evaluation:
     rated = [x for x in (result, attack, defence, take) if x is not None]
     total = sum(rated) / len(rated) if rated else None
     return Evaluation(total, result, attack, defence, take)
-
-
-# ---------------------------------------------------------------------------------------
-# Agents
-
-
-class GreedyAgent:
-    """A simple, documented Aegis player that sees only its :class:`View`.
-
-    It rates each card by how often it beats the cards it cannot see, through the trick
-    table with the key card, leading and following alike: its *strength*, from 0 to 1.
-
-    * **Exchanges**: cards of strength below ``weak`` (0.5) are weak.  The master
-      exchanges its weak cards in the first round when it holds two or more, and
-      otherwise stops (each exchange raises its lowest bid).  The slave, whose
-      exchanges cost nothing, exchanges its weak cards whenever it may.
-    * **Bids**: it expects as many tricks as the sum of its cards' strengths, rounded.
-      The master bids that (or the lowest legal bid if higher); the slave outbids the
-      master when it expects more tricks, and otherwise bids the master's bid to defend.
-    * **Tricks**: leading, it plays its strongest card; following, the weakest card that
-      wins the trick if one does, else its weakest card.
-
-    ``seed`` is accepted for the agent interface; the agent is deterministic.
-    ``rules`` gives the trick table when a variant table is played.
-    """
-
-    def __init__(self, seed: object = None, *, rules: Rules | None = None, weak: float = 0.5) -> None:
-        self.seed = seed
-        self.table = (rules or Rules()).table
-        self.weak = weak
-
-    def __repr__(self) -> str:
-        return f"GreedyAgent(seed={self.seed!r})"
-
-    def _unseen(self, view: View) -> list[Card]:
-        seen = set(view.hand)
-        seen.update(view.trick)
-        if view.key is not None:
-            seen.add(view.key)
-        for t in view.played:
-            seen.update(t.cards)
-        return [c for c in _DECK if c not in seen]
-
-    def strength(self, card: Card, view: View, unseen: Sequence[Card] | None = None) -> float:
-        """How often ``card`` wins against the cards this player cannot see: the mean
-        of the share it beats when it leads and the share it beats when it follows."""
-        others = self._unseen(view) if unseen is None else unseen
-        if not others:
-            return 1.0
-        winner = self.table.winner
-        key = view.key
-        leading = sum(1 for u in others if winner((card, u), key=key) == 0)
-        following = sum(1 for u in others if winner((u, card), key=key) == 1)
-        return (leading + following) / (2 * len(others))
-
-    def __call__(self, view: View, legal_actions: Sequence[Any]) -> Any:
-        if not legal_actions:
-            raise CardRulesError("GreedyAgent was asked to act with no legal action")
-        first = legal_actions[0]
-        unseen = self._unseen(view)
-        if type(first) is Play:
-            return self._play(view, legal_actions, unseen)
-        strength = {c: self.strength(c, view, unseen) for c in view.hand}
-        if type(first) is Bid:
-            expect = round(sum(strength.values()))
-            bids = [a.n for a in legal_actions]
-            # a slave that does not expect more than the master defends at the master's bid
-            want = min(max(expect, bids[0]), bids[-1])
-            return next(a for a in legal_actions if a.n == want)
-        if type(first) is Exchange:
-            weak = tuple(sorted((c for c in view.hand if strength[c] < self.weak), key=_INDEX))
-            if view.role == "master" and (view.exchanges > 0 or len(weak) < 2):
-                weak = ()
-            for a in legal_actions:
-                if a.cards == weak:
-                    return a
-        return legal_actions[0]
-
-    def _play(self, view: View, legal: Sequence[Any], unseen: Sequence[Card]) -> Any:
-        ranked = sorted(legal, key=lambda a: (self.strength(a.card, view, unseen), a.card.index))
-        if not view.trick:
-            return ranked[-1]
-        lead = view.trick[0]
-        for a in ranked:
-            if self.table.winner((lead, a.card), key=view.key) == 1:
-                return a
-        return ranked[0]
-
-
-# ---------------------------------------------------------------------------------------
-# The game and its public functions
-
-
-def legal_actions(state: State) -> tuple[Any, ...]:
-    """Every legal action of the player to act, in a stable order: ``Exchange(())``
-    then the exchanges by number of cards and canonical order; ``Bid`` from the lowest
-    legal bid up; ``Play`` in the canonical order of the hand.  ``()`` at a chance node
-    or at the end."""
-    # The game's own function, handed to GameDef as is (no wrapper: this is the hot path).
-    phase = state.phase
-    if phase == "play":
-        hand = state.hands[state.to_act]  # type: ignore[index]
-        if state.trick:
-            suit = state.trick[0].suit
-            follow = [c for c in hand if c.suit is suit]
-            if follow:
-                return tuple(map(_PLAY_OF, follow))
-        return tuple(map(_PLAY_OF, hand))
-    if phase == "exchange":
-        return _exchange_actions(state.hands[state.to_act])  # type: ignore[index]
-    if phase == "bid":
-        return _BIDS[_lowest_bid(state) - 1 :]
-    return ()
-
-
-
-
-# The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
-def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = None) -> State:
-    """A new game of Aegis.  Without a ``seed`` it waits at the first-master draw for a
-    :class:`~cardrules.Shuffle` (``order[0]`` is player 0's card, ``order[1]`` player
-    1's); with one, every shuffle of the game resolves itself from the seed.
-    ``players`` is always 2; it is accepted so that generic code may pass it."""
-    return GAME.new_game(rules, players=players, seed=seed)
-
-
-def apply(state: State, action: Any) -> State:
-    """The state after ``action``; an illegal action raises
-    :class:`~cardrules.IllegalActionError` saying why ("must follow suit: you hold 7H")."""
-    return GAME.apply(state, action)
-
-
-def view(state: State, player: int) -> View:
-    """What ``player`` may see (:class:`View`)."""
-    result: View = GAME.view(state, player)
-    return result
-
-
-def replay(rules: Rules | None, actions: Iterable[Any], *, players: int = 2) -> State:
-    """The state reached by applying ``actions`` (shuffles included) to a new game
-    (``players`` is always 2)."""
-    return GAME.replay(rules, actions, players=players)
-
-
-# ---------------------------------------------------------------------------------------
-# Actions and tables as text
-#
-# The notation: a card played is the card (``7H``); a bid is ``bid 3``; an exchange is
-# ``exchange 2S 7H`` (the cards in any order), and keeping one's hand (the master's
-# ``keep`` ends the exchanges) is ``keep``.  ``parse_action`` also reads ``stop``,
-# ``play 7H`` and, in the exchange phase, bare cards (``2S 7H``).
-
-from . import notation as _notation  # noqa: E402  (this section is kept apart)
-
-_NOTATION: Final = _notation.Notation(
-    aliases={k: "keep" for k in ("stop", "exchange", "exchange none", "no exchange", "none")},
-    card_sets=True,
-)
-
-
-def _extra(state: State, key: str, cards: list[Card]) -> Any:
-    # What the text says, legal or not: apply() then says why it is not.
-    ws = key.split()
-    if not ws:
-        return None
-    rest = len(ws) - 1 == len(cards)
-    if ws[0] == "play" and rest and len(cards) == 1:
-        return Play(cards[0])
-    if ws[0] == "exchange" and rest:
-        return Exchange(tuple(cards))
-    if ws[0] == "bid" and len(ws) == 2 and ws[1].isdigit():
-        return Bid(int(ws[1]))
-    if len(cards) == len(ws):  # bare cards: an exchange, or the card to play
-        if state.phase == "exchange":
-            return Exchange(tuple(cards))
-        if len(cards) == 1:
-            return Play(cards[0])
-    if state.phase == "bid" and len(ws) == 1 and ws[0].isdigit():
-        return Bid(int(ws[0]))
-    return None
-
-
-def parse_action(state: State, text: str) -> Any:
-    """The legal action ``text`` names: ``7H``, ``bid 3``, ``exchange 2S 7H`` (cards in
-    any order), ``keep`` (also ``stop``); case-insensitive, cards as
-    :func:`~cardrules.parse_cards` reads them.  ``parse_action(state, str(a)) == a`` for
-    every legal action ``a``.  Text that names no legal action raises
-    :class:`~cardrules.IllegalActionError` with the reason and the nearest legal actions.
-
-    >>> s = new_game(seed=7)
-    >>> s.hands[s.to_act]
-    (Card('QS'), Card('8H'), Card('AD'), Card('QD'), Card('3C'))
-    >>> parse_action(s, "exchange qd, Qs") == Exchange("QS QD")
-    True
-    >>> parse_action(s, "bid 3")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    cardrules.errors.IllegalActionError: 'bid 3': you cannot bid now: ...; nearest of 32 legal actions: ...
-    """
-    return _notation.read(state, text, legal_actions(state), _NOTATION, extra=_extra, check=apply)
-
-
-def _cards(cards: Iterable[Card]) -> str:
-    return " ".join(map(str, cards)) or "-"
-
-
-def render(state: State, player: int | None = None) -> str:
-    """The table as text: scores, the key card, each player's role, bid, tricks and
-    exchanges, the trick on the table, the hands (only ``player``'s own when a player is
-    given: the text is drawn from :func:`view`), and who is to act.
-
-    >>> print(render(new_game(seed=7), 1))
-    Aegis, season 1: scores 0-0 (25 wins, or a lead of 10)
-    key card 7D, 41 cards in the stock
-    player 0 (master): 5 cards
-    player 1 (slave): 5 cards
-    your hand: 8S 9S 6H JH 5D
-    to act: player 0 (master) may exchange cards or keep
-    """
-    views = [view(state, p) for p in range(2)] if player is None else [view(state, player)]
-    v = views[0]
-    rules = state.rules
-    season = len(v.seasons) + (0 if v.phase == "over" else 1)
-    lines = [f"Aegis, season {season}: scores {v.scores[0]}-{v.scores[1]} "
-             f"({rules.target} wins, or a lead of {rules.margin})"]  # fmt: skip
-    if v.key is not None and v.phase != "over":
-        lines.append(f"key card {v.key}, {v.stock_size} cards in the stock")
-    for p in range(2):
-        parts = [f"{v.hand_sizes[p]} card{'s' * (v.hand_sizes[p] != 1)}"]
-        if v.drawn[p]:
-            parts.append("drew " + "+".join(map(str, v.drawn[p])))
-        if v.bids[p] is not None:
-            parts.append(f"bid {v.bids[p]}")
-        if v.phase == "play":
-            parts.append(f"tricks {v.tricks[p]}")
-        role = "" if v.master is None else f" ({_view_role(v, p)})"
-        lines.append(f"player {p}{role}: " + ", ".join(parts))
-    if v.phase == "play":
-        if v.trick:
-            lines.append(f"trick: player {v.leader} led {v.trick[0]}")
-        elif v.played:
-            t = v.played[-1]
-            lines.append(f"last trick: {t.cards[0]} {t.cards[1]}, taken by player {t.winner}")
-    if v.seasons and (v.phase in ("exchange", "bid", "over") and not v.played):
-        lines.append("last season: " + _season_text(v.seasons[-1])[len("season: "):])
-    for w in views:
-        owner = "your hand" if player is not None else f"player {w.player}'s hand"
-        lines.append(f"{owner}: {_cards(w.hand)}")
-    if v.phase == "over":
-        winner = state.winners[0] if player is None else (0 if v.scores[0] > v.scores[1] else 1)
-        if player is not None and v.scores[0] == v.scores[1]:
-            winner = v.seasons[-1].winner
-        lines.append(f"game over: player {winner} wins")
-    elif isinstance(v.to_act, int):
-        doing = {"exchange": "may exchange cards or keep", "bid": "bids", "play": "plays a card"}[v.phase]
-        lines.append(f"to act: player {v.to_act} ({_view_role(v, v.to_act)}) {doing}")
-    return "\n".join(lines)
-
-
-def _view_role(v: View, p: int) -> str:
-    if v.phase == "play" or (v.phase == "over" and v.bids[0] is not None):
-        return "attacker" if p == v.attacker else "defender"
-    return "master" if p == v.master else "slave"
-
-
-__all__ += ["parse_action", "render"]
-
-def chance_cards(state: State) -> tuple[Card, ...]:
-    """At a chance node, the cards a :class:`~cardrules.Shuffle` must order: the whole
-    deck, in canonical order (``()`` anywhere else)."""
-    return GAME.chance_cards(state)
-
-
-def describe(state: State, action: Any) -> str:
-    """A line for a record: ``action`` played in ``state``, as everyone at the table
-    sees it (:func:`describe_for` hides an opponent's exchanged cards)."""
-    return GAME.describe(state, action)
-
-# Sampling states from a view (for search agents: cardrules.search)
-
-
-def _sampler(view: View, rules: Rules | None) -> Callable[[Random], State]:
-    """What ``view`` leaves open, worked out once: the opponent's hand is drawn from
-    the unseen cards of the suits it has not shown it lacks (it did not follow suit;
-    nobody draws during the tricks), and the rest of the unseen cards make the stock
-    and the opponent's discards."""
-    from .sampling import SampleError, check_total, unseen
-
-    rules = rules if rules is not None else Rules()
-    p = view.player
-    o = 1 - p
-    seen: list[Card] = [*view.hand, *view.discarded, *view.trick]
-    if view.key is not None:
-        seen.append(view.key)
-    for t in view.played:
-        seen += t.cards
-    pool = unseen(_DECK, seen) if view.phase not in ("draw", "deal") else []
-    h, s, d = view.hand_sizes[o], view.stock_size, sum(view.drawn[o])
-    check_total("aegis", pool, (h, s, d))
-    void = {t.cards[0].suit for t in view.played if t.leader == p and t.cards[1].suit is not t.cards[0].suit}
-    allowed = [c for c in pool if c.suit not in void]
-    if len(allowed) < h:
-        raise SampleError("aegis: the opponent cannot hold its cards in the suits it may still have")
-    turns = [] if view.master is None else _discard_turns(view.master, view.drawn)
-
-    def draw(rng: Random) -> State:
-        hand = rng.sample(allowed, h)
-        taken = set(hand)
-        rest = [c for c in pool if c not in taken]
-        rng.shuffle(rest)
-        stock, theirs = tuple(rest[:s]), rest[s:]
-        mine = view.discarded
-        discards: list[Card] = []
-        i = j = 0
-        for q, k in turns:
-            if q == p:
-                discards += mine[i : i + k]
-                i += k
-            else:
-                discards += sorted(theirs[j : j + k], key=_INDEX)
-                j += k
-        opp = tuple(sorted(hand, key=_INDEX))
-        hands = (view.hand, opp) if p == 0 else (opp, view.hand)
-        return _STATE.new(
-            rules=rules, players=2, phase=view.phase, master=view.master, key=view.key, hands=hands,
-            stock=stock, discards=tuple(discards), drawn=view.drawn, bids=view.bids, leader=view.leader,
-            trick=view.trick, played=view.played, scores=view.scores, seasons=view.seasons,
-            to_act=view.to_act, history=(), seed=None,
-        )  # fmt: skip
-
-    return draw
-
-
-def sample_state(view: View, *, seed: object = None, rules: Rules | None = None) -> State:
-    """A whole state consistent with ``view`` (``view(sample, view.player) == view``):
-    the opponent's hand, the stock and the opponent's discards are dealt at random from
-    the cards ``view.player`` has not seen, uniformly, except that the opponent holds
-    no card of a suit it has shown it lacks this season.  The sample's ``history`` is
-    empty and its ``seed`` ``None`` (:mod:`cardrules.sampling`).  ``rules``: the game's
-    rules, when not the default ones.
-
-    >>> state = new_game(seed=3)
-    >>> v = view(state, 0)
-    >>> sample = sample_state(v, seed=1)
-    >>> view(sample, 0) == v, sample.hands[0] == state.hands[0]
-    (True, True)
-    """
-    return GAME.sample_state(view, seed=seed, rules=rules)
-
-
-
-
-# ---------------------------------------------------------------------------------------
-# A rollout policy (for search agents: cardrules.search, ``rollout="policy"``)
-
-#: (table, key card) -> (strength of each card, {(lead, follow): follow wins}); a season's
-#: key is fixed, so a search builds one entry per season (about 2 ms).
-_POLICY_TABLES: dict[tuple[Any, Card], tuple[dict[Card, float], dict[tuple[Card, Card], bool]]] = {}
-
-
-def _policy_tables(table: Any, key: Card) -> tuple[dict[Card, float], dict[tuple[Card, Card], bool]]:
-    entry = _POLICY_TABLES.get((table, key))
-    if entry is None:
-        winner = table.winner
-        others = [c for c in _DECK if c != key]
-        wins = {(a, b): winner((a, b), key=key) == 1 for a in others for b in others if a != b}
-        strength = {
-            c: sum((not wins[c, u]) + wins[u, c] for u in others if u != c) / (2 * (len(others) - 1))
-            for c in others
-        }
-        if len(_POLICY_TABLES) > 64:
-            _POLICY_TABLES.clear()
-        entry = _POLICY_TABLES[table, key] = (strength, wins)
-    return entry
-
-
-def _rollout_policy(state: State, rng: Random) -> Any:
-    """The action of a quick heuristic for the player to act in ``state`` (a rollout's
-    opponent model): :class:`GreedyAgent`'s rules, with each card's strength rated once
-    per key card against the whole deck instead of against the unseen cards.  It reads
-    the player's own hand and the public part of the state only."""
-    p = state.to_act
-    assert isinstance(p, int)
-    hand = state.hands[p]
-    strength, wins = _policy_tables(state.rules.table, state.key)  # type: ignore[arg-type]
-    phase = state.phase
-    if phase == "play":
-        legal = legal_actions(state)
-        if not state.trick:
-            return max(legal, key=lambda a: strength[a.card])
-        lead = state.trick[0]
-        ranked = sorted(legal, key=lambda a: strength[a.card])
-        for a in ranked:
-            if wins[lead, a.card]:
-                return a
-        return ranked[0]
-    if phase == "bid":
-        lowest = _lowest_bid(state)
-        expect = round(sum(strength[c] for c in hand))
-        return _BIDS[min(max(expect, lowest), TRICKS) - 1]
-    weak = tuple(c for c in hand if strength[c] < 0.5)  # the hand is in canonical order
-    if p == state.master and (state.drawn[p] or len(weak) < 2):
-        return _KEEP
-    return _SMALL_EXCHANGES.get(weak) or _exchange_of(weak)
-
-
-def _likelihood(view: View, rules: Rules | None) -> Callable[[State], float] | None:
-    """How likely the opponent's observed exchanges and bid are in a sample of ``view``,
-    were the opponent playing :func:`_rollout_policy` (a number in ``(0, 1]``, for
-    rejection sampling; ``None`` when the opponent has shown nothing yet).  Each
-    departure from the policy divides the weight: a discarded card that was not weak,
-    a master that kept two weak cards or more without exchanging, a bid one trick away
-    from what the hand (before the tricks) was worth."""
-    p = view.player
-    o = 1 - p
-    if view.key is None or view.master is None or view.phase not in ("exchange", "bid", "play"):
-        return None
-    bid = view.bids[o]
-    exchanged = sum(view.drawn[o]) > 0
-    stopped = o == view.master and not view.drawn[o] and view.phase != "exchange"
-    if bid is None and not exchanged and not stopped:
-        return None
-    strength, _ = _policy_tables((rules or Rules()).table, view.key)
-    mine = set(view.discarded)
-    shown = [t.cards[0] if t.leader == o else t.cards[1] for t in view.played]
-    if view.trick and view.leader == o:
-        shown.append(view.trick[0])
-    lowest = 1 + len(view.drawn[o]) if o == view.master else view.bids[p] or 1
-
-    def weight(state: State) -> float:
-        w = 1.0
-        if exchanged:
-            for c in state.discards:
-                if c not in mine and strength[c] >= 0.5:
-                    w *= 0.3
-        if stopped or bid is not None:
-            hand = [*state.hands[o], *shown]
-            if stopped:
-                weak = sum(1 for c in hand if strength[c] < 0.5)
-                if weak >= 2:
-                    w *= 0.3 ** (weak - 1)
-            if bid is not None:
-                expect = round(sum(strength[c] for c in hand))
-                off = abs(expect - bid) if bid > lowest else max(expect - bid, 0)
-                w *= 0.25**off
-        return w
-
-    return weight
-
-
-_HELP = """\
-  a card to play: 7H (ranks A 2..10 J Q K, also T; suits S H D C or ♠ ♥ ♦ ♣)
-  an exchange: exchange 2S 7H (any order; bare cards work in the exchange phase)
-  keep your hand, or as master stop exchanging: keep (or stop)
-  a bid: bid 3"""
-
-GAME: Final[GameDef[State, Rules]] = GameDef(
-    "aegis",
-    rules_type=Rules,
-    state_type=State,
-    action_types=(Exchange, Bid, Play),
-    player_counts=(2,),
-    default_players=2,
-    start=_start,
-    legal_actions=legal_actions,
-    step=_step,
-    chance_cards=_chance_cards,
-    deal=_deal,
-    view=_view,
-    describe=_describe,
-    summary=summary,
-    describe_for=describe_for,
-    parse_action=parse_action,
-    render=render,
-    notation=_HELP,
-    scoring="season",
-    sampler=_sampler,
-    greedy_agent=GreedyAgent,
-    search=SearchHooks(
-        settings={"iterations": 600, "rollout": "policy", "belief": "policy"},
-        reward_scale=3.0,
-        rollout_policy=_rollout_policy,
-        likelihood=_likelihood,
-    ),
-    module=__name__,
-)
-register_game(GAME)
