@@ -41,9 +41,9 @@ from cardrules.agents import RandomAgent  # noqa: E402
 
 
 def clear_caches() -> None:
-    hg._PLAYS.clear()
-    hg._PIECES.clear()
-    hg._NUM_TUPLES.clear()
+    hg.combos._PLAYS.clear()
+    hg.combos._PIECES.clear()
+    hg.combos._NUM_TUPLES.clear()
 
 
 def fresh_hands(players: int, hands: int, cold: bool) -> tuple[list[float], list[int], list]:

@@ -217,7 +217,7 @@ def test_small_hands_against_every_subgroup():
 def test_following_generates_exactly_what_beats_the_table(rnd, players):
     """Following is generated directly (not by filtering); it must be exactly the
     declarations of the hand that beat the table."""
-    from cardrules.haggis import _following
+    from cardrules.haggis.combos import _following
 
     nsuits = 4 if players == 2 else 5
     cards = list(deck(players))
@@ -250,7 +250,7 @@ def test_beats_is_a_strict_order_within_a_shape(rnd):
 def test_fast_and_plain_construction_agree():
     """Interned plays are built by setting slots directly; the plain attrs constructor
     (the fallback) must give equal values."""
-    from cardrules.haggis import Play, _build, _combo_key, _make_play
+    from cardrules.haggis.combos import Play, _build, _combo_key, _make_play
 
     for c in declarations("2S 3S 4S 4H 5H 9M 10M J Q K"):
         made = _make_play(c.kind, c.rank, c.size, c.width, c.cards)

@@ -18,7 +18,6 @@ from cardrules.haggis import (
     Pass,
     Play,
     Rules,
-    _Memo,
     apply,
     card_points,
     deck,
@@ -27,6 +26,7 @@ from cardrules.haggis import (
     replay,
     view,
 )
+from cardrules.haggis.rules import _Memo
 
 TOTAL_CARDS = {2: 42, 3: 54}
 TOTAL_POINTS = {2: 36, 3: 50}

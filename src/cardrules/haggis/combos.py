@@ -3,10 +3,10 @@
 Every distinct declaration a hand can lead, or play on a given combination, found on bit
 masks (9 bits per suit, the face cards as 2-bit counters), each built once as an
 interned :class:`Play` of a :class:`Combo`.  It knows nothing of a game in progress:
-:mod:`cardrules.haggis` (the rules) asks it for a hand's declarations, and re-exports
-its public names (:class:`Combo`, :class:`Play`, :func:`combinations`,
-:func:`declarations`, :func:`beats`, :func:`deck`, :func:`card_points`, ``J``, ``Q``,
-``K``), which are documented there.
+:mod:`cardrules.haggis.rules` asks it for a hand's declarations, and
+:mod:`cardrules.haggis` re-exports its public names (:class:`Combo`, :class:`Play`,
+:func:`combinations`, :func:`declarations`, :func:`beats`, :func:`deck`,
+:func:`card_points`, ``J``, ``Q``, ``K``), which are documented there.
 
 The caches here (interned plays, pieces of hands, card tuples) are pure caches of pure
 functions of the cards: bounded, shared by every game, and never changing what any

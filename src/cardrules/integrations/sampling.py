@@ -69,7 +69,7 @@ def sample_state(name: str, state: Any, player: int, *, seed: int = 0) -> Any:
         dealt = _deal(pool, [*(len(numbers[p]) for p in others), len(state.haggis)], rng)
         for p, cards in zip(others, dealt[:-1], strict=True):
             hands[p] = _sorted_like(cards + faces[p], hands[p])
-        from ..haggis import _new_memo
+        from ..haggis.rules import _new_memo
 
         return attrs.evolve(state, hands=tuple(hands), haggis=dealt[-1], memo=_new_memo(state.players))
     if name == "eleusis":
