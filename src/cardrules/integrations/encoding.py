@@ -846,8 +846,8 @@ class GunsoreEncoding(Encoding):
 
     def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
         cid = self.card_id
-        plays = [(a, cid[c], True) for c, a in gunsore._PLAY.items()]
-        return [*plays, (gunsore._DECLARE, len(self.cards), True)]
+        plays = [(a, cid[c], True) for c, a in gunsore.rules._PLAY.items()]
+        return [*plays, (gunsore.rules._DECLARE, len(self.cards), True)]
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         if type(action).__name__ == "DeclareWar":
