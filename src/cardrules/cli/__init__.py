@@ -41,11 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
         "them (repeatable; before the command: cardrules --load mygames play mygame)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        modname = f"{__name__}.{name}_cmd"
-        if importlib.util.find_spec(modname) is None:
+    for name in COMMANDS:  # the sub-command modules of this package, by name
+        if importlib.util.find_spec(f"{__name__}.{name}_cmd") is None:
             continue
-        importlib.import_module(modname).register(sub)
+        importlib.import_module(f"{__name__}.{name}_cmd").register(sub)
     return parser
 
 
