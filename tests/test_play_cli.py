@@ -137,7 +137,7 @@ def test_eleusis_with_the_person_as_god(monkeypatch, capsys):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["play", "aegis", "--seat", "2", "--seed", "1"], "--seat must be a seat from 0 to 1"),
-    (["play", "haggis", "--rule", "card is red"], "--rule is for eleusis only"),
+    (["play", "haggis", "--rule", "card is red"], "--rule is for games whose rules are written as text; haggis has none"),
     (["play", "eleusis", "--name", "a"], "--name picks a rule of the --rule file"),
     (["play", "aegis", "--players", "3"], "aegis is played by 2 players"),
     (["play", "eleusis", "--rule", "card.rnak > 1"], "rnak"),

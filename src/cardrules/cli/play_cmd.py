@@ -170,20 +170,14 @@ def _has_strong_agent(game: GameDef[Any, Any]) -> bool:
     return game.greedy_agent is not None or (game.search is not None and game.search.settings is not None)
 
 
-def _text_rules_games() -> list[str]:
-    """The registered games whose rules may be written as text."""
-    return [name for name in GAMES if GAMES[name].rules_from_text is not None]
-
-
 def run(args: argparse.Namespace) -> int:
     game = args.game
     g = GAMES[game]
     if g.rules_from_text is None:
         for option, value in (("--rule", args.rule), ("--name", args.name)):
             if value is not None:
-                takers = " and ".join(_text_rules_games()) or "games whose rules are written as text"
                 raise CardRulesError(
-                    f"{option} is for {takers} only (rules written as text); {game} has none"
+                    f"{option} is for games whose rules are written as text; {game} has none"
                 )
     elif args.name is not None and args.rule is None:
         raise CardRulesError("--name picks a rule of the --rule file: give --rule too")
