@@ -95,7 +95,7 @@ class _SearchSettings(Mapping[str, Mapping[str, Any]]):
         return sum(1 for _ in self)
 
     def __repr__(self) -> str:
-        return f"SEARCH_SETTINGS({dict(self.items())!r})"
+        return f"SEARCH_SETTINGS({ {name: dict(settings) for name, settings in self.items()}!r})"
 
 
 #: The games whose strongest agent is the search agent (:class:`cardrules.search.ISMCTSAgent`),

@@ -208,10 +208,10 @@ class GameDef(Generic[S, R]):
         ``sampler(view, rules) -> draw(rng) -> State`` (see :meth:`sampler`),
         ``greedy_agent(seed) -> agent``, ``search`` (:class:`SearchHooks`),
         ``encoding(rules, players)`` (the integer actions and observations of the
-        OpenSpiel and PettingZoo adapters, a :class:`cardrules.encoding.Encoding`);
+        OpenSpiel and PettingZoo adapters, a ``cardrules.encoding.Encoding``);
     ``module``
         the module that defines and registers the game: a worker process imports it to
-        find the game (:func:`game_named`).
+        find the game (:func:`~cardrules.protocol.game_named`).
     """
 
     def __init__(
@@ -536,8 +536,8 @@ class GameDef(Generic[S, R]):
 
 
 def register_game(game: GameDef[Any, Any]) -> GameDef[Any, Any]:
-    """Register ``game`` under its name: from then on :data:`GAMES`, :func:`game_of`,
-    JSON (:func:`cardrules.to_json`), :func:`cardrules.simulate` and
+    """Register ``game`` under its name: from then on :data:`GAMES`, :func:`~cardrules.protocol.game_of`,
+    JSON (:func:`cardrules.to_json`), :func:`cardrules.simulate <cardrules.simulation.simulate>` and
     :func:`cardrules.tournament`, the agents, the search, the ``cardrules`` command and
     the OpenSpiel and PettingZoo adapters all take it.  Returns ``game``.
 
