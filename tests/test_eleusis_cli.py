@@ -117,7 +117,7 @@ def test_a_file_of_several_rules_needs_a_name(tmp_path, monkeypatch, capsys):
     path = tmp_path / "rules.txt"
     path.write_text('rule "a": card is red\nrule "b": card is black\n', encoding="utf-8")
     status, _, err = run(["play", "eleusis", "--auto", "--rule", str(path)], "", monkeypatch, capsys)
-    assert status == 1 and 'holds 2 rules ("a", "b"): choose one with --name' in err
+    assert status == 1 and 'holds 2 rules ("a", "b"): choose one by name' in err
     status, out, _ = run(
         ["play", "eleusis", "--auto", "--seed", "2", "--rule", str(path), "--name", "b"],
         "",

@@ -128,13 +128,16 @@ def test_eleusis_with_the_person_as_god(monkeypatch, capsys):
     status, out = run(["play", "eleusis", "--seat", "0", "--seed", "2", "--players", "4",
                        "--rule", "card.rank > 3"], "", monkeypatch, capsys)
     assert status == 0
-    assert "you are God" in out and "the secret rule: card.rank > 3" in out
+    # God is the game's name for seat 0 (its GameDef's seat_names), a seat that never acts
+    god = GAMES["eleusis"].seat_name(0)
+    assert f"you are {god}" in out and f"{god} never acts: watch the others play." in out
+    assert "the secret rule: card.rank > 3" in out
     assert "the rule was: card.rank > 3" in out and "winners: [" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["play", "aegis", "--seat", "2", "--seed", "1"], "--seat must be a seat from 0 to 1"),
-    (["play", "haggis", "--rule", "card is red"], "--rule is for eleusis only"),
+    (["play", "haggis", "--rule", "card is red"], "--rule is for games whose rules are written as text; haggis has none"),
     (["play", "eleusis", "--name", "a"], "--name picks a rule of the --rule file"),
     (["play", "aegis", "--players", "3"], "aegis is played by 2 players"),
     (["play", "eleusis", "--rule", "card.rnak > 1"], "rnak"),

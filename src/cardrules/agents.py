@@ -5,9 +5,12 @@ player's view (``view(state, player)``), never the state, so it cannot cheat.  A
 ``reset(seed)`` method: :func:`cardrules.simulation.simulate` calls it before each game with a seed
 made of the simulation's seed, the game's number and the player's seat, so that a
 simulation gives the same summary however often the same agent objects are reused.  :class:`RandomAgent` plays
-every game; each game module adds a greedy one (``cardrules.aegis.GreedyAgent`` ...), and
+every game; each game adds a greedy one (its :class:`~cardrules.GameDef`'s
+``greedy_agent``: ``cardrules.aegis.GreedyAgent`` ...), and
 :class:`cardrules.search.ISMCTSAgent` searches in every game; :func:`strong_agent` gives
-the strongest of them for a game.
+the strongest of them for a game.  Every function here takes a game's name or its
+:class:`~cardrules.GameDef`, and works for any registered game
+(:func:`cardrules.register_game`).
 
 :data:`AGENTS` names the kinds of agent the command line offers (``cardrules simulate
 --agents greedy,random``): each name maps to a function ``make(game, seed) -> agent``,
@@ -16,13 +19,14 @@ and :func:`make_agent` makes one by name.
 
 from __future__ import annotations
 
-import importlib
-import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Final
 
+from ._seeded import SeededAgent
 from .errors import CardRulesError
-from .protocol import GAMES, Agent
+from .protocol import GAMES, Agent, GameDef
+from .search import ISMCTSAgent
 
 __all__ = [
     "AGENTS",
@@ -35,30 +39,6 @@ __all__ = [
     "random_agent",
     "strong_agent",
 ]
-
-
-class SeededAgent:
-    """The base of agents that draw from a generator of their own: ``self._rng``, seeded
-    from ``seed`` (and from the operating system when ``seed`` is ``None``).
-
-    Each kind of agent names its generator's seeds with its own ``SEED_PREFIX``, so that
-    two kinds given the same seed do not draw the same numbers.
-    """
-
-    SEED_PREFIX = "agent"
-
-    def __init__(self, seed: object = None) -> None:
-        self.seed = seed
-        self._rng = random.Random(None if seed is None else f"{self.SEED_PREFIX}:{seed}")
-
-    def reset(self, seed: object) -> None:
-        """Start a game (called by :func:`cardrules.simulation.simulate`): the generator is seeded
-        anew from the agent's own seed and ``seed`` (an unseeded agent stays unseeded)."""
-        if self.seed is not None:
-            self._rng = random.Random(f"{self.SEED_PREFIX}:{self.seed}:{seed}")
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed!r})"
 
 
 class RandomAgent(SeededAgent):
@@ -76,54 +56,85 @@ class RandomAgent(SeededAgent):
         return legal_actions[self._rng.randrange(len(legal_actions))]
 
 
-def greedy_agent(game: str, seed: object = None) -> Agent:
-    """The game's ``GreedyAgent`` (each game module documents how it plays)."""
+def _game(game: str | GameDef[Any, Any]) -> GameDef[Any, Any]:
+    """The registered game ``game`` names (or ``game`` itself)."""
+    if isinstance(game, GameDef):
+        return game
     if game not in GAMES:
         raise CardRulesError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
-    module = importlib.import_module(GAMES[game].module or f"cardrules.{game}")
-    cls = getattr(module, "GreedyAgent", None)
-    if cls is None:
-        raise CardRulesError(f"{game} has no stronger agent yet")
-    agent: Agent = cls(seed)
-    return agent
+    return GAMES[game]
+
+
+def greedy_agent(game: str | GameDef[Any, Any], seed: object = None) -> Agent:
+    """The game's greedy agent (``GreedyAgent``: each game's page documents how it plays),
+    made by its :class:`~cardrules.GameDef`'s ``greedy_agent``."""
+    g = _game(game)
+    if g.greedy_agent is None:
+        raise CardRulesError(f"{g.name} has no stronger agent yet")
+    return g.greedy_agent(seed)
+
+
+def _search_settings(game: GameDef[Any, Any]) -> Mapping[str, Any] | None:
+    return None if game.search is None else game.search.settings
+
+
+class _SearchSettings(Mapping[str, Mapping[str, Any]]):
+    """The type of :data:`SEARCH_SETTINGS`: a read-only view of the registered games'
+    :class:`~cardrules.SearchHooks` ``settings``."""
+
+    def __getitem__(self, name: str) -> Mapping[str, Any]:
+        settings = _search_settings(GAMES[name]) if name in GAMES else None
+        if settings is None:
+            raise KeyError(name)
+        return MappingProxyType(dict(settings))
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in GAMES if _search_settings(GAMES[name]) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"SEARCH_SETTINGS({ {name: dict(settings) for name, settings in self.items()}!r})"
 
 
 #: The games whose strongest agent is the search agent (:class:`cardrules.search.ISMCTSAgent`),
-#: with its settings there (iterations chosen to stay near 100 ms a move on a 2-core machine).
-SEARCH_SETTINGS: dict[str, dict[str, Any]] = {
-    "aegis": {"iterations": 600, "rollout": "policy", "belief": "policy"},
-    "gunsore": {"iterations": 500, "prior": "greedy", "widening": 1.0},
-    "haggis": {"iterations": 40, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
-}
+#: with its settings there (iterations chosen to stay near 100 ms a move on a 2-core
+#: machine): ``SEARCH_SETTINGS["aegis"]["iterations"]``.  A read-only view of each
+#: registered game's :class:`~cardrules.SearchHooks` ``settings`` (a game registered
+#: later shows here too); a game changes them there, in its :class:`~cardrules.GameDef`.
+SEARCH_SETTINGS: Final[Mapping[str, Mapping[str, Any]]] = _SearchSettings()
 
 
 def strong_agent(
-    game: str, seed: object = None, *, iterations: int | None = None, time_per_move: float | None = None
+    game: str | GameDef[Any, Any],
+    seed: object = None,
+    *,
+    iterations: int | None = None,
+    time_per_move: float | None = None,
 ) -> Agent:
     """The strongest documented agent of a game.
 
-    Aegis, Gunsore and Haggis: :class:`cardrules.search.ISMCTSAgent` (information-set
-    Monte Carlo tree search) with the settings of :data:`SEARCH_SETTINGS`, its budget
-    replaced by ``iterations`` per decision or ``time_per_move`` seconds when given.
-    New Eleusis: its ``GreedyAgent`` (a search would need the secret rule the
-    scientists are looking for).
+    A game whose :class:`~cardrules.SearchHooks` give ``settings`` (Aegis, Gunsore and
+    Haggis): :class:`cardrules.search.ISMCTSAgent` (information-set Monte Carlo tree
+    search) with those settings (:data:`SEARCH_SETTINGS`), its budget replaced by
+    ``iterations`` per decision or ``time_per_move`` seconds when given.  Any other game:
+    its greedy agent (New Eleusis: a search would need the secret rule the scientists
+    are looking for); :class:`~cardrules.CardRulesError` for a game without one.
     """
-    if game not in GAMES:
-        raise CardRulesError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
-    if game in SEARCH_SETTINGS:
-        from .search import ISMCTSAgent
-
-        settings = dict(SEARCH_SETTINGS[game])
-        if iterations is not None or time_per_move is not None:
-            settings.update(iterations=iterations, time_per_move=time_per_move)
-        return ISMCTSAgent(game, seed=seed, **settings)
-    return greedy_agent(game, seed)
+    g = _game(game)
+    found = _search_settings(g)
+    if found is None:
+        return greedy_agent(g, seed)
+    settings = dict(found)
+    if iterations is not None or time_per_move is not None:
+        settings.update(iterations=iterations, time_per_move=time_per_move)
+    return ISMCTSAgent(g, seed=seed, **settings)
 
 
-def random_agent(game: str, seed: object = None) -> Agent:
+def random_agent(game: str | GameDef[Any, Any], seed: object = None) -> Agent:
     """A :class:`RandomAgent` (the same for every game)."""
-    if game not in GAMES:
-        raise CardRulesError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    _game(game)
     return RandomAgent(seed)
 
 

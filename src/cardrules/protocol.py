@@ -198,7 +198,9 @@ class GameDef(Generic[S, R]):
         after an action, or ``None``: the New Eleusis layout);
     seats
         ``default_seat`` (the seat a person takes, and the demo's seat),
-        ``observer_seats`` (seats that never act, whose person only watches);
+        ``observer_seats`` (seats that never act, whose person only watches),
+        ``seat_names`` (what a person at a seat is called where it is not
+        ``"player N"``: ``{0: "God"}``; see :meth:`seat_name`);
     rules from text
         ``rules_from_text(text, name)``: the ``Rules`` a person writes as text (New
         Eleusis: a secret rule; ``name`` picks one of several named rules);
@@ -238,6 +240,7 @@ class GameDef(Generic[S, R]):
         after_action: Callable[[S, S], str | None] | None = None,
         default_seat: int = 0,
         observer_seats: Iterable[int] = (),
+        seat_names: Mapping[int, str] | None = None,
         rules_from_text: Callable[[str, str | None], R] | None = None,
         sampler: Callable[[Any, R | None], Callable[[random.Random], S]] | None = None,
         greedy_agent: Callable[[object], Agent] | None = None,
@@ -279,6 +282,8 @@ class GameDef(Generic[S, R]):
         self.default_seat = default_seat
         #: the seats that never act (a person there watches)
         self.observer_seats: frozenset[int] = frozenset(observer_seats)
+        #: what a person at a seat is called, where it is not "player N"
+        self.seat_names: Mapping[int, str] = dict(seat_names or {})
         #: ``rules_from_text(text, name) -> Rules``, or ``None``
         self.rules_from_text = rules_from_text
         #: ``greedy_agent(seed) -> agent``, or ``None``
@@ -445,6 +450,11 @@ class GameDef(Generic[S, R]):
         points = ", ".join(f"player {q} {'+' if x >= 0 else ''}{x}" for q, x in enumerate(gained))
         return f"== {self.scoring} scored: {points}; scores now {' '.join(map(str, after.scores))}"
 
+    def seat_name(self, seat: int) -> str:
+        """What a person at ``seat`` is called: the game's name for the seat
+        (``seat_names``), or ``"player N"``."""
+        return self.seat_names.get(seat, f"player {seat}")
+
     def parse_action(self, state: S, text: str) -> Any:
         """The legal action ``text`` names (``str(action)`` reads back as ``action``);
         :class:`IllegalActionError` naming the nearest legal actions when none matches.
@@ -528,8 +538,9 @@ class GameDef(Generic[S, R]):
 def register_game(game: GameDef[Any, Any]) -> GameDef[Any, Any]:
     """Register ``game`` under its name: from then on :data:`GAMES`,
     :func:`~cardrules.protocol.game_of`, JSON (:func:`cardrules.to_json`),
-    :func:`~cardrules.simulation.simulate` and :func:`~cardrules.simulation.tournament`, the agents, the search, the ``cardrules`` command and
-    the OpenSpiel and PettingZoo adapters all take it.  Returns ``game``.
+    :func:`~cardrules.simulation.simulate` and :func:`~cardrules.simulation.tournament`,
+    the agents, the search, the ``cardrules`` command and the OpenSpiel and PettingZoo
+    adapters all take it.  Returns ``game``.
 
     Registering the same game again does nothing; another game of the same name, or a
     second game on the same ``State`` class, is refused with :class:`CardRulesError`.

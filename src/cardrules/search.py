@@ -22,9 +22,16 @@ game's state sampler), and, like every agent, it is given only its player's view
 Rewards lie in ``[0, 1]``: at the end of the game 1 for a winner (shared on a tie) and 0
 otherwise; at the end of a hand ``0.5 + 0.5 * tanh(m / scale)``, ``m`` being what the
 player scored in the rollout less the mean of what the others scored, and ``scale`` a
-typical hand's points in that game (:data:`REWARD_SCALE`).  New Eleusis scores only at
-the end of a round: a rollout cut off after ``max_rollout`` actions is rated by hand
-sizes instead (fewer cards are better), at the same scale.
+typical hand's points in that game (its :class:`~cardrules.SearchHooks`' ``reward_scale``,
+also :data:`REWARD_SCALE`).  A game that scores rarely says how each player stands
+without a score (its hooks' ``standing``): New Eleusis scores only at the end of a round,
+and a rollout cut off after ``max_rollout`` actions is rated by hand sizes instead (fewer
+cards are better), at the same scale.
+
+Everything the search uses of a game comes from its :class:`~cardrules.GameDef`: its
+``legal_actions`` and ``apply``, its ``sampler``, its ``greedy_agent`` and its
+:class:`~cardrules.SearchHooks`; so it plays any registered game
+(:func:`cardrules.register_game`) that has a sampler.
 
 The agent is reproducible: with a ``seed`` and an ``iterations`` budget, the same view
 gives the same action, whatever the hidden cards really are.  With ``time_per_move``
@@ -43,21 +50,49 @@ True
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from .agents import SeededAgent
+from ._seeded import SeededAgent
 from .errors import CardRulesError
-from .protocol import CHANCE, GAMES, GameDef, Shuffle
+from .protocol import CHANCE, GAMES, GameDef, SearchHooks, Shuffle
 
 __all__ = ["REJECTION_TRIES", "REWARD_SCALE", "ISMCTSAgent"]
 
-#: Points that count as a clearly won hand in each game (the ``scale`` of the reward).
-REWARD_SCALE: Final[dict[str, float]] = {"aegis": 3.0, "gunsore": 60.0, "haggis": 40.0, "eleusis": 4.0}
+#: The hooks of a game that declares none: nothing beyond its rules.
+_NO_HOOKS: Final = SearchHooks()
+
+
+def _hooks(game: GameDef[Any, Any]) -> SearchHooks:
+    return game.search if game.search is not None else _NO_HOOKS
+
+
+class _RewardScale(Mapping[str, float]):
+    """The type of :data:`REWARD_SCALE`: a read-only view of the registered games'
+    :class:`~cardrules.SearchHooks` ``reward_scale``."""
+
+    def __getitem__(self, name: str) -> float:
+        if name not in GAMES:
+            raise KeyError(name)
+        return _hooks(GAMES[name]).reward_scale
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(GAMES)
+
+    def __len__(self) -> int:
+        return len(GAMES)
+
+    def __repr__(self) -> str:
+        return f"REWARD_SCALE({dict(self.items())!r})"
+
+
+#: Points that count as a clearly won hand in each game (the ``scale`` of the reward):
+#: ``REWARD_SCALE["gunsore"]``.  A read-only view of each registered game's
+#: :class:`~cardrules.SearchHooks` ``reward_scale`` (10 for a game without hooks).
+REWARD_SCALE: Final[Mapping[str, float]] = _RewardScale()
 
 #: The iterations per decision when neither ``iterations`` nor ``time_per_move`` is given.
 DEFAULT_ITERATIONS: Final = 200
@@ -114,16 +149,17 @@ class ISMCTSAgent(SeededAgent):
     ``seed``
         the agent's own randomness (determinizations, rollouts, ties);
     ``rollout``
-        ``"random"`` (default), ``"greedy"`` (the game's ``GreedyAgent`` plays every
+        ``"random"`` (default), ``"greedy"`` (the game's greedy agent plays every
         seat of the rollouts: slower, better informed) or ``"policy"`` (a quick
-        heuristic of the game's own, which reads the state directly instead of a view;
-        Aegis has one);
+        heuristic of the game's own, its hooks' ``rollout_policy``, which reads the
+        state directly instead of a view; Aegis has one);
     ``belief``
         ``"uniform"`` (default: every determinization consistent with the view is
         equally likely) or ``"policy"``: determinizations are weighted by how likely the
         opponents' past actions were under the game's rollout policy (rejection
-        sampling, at most :data:`REJECTION_TRIES` samples, then the likeliest is kept);
-        Aegis has one, which reads the opponent's exchanges and bid;
+        sampling, at most :data:`REJECTION_TRIES` samples, then the likeliest is kept):
+        the game's hooks' ``likelihood``; Aegis has one, which reads the opponent's
+        exchanges and bid;
     ``epsilon``
         with ``rollout="greedy"`` or ``"policy"``, the share of rollout actions chosen
         at random instead (0 by default);
@@ -136,7 +172,7 @@ class ISMCTSAgent(SeededAgent):
         the most actions of one rollout (then it is rated as the end of a hand);
     ``prior``
         ``None`` (default) or ``"greedy"``: a node's first child is then the action the
-        game's ``GreedyAgent`` would choose in that determinization;
+        game's greedy agent would choose in that determinization;
     ``widening``
         ``None`` (default: every legal action is tried before UCB chooses, as in the
         paper) or ``w``: *progressive widening*, a node visited ``v`` times has at most
@@ -197,21 +233,22 @@ class ISMCTSAgent(SeededAgent):
         self.exploration = exploration
         self.max_rollout = max_rollout
         self.iterations_done = 0
-        module = importlib.import_module(self.game.module or f"cardrules.{self.game.name}")
-        # the module's own functions: the fast paths (GameDef's are the same, one call deeper)
-        self._apply: Callable[[Any, Any], Any] = getattr(module, "apply", self.game.apply)
-        legal = getattr(module, "legal_actions", self.game.legal_actions)
-        self._legal: Callable[[Any], tuple[Any, ...]] = legal
-        self._greedy: Any = getattr(module, "GreedyAgent", None)
+        # everything of the game comes from its GameDef, bound once here
+        game = self.game
+        hooks = _hooks(game)
+        self._apply: Callable[[Any, Any], Any] = game.apply
+        self._legal: Callable[[Any], tuple[Any, ...]] = game.legal_actions
+        self._greedy: Any = game.greedy_agent  # checked here for the options that use it
         if (rollout == "greedy" or prior == "greedy") and self._greedy is None:
-            raise CardRulesError(f"{self.game.name} has no GreedyAgent for greedy rollouts")
-        self._policy: Any = getattr(module, "_rollout_policy", None)
+            raise CardRulesError(f"{game.name} has no GreedyAgent for greedy rollouts")
+        self._policy = hooks.rollout_policy
         if rollout == "policy" and self._policy is None:
-            raise CardRulesError(f"{self.game.name} has no rollout policy (use 'random' or 'greedy')")
-        self._likelihood: Any = getattr(module, "_likelihood", None) if belief == "policy" else None
+            raise CardRulesError(f"{game.name} has no rollout policy (use 'random' or 'greedy')")
+        self._likelihood = hooks.likelihood if belief == "policy" else None
         if belief == "policy" and self._likelihood is None:
-            raise CardRulesError(f"{self.game.name} has no opponent model for belief='policy'")
-        self._scale = REWARD_SCALE.get(self.game.name, 10.0)
+            raise CardRulesError(f"{game.name} has no opponent model for belief='policy'")
+        self._standing = hooks.standing
+        self._scale = hooks.reward_scale
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations!r}, time_per_move={self.time_per_move!r}"
@@ -348,12 +385,9 @@ class ISMCTSAgent(SeededAgent):
             winners = state.winners
             share = 1.0 / len(winners) if winners else 0.0
             return [share if p in winners else 0.0 for p in range(n)]
-        gains = [s - t for s, t in zip(state.scores, start_scores, strict=True)]
-        if not any(gains):
-            hands = getattr(state, "hands", None)
-            if self.game.name == "eleusis" and hands is not None:
-                gains = [-len(h) for h in hands]  # fewer cards is better (God holds none)
-                gains[0] = sum(gains[1:]) // max(n - 1, 1)
+        gains: list[float] = [s - t for s, t in zip(state.scores, start_scores, strict=True)]
+        if not any(gains) and self._standing is not None:  # no score: how each one stands
+            gains = self._standing(state)
         total = sum(gains)
         scale = self._scale
         tanh = math.tanh

@@ -36,7 +36,6 @@ Failures
 
 from __future__ import annotations
 
-import importlib
 import math
 import pickle
 import traceback
@@ -47,7 +46,7 @@ from typing import Any, Protocol
 import attrs
 
 from .errors import CardRulesError
-from .protocol import GAMES, Agent
+from .protocol import GAMES, Agent, game_named
 
 __all__ = [
     "Executor",
@@ -312,8 +311,7 @@ class _Batch:
 def _play_batch(batch: _Batch) -> list[GameResult | GameFailure]:
     """The task an executor runs: every game of ``batch``, failures included."""
     try:
-        if batch.module is not None and batch.game not in GAMES:
-            importlib.import_module(batch.module)  # a game of the user's, registered on import
+        game_named(batch.game, batch.module)  # a game of the user's registers as its module loads
         entries, rules = pickle.loads(batch.payload)
     except Exception as exc:  # say so for every game of the batch rather than lose it
         error = f"the worker cannot load the agents or the game: {type(exc).__name__}: {exc}"

@@ -3,7 +3,8 @@
 Each sub-command lives in its own module of this package and offers
 ``register(subparsers)``, which adds its parser and sets ``func`` (taking the parsed
 arguments and returning an exit status).  New commands only add a module and a name to
-:data:`COMMANDS`.
+:data:`COMMANDS`.  ``--load MODULE_OR_FILE``, before the command, makes every command
+take the games that module or file registers (``cardrules.cli._loading``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from .._hotloops import IMPLEMENTATION
 from .._version import __version__
 from ..errors import CardRulesError
+from ._loading import LoadAction
 
 #: Sub-command modules, in the order ``--help`` lists them.
 COMMANDS = ("demo", "simulate", "tournament", "rule", "table", "play", "science")
@@ -29,12 +31,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     loops = "C loops" if IMPLEMENTATION == "C" else "pure Python"  # worth knowing in a bug report
     parser.add_argument("--version", action="version", version=f"cardrules {__version__} ({loops})")
+    parser.add_argument(
+        "--load",
+        action=LoadAction,
+        default=[],
+        metavar="MODULE_OR_FILE",
+        help="first import this module, or load this Python file (path/to/games.py), which "
+        "registers games of its own with cardrules.register_game; every command then takes "
+        "them (repeatable; before the command: cardrules --load mygames play mygame)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        modname = f"{__name__}.{name}_cmd"
-        if importlib.util.find_spec(modname) is None:
+    for name in COMMANDS:  # the sub-command modules of this package, by name
+        if importlib.util.find_spec(f"{__name__}.{name}_cmd") is None:
             continue
-        importlib.import_module(modname).register(sub)
+        importlib.import_module(f"{__name__}.{name}_cmd").register(sub)
     return parser
 
 

@@ -17,8 +17,9 @@ from typing import Any, TextIO
 
 from ..agents import AGENTS
 from ..errors import CardRulesError
-from ..protocol import GAME_NAMES
+from ..protocol import GAMES
 from ..simulation import Factory
+from ._loading import load_all
 
 
 def agent_names(text: str) -> list[str]:
@@ -58,7 +59,7 @@ def add_match_options(
     game, ``--games`` (default ``games``), ``--seed``, ``--agents`` (default ``agents``;
     required when ``None``), ``--players`` and the
     executor's options (:func:`add_run_options`).  Only the help texts differ."""
-    p.add_argument("game", choices=GAME_NAMES, help="the game to play")
+    p.add_argument("game", choices=GAMES, help="the game to play")
     p.add_argument(
         "--games", type=positive, default=games, metavar="N", help=f"{games_help} (default {games})"
     )
@@ -99,10 +100,13 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
 
-def _ignore_interrupts() -> None:  # pragma: no cover - runs in the worker processes
+def _start_worker(loads: tuple[str, ...]) -> None:  # pragma: no cover - runs in the worker processes
     # Ctrl-C reaches the whole process group: the command stops the pool itself, so the
     # workers must not print tracebacks of their own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the games of --load, for a worker that does not start as a copy of this process
+    # (a forked one has them already, and loads nothing again)
+    load_all(loads)
 
 
 @contextlib.contextmanager
@@ -128,7 +132,8 @@ def executor(args: argparse.Namespace) -> Iterator[Any]:
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_ignore_interrupts)
+    loads = tuple(getattr(args, "load", None) or ())
+    pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_start_worker, initargs=(loads,))
     try:
         yield pool
     except BaseException:

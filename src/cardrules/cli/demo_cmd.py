@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 from typing import Any
 
 from ..agents import RandomAgent, strong_agent
 from ..errors import CardRulesError
-from ..protocol import GAME_NAMES, GAMES, Agent
+from ..protocol import GAMES, Agent
 from ..simulation import play
 
 
@@ -25,7 +23,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--seed", default="demo", help="the seed of every shuffle and agent (default: demo)")
     p.add_argument(
-        "--game", choices=GAME_NAMES, action="append", help="only this game (repeatable; default: every game)"
+        "--game", choices=GAMES, action="append", help="only this game (repeatable; default: every game)"
     )
     p.set_defaults(func=run)
 
@@ -35,10 +33,9 @@ DEMO_ITERATIONS = 20
 
 
 def _strong_seat(game: str) -> int:
-    """The seat of the strong agent: 0, or the game module's ``DEMO_SEAT`` (Eleusis: 1,
-    since its player 0 is God and never acts)."""
-    module = importlib.import_module(GAMES[game].module or f"cardrules.{game}")
-    return int(getattr(module, "DEMO_SEAT", 0))
+    """The seat of the strong agent: the game's ``default_seat`` (0; Eleusis: 1, since its
+    player 0 is God and never acts)."""
+    return GAMES[game].default_seat
 
 
 def _agents(game: str, n: int, seed: str) -> list[Agent]:
@@ -66,10 +63,7 @@ def demo_record(game: str, seed: str) -> str:
         lines.append("  " + g.describe(state, action))
 
     final = play(game, agents, seed=seed, on_action=record)
-    module = importlib.import_module(g.module or f"cardrules.{game}")
-    summary = getattr(module, "summary", None)
-    if summary is not None:
-        lines.append(summary(final))
+    lines.append(g.summary(final))
     lines.append("the table at the end:")
     lines.append(g.render(final))
     lines.append(f"scores: {list(final.scores)}; winners: {list(final.winners)}")
@@ -77,12 +71,8 @@ def demo_record(game: str, seed: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    games = args.game or [name for name in GAME_NAMES if _available(name)]
+    games = args.game or list(GAMES)  # every registered game: the four, then any loaded
     for name in games:
         print(demo_record(name, args.seed))
         print()
     return 0
-
-
-def _available(name: str) -> bool:
-    return importlib.util.find_spec(f"cardrules.{name}") is not None

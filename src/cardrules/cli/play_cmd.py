@@ -10,12 +10,17 @@ explains the notation, ``table`` draws the table again, ``quit`` stops.  A wrong
 says why and names the nearest legal actions.  Every other action is shown as it
 happens, as your seat may be told it, and so are the results of each season or hand.
 
-New Eleusis: player 0 is God, whose secret rule (``--rule``: a rule file, ``FILE:NAME``
-or rule text; default alternating colours) judges every play.  ``--seat 1`` (the
-default) to ``--seat N-1`` makes you a scientist among the computer's scientists;
-``--seat 0`` makes you God: you choose the rule and watch the computer's scientists
-hunt for it.  ``--hot-seat`` lets several people share the keyboard, every seat typed.
-``--auto`` lets the computer play every seat.
+A game whose rules are written as text takes them with ``--rule`` (a file, ``FILE:NAME``
+or the text itself; ``--name`` picks one of several named ones in a file).  New Eleusis:
+player 0 is God, whose secret rule (``--rule``; default alternating colours) judges
+every play.  ``--seat 1`` (the default) to ``--seat N-1`` makes you a scientist among
+the computer's scientists; ``--seat 0`` makes you God: you choose the rule and watch the
+computer's scientists hunt for it.  ``--hot-seat`` lets several people share the
+keyboard, every seat typed.  ``--auto`` lets the computer play every seat.
+
+Any registered game can be played (``cardrules --load MODULE_OR_FILE play GAME`` for a
+game of your own): everything the command shows of a game comes from its
+:class:`~cardrules.GameDef` (its title, notation, seats, lines and summary).
 
 Input is read line by line from standard input, so a game can be scripted through a
 pipe; the end of input or Ctrl-C stops the game cleanly.
@@ -24,7 +29,6 @@ pipe; the end of input or Ctrl-C stops the game cleanly.
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 import sys
 from collections.abc import Sequence
@@ -32,29 +36,10 @@ from typing import Any, TextIO
 
 from ..agents import RandomAgent, strong_agent
 from ..errors import CardRulesError
-from ..protocol import GAME_NAMES, GAMES, Agent
+from ..protocol import GAMES, Agent, GameDef
 
-#: What ``help`` says of each game's notation.
-NOTATION = {
-    "aegis": """\
-  a card to play: 7H (ranks A 2..10 J Q K, also T; suits S H D C or ♠ ♥ ♦ ♣)
-  an exchange: exchange 2S 7H (any order; bare cards work in the exchange phase)
-  keep your hand, or as master stop exchanging: keep (or stop)
-  a bid: bid 3""",
-    "gunsore": """\
-  a card to play: 7H, JK for the joker
-  declare war (master, development season): war""",
-    "eleusis": """\
-  play one card: 5H; a string of cards, in order: 5H 6C 7D
-  say you hold no right card: no play (or none)
-  after your play: prophet (become prophet) or pass
-  as prophet: judge right, judge wrong; for a no-play: judge wrong 5H (5H was right)""",
-    "haggis": """\
-  a combination: its cards in any order: 5H 6H 7H, 8S 8D, J Q (a bomb)
-  with wild face cards the declaration may be needed: 5H J as 5s, 5H 6H J as run to 7,
-  6H 7C J Q as pairs to 7 (triples, quadruples... for wider runs)
-  pass; bet 15 or bet 30 (before your first card of the hand); give 1 (a bombed trick)""",
-}
+#: What ``help`` says of a game that does not say how to write its actions.
+PLAIN_NOTATION = "  the text of an action, as 'list' shows it"
 
 COMMANDS = """\
   list [TEXT]  number the legal actions (only those containing TEXT); then a number picks one
@@ -81,7 +66,7 @@ def register(sub: Any) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", choices=GAME_NAMES, help="the game to play")
+    p.add_argument("game", choices=GAMES, help="the game to play")
     p.add_argument("--seat", type=int, help="your seat (default 0; Eleusis: 1, a scientist; 0 is God)")
     p.add_argument(
         "--players",
@@ -102,10 +87,10 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--rule",
         metavar="RULE",
-        help="Eleusis only: the secret rule, as a rule file, FILE:NAME or rule text "
-        "(default: alternating colours)",
+        help="for a game whose rules are written as text (New Eleusis: the secret rule): "
+        "a file, FILE:NAME or the text itself (default: the game's own; Eleusis: alternating colours)",
     )
-    p.add_argument("--name", help="Eleusis only: which rule of the --rule file, when it holds several")
+    p.add_argument("--name", help="which rule of the --rule file, when it holds several")
     p.add_argument("--auto", action="store_true", help="the computer plays every seat; you watch")
     p.add_argument("--hot-seat", action="store_true", help="every seat is typed at this keyboard")
     p.add_argument(
@@ -114,43 +99,26 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def load_rule(arg: str, name: str | None = None) -> Any:
-    """The compiled rule ``arg`` names: a rule file (``name`` picks one of several named
-    rules), ``FILE:NAME``, or rule text."""
-    from .. import eleusis
-
+def rules_from_arg(game: GameDef[Any, Any], arg: str, name: str | None = None) -> Any:
+    """The ``Rules`` of ``game`` that ``arg`` gives as text: a file (``name`` picks one of
+    several named ones), ``FILE:NAME``, or the text itself; the game reads the text
+    (its ``rules_from_text``)."""
+    if game.rules_from_text is None:
+        raise CardRulesError(f"{game.name} takes no rules as text")
     path = arg
     if name is None and ":" in arg and not _looks_like_path(arg):
         head, _, tail = arg.rpartition(":")
         if _looks_like_path(head):
             path, name = head, tail
     if not _looks_like_path(path):
-        return eleusis.compile_rule(arg)
+        return game.rules_from_text(arg, name)
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
         why = getattr(exc, "strerror", None) or str(exc)
         raise CardRulesError(f"cannot read the rule file {path}: {why}") from None
-    if name is not None:
-        rules = eleusis.compile_rules(text)
-        if name not in rules:
-            known = ", ".join(sorted(rules)) or "none"
-            raise CardRulesError(f"{path} has no rule named {name!r} (it has: {known})")
-        return rules[name]
-    try:
-        return eleusis.compile_rule(text)
-    except eleusis.RuleSyntaxError:
-        try:
-            several = eleusis.compile_rules(text)
-        except CardRulesError:
-            several = {}
-        if len(several) > 1:
-            names = ", ".join(f'"{n}"' for n in several)
-            raise CardRulesError(
-                f"{path} holds {len(several)} rules ({names}): choose one with --name"
-            ) from None
-        raise
+    return game.rules_from_text(text, name)
 
 
 def _looks_like_path(arg: str) -> bool:
@@ -186,32 +154,38 @@ def _budget(text: str | None) -> dict[str, Any]:
 
 def _agent(game: str, opponents: str, seed: str, budget: dict[str, Any]) -> Agent:
     """The computer's agent for a seat: the game's strongest (with ``budget``) or a
-    random one."""
+    random one (also for a game that has no stronger agent)."""
     if opponents == "strong":
-        agent: Agent = strong_agent(game, seed, **budget)
-        return agent
+        try:
+            agent: Agent = strong_agent(game, seed, **budget)
+        except CardRulesError:
+            if _has_strong_agent(GAMES[game]):
+                raise
+        else:
+            return agent
     return RandomAgent(seed)
+
+
+def _has_strong_agent(game: GameDef[Any, Any]) -> bool:
+    return game.greedy_agent is not None or (game.search is not None and game.search.settings is not None)
 
 
 def run(args: argparse.Namespace) -> int:
     game = args.game
-    if game != "eleusis":
+    g = GAMES[game]
+    if g.rules_from_text is None:
         for option, value in (("--rule", args.rule), ("--name", args.name)):
             if value is not None:
-                raise CardRulesError(f"{option} is for eleusis only (the secret rule); {game} has none")
+                raise CardRulesError(
+                    f"{option} is for games whose rules are written as text; {game} has none"
+                )
     elif args.name is not None and args.rule is None:
         raise CardRulesError("--name picks a rule of the --rule file: give --rule too")
     if args.auto and args.hot_seat:
         raise CardRulesError("--auto and --hot-seat exclude each other")
-    g = GAMES[game]
-    rules = None
-    if game == "eleusis":
-        from .. import eleusis
-
-        secret = load_rule(args.rule, args.name) if args.rule else eleusis.default_rule()
-        rules = eleusis.Rules(secret=secret)
+    rules = rules_from_arg(g, args.rule, args.name) if args.rule else None
     n = g._players(args.players)
-    seat = args.seat if args.seat is not None else (1 if game == "eleusis" else 0)
+    seat = args.seat if args.seat is not None else g.default_seat
     if not 0 <= seat < n:
         raise CardRulesError(f"--seat must be a seat from 0 to {n - 1}, not {seat}")
     seed = args.seed if args.seed is not None else str(random.randrange(10**9))
@@ -246,7 +220,6 @@ class _Session:
         self.people = people
         self.out = out
         self.seed = seed
-        self.module = importlib.import_module(self.g.module or f"cardrules.{game}")
         n = state.players
         self.agents = [_agent(game, opponents, f"{seed}:{p}", budget or {}) for p in range(n)]
         self.listed: tuple[Any, ...] = ()
@@ -257,23 +230,23 @@ class _Session:
     def play(self, max_actions: int) -> int:
         st = self.state
         n = st.players
-        title = {"eleusis": "New Eleusis"}.get(self.game, self.game.capitalize())
+        g = self.g
         if len(self.people) == 1:
             (you,) = self.people
-            who = "God" if self.game == "eleusis" and you == 0 else f"player {you}"
-            seat = f"; you are {who}"
+            seat = f"; you are {g.seat_name(you)}"
         elif self.people:
             seat = "; every seat is typed here"
         else:
             seat = "; the computer plays every seat"
-        self.write(f"{title}, {n} players, seed {self.seed}{seat}")
-        if self.game == "eleusis" and self.people == {0}:
-            self.write("God's rule judges every play: watch the scientists look for it.")
-            self.people = set()  # God never acts: the rule judges
+        self.write(f"{g.title}, {n} players, seed {self.seed}{seat}")
+        if self.people and self.people <= g.observer_seats:
+            (you,) = self.people
+            self.write(f"{g.seat_name(you)} never acts: watch the others play.")
+            self.people = set()  # a seat that never acts: its person watches
         if self.people:
             self.write("Type an action ('help' or '?' explains how; 'list' numbers the legal actions).")
-        elif self.game == "eleusis":
-            self.write(self.g.render(st, 0))
+        elif g.observer_seats:  # the table as a seat that watches sees it
+            self.write(g.render(st, min(g.observer_seats)))
         try:
             return self._loop(max_actions)
         except KeyboardInterrupt:
@@ -306,35 +279,22 @@ class _Session:
 
     def _tell(self, st: Any, action: Any) -> None:
         """The line for ``action``, as the person (if there is one) may be told it."""
-        describe_for = getattr(self.module, "describe_for", None)
-        if describe_for is not None and len(self.people) == 1:
+        if len(self.people) == 1:
             (you,) = self.people
-            self.write(describe_for(st, action, you))
+            self.write(self.g.describe_for(st, action, you))
         else:
             self.write(self.g.describe(st, action))
 
     def _results(self, before: Any, after: Any) -> None:
-        """Scores as they change (a season or a hand scored), and the Eleusis layout
-        after each play."""
-        if self.game == "eleusis":
-            if after.main != before.main or after.sides != before.sides:
-                from .. import eleusis
-
-                self.write("")
-                self.write(eleusis.layout_text(after))
-                self.write("")
-            return
-        if after.scores != before.scores and not after.is_over:
-            gained = [a - b for a, b in zip(after.scores, before.scores, strict=True)]
-            what = {"haggis": "hand", "aegis": "season", "gunsore": "season"}.get(self.game, "round")
-            points = ", ".join(f"player {q} {'+' if x >= 0 else ''}{x}" for q, x in enumerate(gained))
-            self.write(f"== {what} scored: {points}; scores now {' '.join(map(str, after.scores))}")
+        """What the game shows after an action (the scores of a season or a hand as they
+        change; the New Eleusis layout after each play)."""
+        text = self.g.after_action(before, after)
+        if text is not None:
+            self.write(text)
 
     def _end(self) -> None:
         st = self.state
-        summary = getattr(self.module, "summary", None)
-        if summary is not None:
-            self.write(summary(st))
+        self.write(self.g.summary(st))
         winners = list(st.winners)
         you = next(iter(self.people)) if len(self.people) == 1 else None
         if you is not None:
@@ -363,7 +323,7 @@ class _Session:
             if low in ("quit", "exit"):  # not "q": the Haggis queen
                 return None
             if low in ("help", "?", "h"):
-                notation = NOTATION.get(self.game, "  the text of an action, as 'list' shows it")
+                notation = self.g.notation if self.g.notation is not None else PLAIN_NOTATION
                 self.write(f"How to write an action in {self.game}:\n{notation}\n{COMMANDS}")
                 continue
             if low in ("table", "t", "layout"):
@@ -397,5 +357,3 @@ class _Session:
             self.write(f"  {i:>4}  {text}")
         if len(rows) > limit:
             self.write(f"  ... {len(rows) - limit} more: 'list TEXT' shows those containing TEXT")
-        if self.game == "eleusis" and not needle:
-            self.write("  (strings of 2 or more cards are legal too: type them in order, e.g. 5H 6C)")
