@@ -174,14 +174,8 @@ def step(state: State, action: Any) -> State:
     alive, tricks, scores = state.alive, state.tricks, state.scores
     in_play = sum(alive)
     if len(trick) < in_play:
-        return attrs.evolve(
-            state,
-            hands=tuple(hands),
-            trick=trick,
-            played=played,
-            to_act=_next_alive(alive, p),
-            history=history,
-        )
+        return attrs.evolve(state, hands=tuple(hands), trick=trick, played=played,
+                            to_act=_next_alive(alive, p), history=history)
     # the trick is complete: its winner takes it and leads the next
     seat = state.leader
     order = [seat]
@@ -192,65 +186,27 @@ def step(state: State, action: Any) -> State:
     tricks = tuple(t + (q == winner) for q, t in enumerate(tricks))
     scores = tuple(s + (q == winner) for q, s in enumerate(scores))
     if hands[winner]:
-        return attrs.evolve(
-            state,
-            hands=tuple(hands),
-            trick=(),
-            played=played,
-            tricks=tricks,
-            scores=scores,
-            leader=winner,
-            to_act=winner,
-            history=history,
-        )
+        return attrs.evolve(state, hands=tuple(hands), trick=(), played=played, tricks=tricks,
+                            scores=scores, leader=winner, to_act=winner, history=history)
     # the hand is over: who took no trick is out
     alive = tuple(a and t > 0 for a, t in zip(alive, tricks, strict=True))
     size = state.hand_size - 1
-    if sum(alive) == 1 or size == 0:
-        to_act: Any = None
-        leader = winner
-    else:
-        to_act = CHANCE
-        leader = winner
+    to_act = None if sum(alive) == 1 or size == 0 else CHANCE
     n = state.players
-    return State(
-        state.rules,
-        n,
-        max(size, 1),
-        alive,
-        ((),) * n,
-        None,
-        leader,
-        (),
-        (),
-        (0,) * n,
-        scores,
-        to_act,
-        history,
-        state.seed,
-    )
+    # the winner of the last trick leads the next hand
+    return State(state.rules, n, max(size, 1), alive, ((),) * n, None, winner, (), (), (0,) * n, scores,
+                 to_act, history, state.seed)
 
 
 def view(state: State, player: int) -> View:
-    return View(
-        player,
-        state.hands[player],
-        tuple(map(len, state.hands)),
-        state.alive,
-        state.trump,
-        state.leader,
-        state.trick,
-        state.played,
-        state.tricks,
-        state.scores,
-        state.to_act,
-    )
+    s = state
+    return View(player, s.hands[player], tuple(map(len, s.hands)), s.alive, s.trump, s.leader, s.trick,
+                s.played, s.tricks, s.scores, s.to_act)
 
 
 def render(state: State, player: int | None = None) -> str:
-    lines = [
-        f"trump: {state.trump or '-'}   tricks this hand: {list(state.tricks)}   scores: {list(state.scores)}"
-    ]
+    s = state
+    lines = [f"trump: {s.trump or '-'}   tricks this hand: {list(s.tricks)}   scores: {list(s.scores)}"]
     lines.append("trick: " + (" ".join(map(str, state.trick)) or "(none yet)"))
     for p in range(state.players):
         if player is None or p == player:
@@ -269,15 +225,11 @@ class GreedyAgent:
 
     def __call__(self, view: View, legal: Any) -> Play:
         def strength(card: Card) -> tuple[bool, int]:
-            return (
-                card.suit is (view.trump.suit if view.trump else None),
-                14 if card.rank == 1 else card.rank,
-            )
+            return card.suit is (view.trump.suit if view.trump else None), 14 if card.rank == 1 else card.rank
 
         if view.trick:
-            winning = [
-                a for a in legal if TABLE.winner((*view.trick, a.card), key=view.trump) == len(view.trick)
-            ]
+            led = len(view.trick)
+            winning = [a for a in legal if TABLE.winner((*view.trick, a.card), key=view.trump) == led]
             if winning:
                 return min(winning, key=lambda a: strength(a.card))
         return min(legal, key=lambda a: strength(a.card))
@@ -310,46 +262,23 @@ def sampler(v: View, rules: Rules | None) -> Any:
                 i += v.hand_sizes[p]
             if all(c.suit not in void[p] for p in others for c in hands[p]):
                 break
-        return State(
-            rules,
-            len(v.alive),
-            len(v.hand) + sum(1 for p, _ in v.played if p == v.player),
-            v.alive,
-            tuple(hands),
-            v.trump,
-            v.leader,
-            v.trick,
-            v.played,
-            v.tricks,
-            v.scores,
-            v.to_act,
-            (),
-        )
+        size = len(v.hand) + sum(1 for p, _ in v.played if p == v.player)
+        return State(rules, len(v.alive), size, v.alive, tuple(hands), v.trump, v.leader, v.trick, v.played,
+                     v.tricks, v.scores, v.to_act, ())
 
     return draw
 
 
-GAME: GameDef[State, Rules] = register_game(
-    GameDef(
-        "knockout",
-        rules_type=Rules,
-        state_type=State,
-        action_types=(Play,),
-        player_counts=(2, 3, 4),
-        default_players=3,
-        start=start,
-        legal_actions=legal_actions,
-        step=step,
-        chance_cards=chance_cards,
-        deal=deal,
-        view=view,
-        render=render,
-        title="Knockout whist",
-        notation="  a card to play: 7H (ranks A 2..10 J Q K; suits S H D C)",
-        scoring="trick",
-        sampler=sampler,
-        greedy_agent=GreedyAgent,
-        search=SearchHooks(settings={"iterations": 200, "prior": "greedy"}, reward_scale=2.0),
-        module=__name__,
-    )
-)
+
+# -- the game, registered: from here on every tool of cardrules takes it ----------------
+
+GAME: GameDef[State, Rules] = register_game(GameDef(
+    "knockout", rules_type=Rules, state_type=State, action_types=(Play,),
+    player_counts=(2, 3, 4), default_players=3,
+    start=start, legal_actions=legal_actions, step=step, chance_cards=chance_cards, deal=deal, view=view,
+    render=render, title="Knockout whist", scoring="trick",
+    notation="  a card to play: 7H (ranks A 2..10 J Q K; suits S H D C)",
+    sampler=sampler, greedy_agent=GreedyAgent,
+    search=SearchHooks(settings={"iterations": 200, "prior": "greedy"}, reward_scale=2.0),
+    module=__name__,
+))  # fmt: skip
