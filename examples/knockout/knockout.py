@@ -12,7 +12,8 @@ its suit is trump for the hand.  The leader of the first trick leads any card, t
 must follow suit if they can; the trick goes by the trick table below (trump, then the
 led suit, by rank, ace high), and its winner leads the next.  A player who takes no trick
 in a hand is knocked out.  The game ends when one player is left (at the latest after the
-one-card hand): that player wins.  A player's score is the tricks they took.  The winner
+one-card hand): that player wins.  A player's score is the tricks they took, counted at
+the end of each hand.  The winner
 of a hand's last trick leads the next hand.
 """
 
@@ -184,11 +185,11 @@ def step(state: State, action: Any) -> State:
         order.append(seat)
     winner = order[TABLE.winner(trick, key=state.trump)]
     tricks = tuple(t + (q == winner) for q, t in enumerate(tricks))
-    scores = tuple(s + (q == winner) for q, s in enumerate(scores))
     if hands[winner]:
         return attrs.evolve(state, hands=tuple(hands), trick=(), played=played, tricks=tricks,
-                            scores=scores, leader=winner, to_act=winner, history=history)
-    # the hand is over: who took no trick is out
+                            leader=winner, to_act=winner, history=history)
+    # the hand is over: its tricks are scored, and who took none is out
+    scores = tuple(s + t for s, t in zip(scores, tricks, strict=True))
     alive = tuple(a and t > 0 for a, t in zip(alive, tricks, strict=True))
     size = state.hand_size - 1
     to_act = None if sum(alive) == 1 or size == 0 else CHANCE
