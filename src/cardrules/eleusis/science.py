@@ -1,8 +1,8 @@
 """The Eleusis scientist: find the god's secret rule from what the table shows.
 
 :class:`Scientist` keeps no model of the god but the observations: each judged card with
-the main line it was played on (:class:`~cardrules.lang.induce.Observation`).  From them
-the rule finder (:func:`~cardrules.lang.induce.induce`'s search) lists the rules of the
+the main line it was played on (:class:`~cardrules.eleusis.induce.Observation`).  From them
+the rule finder (:func:`~cardrules.eleusis.induce.induce`'s search) lists the rules of the
 rule language that fit every observation, one per behaviour, each weighted by a prior
 that prefers short, simple rules of the kinds people write.  The scientist
 
@@ -51,11 +51,13 @@ from typing import Any, Final
 
 import attrs
 
-from .cards import Card, canonical, standard_deck
-from .errors import CardRulesError
-from .lang.analysis import EquivalenceNotProven, equivalent
-from .lang.induce import Hypothesis, Observation, atoms, check_standard_cards, ranked, searcher
-from .lang.rules import Rule
+from ..cards import Card, canonical, standard_deck
+from ..errors import CardRulesError
+from ..lang.analysis import EquivalenceNotProven, equivalent
+from ..lang.rules import Rule
+from ..protocol import seeded_order
+from .induce import Hypothesis, Observation, atoms, check_standard_cards, ranked, searcher
+from .rules import BecomeProphet, Judge, NoPlay, Pass, Play, Rules, _chance_cards, _start
 
 __all__ = ["ScienceRound", "Scientist", "observations_from_view", "play_science"]
 
@@ -625,36 +627,34 @@ class Scientist:
     # -- New Eleusis -------------------------------------------------------------------
 
     def __call__(self, view: Any, legal_actions: Sequence[Any]) -> Any:
-        from . import eleusis as E
-
         if not legal_actions:
             raise CardRulesError("the scientist was asked to act with no legal action")
         observations = observations_from_view(view)
         b = self.belief(observations)
         first = legal_actions[0]
         rule = b.best.rule() if b.best is not None else None
-        if type(first) in (E.BecomeProphet, E.Pass):
+        if type(first) in (BecomeProphet, Pass):
             sure = rule is not None and b.confidence >= self.prophet_confidence
-            become = E.BecomeProphet()
-            return become if sure and become in legal_actions else E.Pass()
-        if type(first) is E.Judge:
+            become = BecomeProphet()
+            return become if sure and become in legal_actions else Pass()
+        if type(first) is Judge:
             return _judge(view, rule, legal_actions)
         hand = tuple(view.hand)
         if rule is not None and b.confidence >= self.prophet_confidence:
             chain = _chain(rule, view.main, hand, max(1, view.max_string))
             if chain:
-                return E.Play(tuple(chain))
-            if E.NoPlay() in legal_actions:
-                return E.NoPlay()
+                return Play(tuple(chain))
+            if NoPlay() in legal_actions:
+                return NoPlay()
         cards = canonical(set(hand))
-        if b.hypotheses and max(self._acceptance(b, cards)) < 0.02 and E.NoPlay() in legal_actions:
-            return E.NoPlay()
-        return E.Play((self.choose(hand, observations),))
+        if b.hypotheses and max(self._acceptance(b, cards)) < 0.02 and NoPlay() in legal_actions:
+            return NoPlay()
+        return Play((self.choose(hand, observations),))
 
 
 @functools.lru_cache(maxsize=32)
 def _extensions(pair: Hypothesis, observations: tuple[Observation, ...]) -> tuple[Hypothesis, ...]:
-    """:meth:`~cardrules.lang.induce.Searcher.extensions`, kept for the turns of a round."""
+    """:meth:`~cardrules.eleusis.induce.Searcher.extensions`, kept for the turns of a round."""
     return tuple(searcher().extensions(pair, observations))
 
 
@@ -842,17 +842,15 @@ def _chain(rule: Rule, main: Sequence[Card], hand: Sequence[Card], longest: int)
 
 
 def _judge(view: Any, rule: Rule | None, legal: Sequence[Any]) -> Any:
-    from . import eleusis as E
-
     pending = view.pending
-    if type(pending) is E.Play:
+    if type(pending) is Play:
         right = rule is None or rule.accepts_string(view.main, pending.cards)
-        return E.Judge(right)
+        return Judge(right)
     if rule is not None:
         for c in canonical(set(view.shown)):
-            if rule.accepts(view.main, c) and E.Judge(False, c) in legal:
-                return E.Judge(False, c)
-    return E.Judge(True)
+            if rule.accepts(view.main, c) and Judge(False, c) in legal:
+                return Judge(False, c)
+    return Judge(True)
 
 
 def observations_from_view(view: Any) -> tuple[Observation, ...]:
@@ -891,11 +889,9 @@ class ScienceRound:
 def _two_decks_order(seed: object) -> tuple[Card, ...]:
     """Two standard decks shuffled by the library's seeded shuffle (``seed``, chance
     number 0): the order a seeded New Eleusis deal starts from."""
-    from . import eleusis as E
-
-    state = E.new_game(seed=seed)
-    order: tuple[Card, ...] = state.history[0].order
-    return order
+    # the cards of a new game's deal, in the order its first seeded shuffle puts them
+    # (what the deal of new_game(seed=seed) starts from)
+    return seeded_order(seed, 0, _chance_cards(_start(Rules(), 5)))
 
 
 def play_science(
