@@ -35,9 +35,10 @@ from ..lang.errors import RuleSyntaxError, RuleTypeError
 from ..lang.rules import Rule, compile_rule, compile_rules
 from ..lang.tools import acceptance
 from ..protocol import GameDef, SearchHooks, register_game
-from .agent import DEMO_SEAT, LIBRARY, GreedyAgent, _standing
+from . import agent as _agent
+from . import rules as _rules
+from .agent import GreedyAgent, _standing
 from .induce import Observation, induce
-from .rules import DEFAULT_RULE_TEXT as DEFAULT_RULE_TEXT
 from .rules import MAX_STRINGS as MAX_STRINGS
 from .rules import (
     BecomeProphet,
@@ -106,6 +107,18 @@ __all__ = [
     "summary",
     "view",
 ]
+
+# The constants of the public face, restated here with their comments, which the
+# documentation reads from this file.
+
+#: The default secret rule's text: alternating colours.
+DEFAULT_RULE_TEXT: Final = _rules.DEFAULT_RULE_TEXT
+
+#: Where ``cardrules demo`` seats the :class:`GreedyAgent`: player 0 is God and never acts.
+DEMO_SEAT: Final = _agent.DEMO_SEAT
+
+#: The candidate rules :class:`GreedyAgent` keeps in mind by default.
+LIBRARY: Final = _agent.LIBRARY
 
 # -- the game --------------------------------------------------------------------------
 
