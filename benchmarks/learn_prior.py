@@ -1,5 +1,5 @@
 """Learn the scientist's prior from rules people wrote: the template counts of
-``cardrules/lang/prior_counts.py``.
+``cardrules/eleusis/prior_counts.py``.
 
     python benchmarks/learn_prior.py [--write | --check] [RULE FILES ...]
 
@@ -14,7 +14,7 @@ it, under the size prior alone (so that counting does not depend on what was cou
 before); the templates of its atoms are counted.  Rules the search cannot state count
 nothing.
 
-``--write`` rewrites ``src/cardrules/lang/prior_counts.py``; ``--check`` exits with
+``--write`` rewrites ``src/cardrules/eleusis/prior_counts.py``; ``--check`` exits with
 status 1 when that file differs from what the rules give (the test suite runs it);
 otherwise the counts are printed.
 """
@@ -22,6 +22,7 @@ otherwise the counts are printed.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import textwrap
 from collections import Counter
@@ -29,12 +30,14 @@ from pathlib import Path
 
 from bench_scientist import load, plays
 
-from cardrules.lang import induce
 from cardrules.lang.rules import Rule
+
+# the rule finder's module (cardrules.eleusis.induce names the function induce)
+induce = importlib.import_module("cardrules.eleusis.induce")
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-TARGET = ROOT / "src" / "cardrules" / "lang" / "prior_counts.py"
+TARGET = ROOT / "src" / "cardrules" / "eleusis" / "prior_counts.py"
 
 
 def default_files() -> list[Path]:
@@ -87,7 +90,7 @@ def module(counts: Counter[str], distinct: int, missing: int, files: list[Path])
         f"Counted from {distinct} distinct rules (the example rules, {names}), "
         f"{distinct - missing} of which the search states; each rule counted by the atoms of the "
         "most probable rule of the search that behaves like it.  See "
-        ":func:`cardrules.lang.induce.learnt_factors`."
+        ":func:`cardrules.eleusis.induce.learnt_factors`."
     )
     lines = [
         '"""How often each template of atom appears in the rules people write: made by',
@@ -101,7 +104,7 @@ def module(counts: Counter[str], distinct: int, missing: int, files: list[Path])
         "from collections.abc import Mapping",
         "from typing import Final",
         "",
-        "#: Template (:func:`cardrules.lang.induce.template`) -> atoms counted.",
+        "#: Template (:func:`cardrules.eleusis.induce.template`) -> atoms counted.",
         "TEMPLATE_COUNTS: Final[Mapping[str, int]] = {",
     ]
     for t, c in sorted(counts.items(), key=lambda tc: (-tc[1], tc[0])):
@@ -114,7 +117,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", type=Path)
     what = parser.add_mutually_exclusive_group()
-    what.add_argument("--write", action="store_true", help="rewrite src/cardrules/lang/prior_counts.py")
+    what.add_argument("--write", action="store_true", help="rewrite src/cardrules/eleusis/prior_counts.py")
     what.add_argument("--check", action="store_true", help="fail when prior_counts.py is not what the rules give")
     args = parser.parse_args()
     files = [p.resolve() for p in args.files] or default_files()

@@ -8,6 +8,7 @@ decides.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 import random
@@ -21,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardrules import parse_card, parse_cards, science
+from cardrules import parse_card, parse_cards
 from cardrules.cards import Card, Suit, canonical, standard_deck
 from cardrules.cli import main
 from cardrules.eleusis import (
@@ -33,10 +34,13 @@ from cardrules.eleusis import (
     equivalent,
     induce,
     play_science,
+    science,
 )
 from cardrules.errors import CardRulesError
-from cardrules.lang import induce as search
 from cardrules.lang.rules import Rule
+
+# the rule finder's module (cardrules.eleusis.induce names the function induce)
+search = importlib.import_module("cardrules.eleusis.induce")
 
 DECK = canonical(standard_deck())
 

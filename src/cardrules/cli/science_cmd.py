@@ -14,8 +14,8 @@ import argparse
 import time
 from typing import Any
 
+from ..eleusis.science import Scientist, play_science
 from ..errors import CardRulesError
-from ..science import Scientist, play_science
 from .rule_cmd import _rule_arg
 
 

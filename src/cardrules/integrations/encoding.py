@@ -1038,7 +1038,7 @@ class EleusisEncoding(Encoding):
         return 58
 
     def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
-        cid, e = self.card_id, eleusis
+        cid, e = self.card_id, eleusis.rules
         plays = [(a, cid[c], False) for c, a in e._PLAY1.items()]  # a card, then the string goes on
         names = [(a, self.WRONG, False) for a in e._NAMES.values()]  # judge wrong, then the card
         singles = [(e._NOPLAY, self.NOPLAY), (e._BECOME, self.PROPHET), (e._PASS, self.PASS)]

@@ -23,7 +23,7 @@ The search runs over rules of the rule language itself, built from its own piece
   :func:`template` (so a constant costs the choice among its alternatives): short,
   simple rules first; then moved toward the kinds of atom and the templates that the
   rules people write use (:func:`learnt_factors`, from
-  :data:`~cardrules.lang.prior_counts.TEMPLATE_COUNTS`).
+  :data:`~cardrules.eleusis.prior_counts.TEMPLATE_COUNTS`).
 * **Fingerprints.**  Every atom is evaluated once per process on a fixed set of probe
   plays (main lines of 0 to 20 cards, many drawn from small pools of cards so that ranks,
   suits and colours repeat).  Atoms with the same fingerprint are one atom (the shortest
@@ -58,8 +58,10 @@ from typing import Any, Final
 import attrs
 
 from ..cards import Card, Color, Suit, canonical, standard_deck
+from ..errors import CardRulesError
+from ..lang.analysis import EquivalenceNotProven, equivalent
+from ..lang.rules import Rule, compile_rule
 from .prior_counts import TEMPLATE_COUNTS
-from .rules import Rule, compile_rule
 
 __all__ = [
     "KIND_PSEUDOCOUNT",
@@ -83,7 +85,7 @@ Pred = Callable[[Sequence[Card], Card], bool]
 SIZE_COST: Final = 0.3
 
 #: How many atoms the size prior's share of each kind of atom (:func:`atom_kind`) weighs
-#: as, beside the atoms counted in :data:`~cardrules.lang.prior_counts.TEMPLATE_COUNTS`
+#: as, beside the atoms counted in :data:`~cardrules.eleusis.prior_counts.TEMPLATE_COUNTS`
 #: (see :func:`learnt_factors`).
 #: 30 is the value under which each counted atom's kind is best predicted from the
 #: others (leave one out); 10 and 100 do a little worse.
@@ -525,7 +527,7 @@ def learnt_factors(weighted: Iterable[tuple[str, float]], counts: Mapping[str, i
 
     ``weighted`` gives atom texts with their size weights; ``counts`` how often each
     template is an atom of the rules counted
-    (:data:`~cardrules.lang.prior_counts.TEMPLATE_COUNTS`).  Two levels: each
+    (:data:`~cardrules.eleusis.prior_counts.TEMPLATE_COUNTS`).  Two levels: each
     kind of atom (:func:`atom_kind`) gets the share ``(n_kind + KIND_PSEUDOCOUNT *
     s_kind) / (n + KIND_PSEUDOCOUNT)`` of the weight, where ``s_kind`` is its share by
     size and ``n_kind`` its counted atoms; within its kind, a template gets ``(n_t +
@@ -584,7 +586,7 @@ def atoms() -> tuple[Atom, ...]:
     number of atom texts of its :func:`template`: choosing a constant among ``n`` costs
     ``log n`` (``card.rank == 7`` is one of 13 such atoms, ``card is red`` one of one).
     Its prior weight is that times its template's :func:`learnt_factors` from
-    :data:`~cardrules.lang.prior_counts.TEMPLATE_COUNTS`, which moves weight toward the
+    :data:`~cardrules.eleusis.prior_counts.TEMPLATE_COUNTS`, which moves weight toward the
     kinds of atom and the templates of the rules people write (``card.suit !=
     prev.suit`` above atoms of its size that nobody writes).  Texts with one fingerprint
     are one atom, whose weight is the sum of theirs."""
@@ -956,9 +958,7 @@ class Searcher:
         the ones experiments can tell apart.  Empty for any other rule, or when a
         starter was refused (the search then fits a ``start:`` part itself)."""
         if not isinstance(h, Hypothesis):
-            from ..errors import CardRulesError
-
-            raise CardRulesError(f"extensions takes a Hypothesis of the search, not {h!r}")
+                    raise CardRulesError(f"extensions takes a Hypothesis of the search, not {h!r}")
         observations = [_checked_observation(o, "extensions") for o in observations]
         if h.kind not in (AND, OR) or len(h.parts) != 2 or h.start is not None:
             return []
@@ -1104,8 +1104,6 @@ def induce(
     >>> len(rules), all(r.accepts(o.line, o.card) == o.accepted for r in rules for o in obs[1:])
     (3, True)
     """
-    from .analysis import EquivalenceNotProven, equivalent
-
     obs = [_checked_observation(o) for o in observations]
     searcher()  # made once per process: its setup is not this call's search time
     start = time.perf_counter()
@@ -1129,8 +1127,6 @@ def induce(
 
 
 def _checked_observation(o: object, who: str = "induce") -> Observation:
-    from ..errors import CardRulesError
-
     if not isinstance(o, Observation):
         raise CardRulesError(f"{who} takes Observation records, not {o!r}")
     check_standard_cards(o.line, o.card)
@@ -1145,8 +1141,6 @@ def check_standard_cards(*groups: object) -> None:
     ``groups`` (cards, or sequences of cards) that is not one of the 52 cards of a
     standard deck: New Eleusis is played with standard decks, and the search's atoms
     know only their ranks and suits."""
-    from ..errors import CardRulesError
-
     for group in groups:
         cards = group if isinstance(group, (tuple, list)) else (group,)
         for card in cards:
