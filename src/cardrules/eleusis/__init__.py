@@ -222,6 +222,7 @@ GAME: Final = GameDef(
     after_action=_after_action,
     default_seat=DEMO_SEAT,
     observer_seats=(0,),
+    seat_names={0: "God"},
     rules_from_text=_rules_from_text,
     sampler=_sampler,
     greedy_agent=GreedyAgent,
