@@ -39,7 +39,6 @@ checks of the note as well.)
 from __future__ import annotations
 
 import argparse
-import importlib
 import itertools
 import math
 import random
@@ -50,12 +49,12 @@ from pathlib import Path
 
 from cardrules.cards import canonical, standard_deck
 from cardrules.eleusis import Observation, Scientist, play_science
+
+# the rule finder's module
+from cardrules.eleusis import induction as induce
 from cardrules.lang.analysis import EquivalenceNotProven, equivalent
 from cardrules.lang.ast import unparse
 from cardrules.lang.rules import Rule, compile_rule, compile_rules
-
-# the rule finder's module (cardrules.eleusis.induce names the function induce)
-induce = importlib.import_module("cardrules.eleusis.induce")
 
 HERE = Path(__file__).resolve().parent
 

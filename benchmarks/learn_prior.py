@@ -22,7 +22,6 @@ otherwise the counts are printed.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import textwrap
 from collections import Counter
@@ -30,10 +29,9 @@ from pathlib import Path
 
 from bench_scientist import load, plays
 
+# the rule finder's module
+from cardrules.eleusis import induction as induce
 from cardrules.lang.rules import Rule
-
-# the rule finder's module (cardrules.eleusis.induce names the function induce)
-induce = importlib.import_module("cardrules.eleusis.induce")
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -90,7 +88,7 @@ def module(counts: Counter[str], distinct: int, missing: int, files: list[Path])
         f"Counted from {distinct} distinct rules (the example rules, {names}), "
         f"{distinct - missing} of which the search states; each rule counted by the atoms of the "
         "most probable rule of the search that behaves like it.  See "
-        ":func:`cardrules.eleusis.induce.learnt_factors`."
+        ":func:`cardrules.eleusis.induction.learnt_factors`."
     )
     lines = [
         '"""How often each template of atom appears in the rules people write: made by',
@@ -104,7 +102,7 @@ def module(counts: Counter[str], distinct: int, missing: int, files: list[Path])
         "from collections.abc import Mapping",
         "from typing import Final",
         "",
-        "#: Template (:func:`cardrules.eleusis.induce.template`) -> atoms counted.",
+        "#: Template (:func:`cardrules.eleusis.induction.template`) -> atoms counted.",
         "TEMPLATE_COUNTS: Final[Mapping[str, int]] = {",
     ]
     for t, c in sorted(counts.items(), key=lambda tc: (-tc[1], tc[0])):

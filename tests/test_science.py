@@ -8,7 +8,6 @@ decides.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import math
 import random
@@ -36,11 +35,11 @@ from cardrules.eleusis import (
     play_science,
     science,
 )
+
+# the rule finder's module
+from cardrules.eleusis import induction as search
 from cardrules.errors import CardRulesError
 from cardrules.lang.rules import Rule
-
-# the rule finder's module (cardrules.eleusis.induce names the function induce)
-search = importlib.import_module("cardrules.eleusis.induce")
 
 DECK = canonical(standard_deck())
 

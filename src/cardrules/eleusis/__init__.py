@@ -38,7 +38,7 @@ from ..protocol import GameDef, SearchHooks, register_game
 from . import agent as _agent
 from . import rules as _rules
 from .agent import GreedyAgent, _standing
-from .induce import Observation, induce
+from .induction import Observation, induce
 from .rules import MAX_STRINGS as MAX_STRINGS
 from .rules import (
     BecomeProphet,

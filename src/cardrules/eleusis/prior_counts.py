@@ -4,7 +4,7 @@
 Counted from 205 distinct rules (the example rules, ``benchmarks/science_rules.rules``
 and ``benchmarks/training_rules.rules``), 162 of which the search states; each rule
 counted by the atoms of the most probable rule of the search that behaves like it.  See
-:func:`cardrules.eleusis.induce.learnt_factors`.
+:func:`cardrules.eleusis.induction.learnt_factors`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-#: Template (:func:`cardrules.eleusis.induce.template`) -> atoms counted.
+#: Template (:func:`cardrules.eleusis.induction.template`) -> atoms counted.
 TEMPLATE_COUNTS: Final[Mapping[str, int]] = {
     'card is black': 18,
     'card is even': 17,

@@ -1,8 +1,8 @@
 """The Eleusis scientist: find the god's secret rule from what the table shows.
 
 :class:`Scientist` keeps no model of the god but the observations: each judged card with
-the main line it was played on (:class:`~cardrules.eleusis.induce.Observation`).  From them
-the rule finder (:func:`~cardrules.eleusis.induce.induce`'s search) lists the rules of the
+the main line it was played on (:class:`~cardrules.eleusis.induction.Observation`).  From them
+the rule finder (:func:`~cardrules.eleusis.induction.induce`'s search) lists the rules of the
 rule language that fit every observation, one per behaviour, each weighted by a prior
 that prefers short, simple rules of the kinds people write.  The scientist
 
@@ -56,7 +56,7 @@ from ..errors import CardRulesError
 from ..lang.analysis import EquivalenceNotProven, equivalent
 from ..lang.rules import Rule
 from ..protocol import seeded_order
-from .induce import Hypothesis, Observation, atoms, check_standard_cards, ranked, searcher
+from .induction import Hypothesis, Observation, atoms, check_standard_cards, ranked, searcher
 from .rules import BecomeProphet, Judge, NoPlay, Pass, Play, Rules, _chance_cards, _start
 
 __all__ = ["ScienceRound", "Scientist", "observations_from_view", "play_science"]
@@ -654,7 +654,7 @@ class Scientist:
 
 @functools.lru_cache(maxsize=32)
 def _extensions(pair: Hypothesis, observations: tuple[Observation, ...]) -> tuple[Hypothesis, ...]:
-    """:meth:`~cardrules.eleusis.induce.Searcher.extensions`, kept for the turns of a round."""
+    """:meth:`~cardrules.eleusis.induction.Searcher.extensions`, kept for the turns of a round."""
     return tuple(searcher().extensions(pair, observations))
 
 
