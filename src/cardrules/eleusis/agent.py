@@ -74,7 +74,7 @@ class GreedyAgent(SeededAgent):
     offers itself as prophet when the main line is long enough.  As prophet it judges
     by the same vote.  It sees only its view, never the rule.
 
-    >>> from cardrules.simulate import play
+    >>> from cardrules.simulation import play
     >>> from cardrules.agents import RandomAgent
     >>> final = play("eleusis", [RandomAgent(0), GreedyAgent(1), RandomAgent(2), RandomAgent(3)], seed=5)
     >>> final.is_over

@@ -30,7 +30,7 @@ class GreedyAgent(SeededAgent):
     (``simulate(..., seed="g")``, average score 274 to 92), and all of 60 three-player
     games against two of them.
 
-    >>> from cardrules.simulate import play
+    >>> from cardrules.simulation import play
     >>> final = play("haggis", [GreedyAgent(1), GreedyAgent(2)], seed=3)
     >>> final.is_over
     True
