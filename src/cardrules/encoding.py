@@ -39,6 +39,8 @@ import types
 import typing
 import zlib
 from collections.abc import Callable, Sequence
+from itertools import compress, repeat
+from operator import truediv
 from typing import Any, ClassVar, NamedTuple
 
 import attrs
@@ -102,37 +104,48 @@ def field(name: str) -> Callable[[Any], Any]:
 
 # tags of the prefix-free code
 _NONE, _BOOL, _INT, _STR, _CARD, _SEQ, _REC, _CHANCE, _OTHER = range(1, 10)
-# per record type: its tag and its field names
-_RECORDS: dict[type, tuple[int, tuple[str, ...]]] = {}
+# per record type: its tag and the getter of its fields' values, in order
+_RECORDS: dict[type, tuple[int, Callable[[Any], Any]]] = {}
 
 
-def view_code(value: Any, card_id: dict[Card, int]) -> list[int]:
+_Memo = dict[int, tuple[Any, list[int]]]
+
+
+def view_code(value: Any, card_id: dict[Card, int], memo: _Memo | None = None) -> list[int]:
     """``value`` (a view or any part of one) as a prefix-free sequence of integers: each
     value tagged by its kind (nothing, flag, number, text, card, sequence, record), so
-    that different views always have different codes."""
+    that different views always have different codes.  ``memo`` (for one ``card_id``)
+    keeps the codes of the tuples and records met, by identity (each with its value,
+    so that an id is never reused while it is kept): the parts successive views share
+    (the tricks played, the lines of cards) are then coded once."""
     out: list[int] = []
-    _code(value, card_id, out)
+    _code(value, card_id, out, {} if memo is None else memo)
     return out
 
 
-def _code(value: Any, card_id: dict[Card, int], out: list[int]) -> None:
+def _code(value: Any, card_id: dict[Card, int], out: list[int], memo: _Memo) -> None:
     kind = type(value)
-    if kind is tuple:
-        out += (_SEQ, len(value))
-        if value and type(value[0]) is Card and all(type(v) is Card for v in value):
-            for i in map(card_id.__getitem__, value):  # a pile of cards: the common case
-                out += (_CARD, i)
-        else:
-            for v in value:
-                _code(v, card_id, out)
-    elif kind is Card:
+    if kind is Card:
         out += (_CARD, card_id[value])
     elif kind is int:
         out += (_INT, value)
-    elif kind is bool:
-        out += (_BOOL, int(value))
     elif value is None:
         out.append(_NONE)
+    elif kind is tuple:
+        if len(value) < 3:  # (not worth a memo)
+            out += (_SEQ, len(value))
+            _items(value, card_id, out, memo)
+            return
+        hit = memo.get(id(value))
+        if hit is not None and hit[0] is value:
+            out += hit[1]
+            return
+        start = len(out)
+        out += (_SEQ, len(value))
+        _items(value, card_id, out, memo)
+        memo[id(value)] = (value, out[start:])
+    elif kind is bool:
+        out += (_BOOL, int(value))
     elif value is CHANCE:
         out.append(_CHANCE)
     elif kind is str:
@@ -141,22 +154,52 @@ def _code(value: Any, card_id: dict[Card, int], out: list[int]) -> None:
         record = _RECORDS.get(kind)
         if record is None and attrs.has(kind):
             tag = zlib.crc32(kind.__name__.encode()) & 0xFFFF
-            record = _RECORDS[kind] = (tag, tuple(f.name for f in attrs.fields(kind)))
+            names = tuple(f.name for f in attrs.fields(kind))
+            record = _RECORDS[kind] = (tag, _fields_getter(names))
         if record is not None:
+            hit = memo.get(id(value))
+            if hit is not None and hit[0] is value:
+                out += hit[1]
+                return
+            start = len(out)
             out += (_REC, record[0])
-            for name in record[1]:
-                _code(getattr(value, name), card_id, out)
+            _items(record[1](value), card_id, out, memo)
+            memo[id(value)] = (value, out[start:])
         elif isinstance(value, bool):  # subclasses: as their base
-            _code(bool(value), card_id, out)
+            _code(bool(value), card_id, out, memo)
         elif isinstance(value, int):
-            _code(int(value), card_id, out)
+            _code(int(value), card_id, out, memo)
         elif isinstance(value, str):
-            _code(str(value), card_id, out)
+            _code(str(value), card_id, out, memo)
         elif isinstance(value, tuple):
-            _code(tuple(value), card_id, out)
+            _code(tuple(value), card_id, out, memo)
         else:  # e.g. an Eleusis rule: its text
             text = str(value)
             out += (_OTHER, len(text), *map(ord, text))
+
+
+def _fields_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The values of the fields ``names`` of a record, as a tuple, in one call."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    if names:
+        get = operator.attrgetter(names[0])
+        return lambda v: (get(v),)
+    return lambda v: ()
+
+
+def _items(values: Any, card_id: dict[Card, int], out: list[int], memo: _Memo) -> None:
+    """The codes of ``values`` one after the other (cards, numbers and ``None`` inline)."""
+    for v in values:
+        kind = type(v)
+        if kind is Card:
+            out += (_CARD, card_id[v])
+        elif kind is int:
+            out += (_INT, v)
+        elif v is None:
+            out.append(_NONE)
+        else:
+            _code(v, card_id, out, memo)
 
 
 # -- positions ------------------------------------------------------------------------
@@ -468,7 +511,10 @@ class Encoding:
             remaining = pos.remaining
             assert remaining is not None, "not a chance node"
             total = sum(remaining)
-            out = pos._outcomes = [(i, n / total) for i, n in enumerate(remaining) if n]
+            # each card left (its id, from compress) with its count over the total
+            ids = compress(range(len(remaining)), remaining)
+            odds = map(truediv, compress(remaining, remaining), repeat(total))
+            out = pos._outcomes = list(zip(ids, odds, strict=True))
         return out
 
     def trie(self, pos: Position) -> Tree:

@@ -97,9 +97,12 @@ class CardRulesGame(pyspiel.Game):
             max_game_length=enc.max_game_length(),
         )
         super().__init__(_GAME_TYPES[self.game_name], info, params)
+        self._initial = enc.initial()
 
     def new_initial_state(self) -> CardRulesState:
-        return CardRulesState(self)
+        # positions are immutable: every new game shares the first one (OpenSpiel makes
+        # a new initial state to learn a tensor's shape, at every observation_tensor call)
+        return CardRulesState(self, self._initial)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
@@ -130,6 +133,13 @@ class CardRulesState(pyspiel.State):
         self._enc: Encoding = game.encoding
         # an immutable Position: every action replaces it (a clone shares it)
         self._pos = position if position is not None else game.encoding.initial()
+        self._player = self._player_of(self._pos)  # OpenSpiel asks for it many times a step
+
+    def _player_of(self, pos: Position) -> int:
+        who = self._enc.to_act(pos)
+        if who is None:
+            return _TERMINAL
+        return _CHANCE if who is CHANCE else int(who)
 
     # the cardrules side
     @property
@@ -144,13 +154,10 @@ class CardRulesState(pyspiel.State):
 
     # the OpenSpiel side
     def current_player(self) -> int:
-        who = self._enc.to_act(self._pos)
-        if who is None:
-            return _TERMINAL
-        return _CHANCE if who is CHANCE else int(who)
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player():
+        if player != self._player:
             return []
         return self._enc._legal(self._pos)  # kept on the position: OpenSpiel copies it
 
@@ -158,13 +165,14 @@ class CardRulesState(pyspiel.State):
         return self._enc._chance_outcomes(self._pos)  # likewise
 
     def _apply_action(self, action: int) -> None:
-        self._pos = self._enc.apply(self._pos, action)
+        self._pos = pos = self._enc.apply(self._pos, action)
+        self._player = self._player_of(pos)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._enc.action_string(self._pos, int(action))
 
     def is_terminal(self) -> bool:
-        return self._enc.to_act(self._pos) is None
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -215,8 +223,7 @@ class CardRulesObserver:
     """OpenSpiel's Python observer: the string and the tensor of a player's view.  The
     tensor is one float32 array (``tensor``), with a named view of each block onto it
     (``dict``; see :mod:`cardrules.integrations.tensors`), filled in place by
-    :meth:`set_from`.  While a player enters the tokens of one action the state does not
-    change: only the ``pending`` block is written again."""
+    :meth:`set_from`."""
 
     def __init__(self, encoding: Encoding, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
         if params:
@@ -227,18 +234,10 @@ class CardRulesObserver:
         self.dict: dict[str, Any] = {
             name: self.tensor[start : start + size] for name, (start, size) in self._tensor.offsets.items()
         }
-        self._filled: tuple[Any, int] | None = None  # the state and player the tensor holds
 
     def set_from(self, state: CardRulesState, player: int) -> None:
         pos = state.position
-        pending = seen_pending(pos, player)
-        filled = self._filled
-        if filled is not None and filled[0] is pos.state and filled[1] == player:
-            self._tensor.fill_pending(self.tensor, pending)  # the same view: only the tokens
-            return
-        self._filled = None  # (not kept if the fill fails half-way)
-        self._tensor.fill(self.tensor, self.encoding.game.view(pos.state, player), pending)
-        self._filled = (pos.state, player)
+        self._tensor.write(self.tensor, pos.state, player, seen_pending(pos, player))
 
     def string_from(self, state: CardRulesState, player: int) -> str:
         return observation_text(self.encoding, state.position, player)

@@ -181,7 +181,6 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self._tensor = tensor_of(enc)
         # the tensor is filled here, in place, then handed out as a copy of its own
         self._scratch = self._tensor.new()
-        self._filled: tuple[Any, int] | None = None  # the state and player _scratch holds
         self._no_mask = np.zeros(enc.num_actions, np.int8)
         size = self._tensor.size
         obs_space = spaces.Dict(
@@ -271,14 +270,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             mask[self.encoding._legal(pos)] = 1
             return mask
         out = self._scratch
-        pending = seen_pending(pos, player)
-        filled = self._filled
-        if filled is not None and filled[0] is pos.state and filled[1] == player:
-            self._tensor.fill_pending(out, pending)  # the same view: only the tokens
-        else:
-            self._filled = None
-            self._tensor.fill(out, self._view(pos.state, player), pending)
-            self._filled = (pos.state, player)
+        self._tensor.write(out, pos.state, player, seen_pending(pos, player))
         return out.copy()
 
     def observe(self, agent: str) -> dict[str, Any]:

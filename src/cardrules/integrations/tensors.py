@@ -120,8 +120,27 @@ class Tensor:
                 self._numbers.append((b.name, at, b.size if b.kind == NUMBERS else 0, b.get))
             else:
                 raise CardRulesError(f"{enc.name}: block {b.name!r} has an unknown kind {b.kind!r}")
+        self._saved: dict[tuple[int, int], tuple[Any, Any]] = {}
+        self._memo: dict[int, tuple[Any, list[int]]] = {}  # view_code's
         self._pending = self.offsets["pending"]
         self._view = self.offsets["view"]
+
+    def write(self, out: Any, state: Any, player: int, pending: tuple[int, ...] = ()) -> None:
+        """Write ``player``'s view of ``state`` (and the ``pending`` tokens) into ``out``.
+        The tensors of the last few states and players are kept (states never change):
+        asked for again (OpenSpiel asks twice a decision, PettingZoo once a token of
+        the same action), one is copied back instead of being worked out."""
+        key = (id(state), player)
+        saved = self._saved.get(key)
+        if saved is not None and saved[0] is state:
+            out[:] = saved[1]
+        else:
+            self.fill(out, self.enc.game.view(state, player))
+            if len(self._saved) >= 8:
+                del self._saved[next(iter(self._saved))]
+            self._saved[key] = (state, out.copy())  # (holding the state: its id stays its own)
+        if pending:
+            self.fill_pending(out, pending)
 
     def new(self) -> Any:
         """A tensor of zeros."""
@@ -129,7 +148,6 @@ class Tensor:
 
     def fill(self, out: Any, view: Any, pending: tuple[int, ...] = ()) -> None:
         """Write ``view`` (and the ``pending`` tokens) into ``out`` (float32, in place)."""
-        out[:] = 0.0
         ones: list[int] = []
         for at, get in self._one_hot:
             i = get(view)
@@ -142,8 +160,8 @@ class Tensor:
         for get, places in self._player_piles:
             for place, pile in zip(places, get(view), strict=False):
                 ones.extend(map(place.__getitem__, pile))
-        if ones:
-            np.add.at(out, ones, 1.0)  # (a card of two decks may be counted twice)
+        # the ones and the cards counted, the rest zeros: one write of the whole tensor
+        out[:] = np.bincount(ones, minlength=self.size) if ones else 0.0
         where: list[int] = []
         values: list[Any] = []
         for name, at, size, get in self._numbers:
@@ -161,7 +179,9 @@ class Tensor:
         out[where] = values
         if pending:
             self.fill_pending(out, pending)
-        code = view_code(view, self.enc.card_id)
+        if len(self._memo) > 4096:
+            self._memo.clear()
+        code = view_code(view, self.enc.card_id, self._memo)
         at, size = self._view
         if len(code) > size:
             self._too_long("view", len(code), size)
@@ -222,5 +242,5 @@ def view_tensor(enc: Encoding, position: Position, player: int, out: Any = None)
     tensor = tensor_of(enc)
     if out is None:
         out = tensor.new()
-    tensor.fill(out, enc.game.view(position.state, player), seen_pending(position, player))
+    tensor.write(out, position.state, player, seen_pending(position, player))
     return out
