@@ -102,7 +102,8 @@ class Tensor:
         # card piles: the getter and, per pile, each card to its index in the tensor
         self._piles: list[tuple[Any, dict[Card, int]]] = []
         self._player_piles: list[tuple[Any, list[dict[Card, int]]]] = []
-        self._numbers: list[tuple[str, int, int, Any]] = []
+        self._numbers: list[tuple[str, int, Any]] = []
+        number_places: list[int] = []
         width = len(enc.cards)
         for b in blocks:
             at = self.offsets[b.name][0]
@@ -117,9 +118,11 @@ class Tensor:
                 places = [{c: at + p * width + i for c, i in ids} for p in range(b.size // width)]
                 self._player_piles.append((b.get, places))
             elif b.kind in (NUMBERS, NUMBER):
-                self._numbers.append((b.name, at, b.size if b.kind == NUMBERS else 0, b.get))
+                self._numbers.append((b.name, b.size if b.kind == NUMBERS else 0, b.get))
+                number_places.extend(range(at, at + b.size))
             else:
                 raise CardRulesError(f"{enc.name}: block {b.name!r} has an unknown kind {b.kind!r}")
+        self._number_places = np.array(number_places, np.intp)
         self._saved: dict[tuple[int, int], tuple[Any, Any]] = {}
         self._memo: dict[int, tuple[Any, list[int]]] = {}  # view_code's
         self._pending = self.offsets["pending"]
@@ -160,23 +163,24 @@ class Tensor:
         for get, places in self._player_piles:
             for place, pile in zip(places, get(view), strict=False):
                 ones.extend(map(place.__getitem__, pile))
-        # the ones and the cards counted, the rest zeros: one write of the whole tensor
-        out[:] = np.bincount(ones, minlength=self.size) if ones else 0.0
-        where: list[int] = []
+        out[:] = 0.0
+        if ones:  # the ones and the cards counted (a card of two decks may count twice)
+            counts = np.bincount(ones)
+            out[: len(counts)] = counts
         values: list[Any] = []
-        for name, at, size, get in self._numbers:
-            if size:  # a sequence of numbers
+        for name, size, get in self._numbers:
+            if size:  # a sequence of numbers, padded with zeros to the block's size
                 numbers = get(view)
-                if len(numbers) > size:
-                    self._too_long(name, len(numbers), size)
-                where.extend(range(at, at + len(numbers)))
+                if len(numbers) != size:
+                    if len(numbers) > size:
+                        self._too_long(name, len(numbers), size)
+                    numbers = (*numbers, *(0,) * (size - len(numbers)))
                 values.extend(numbers)
             else:
-                where.append(at)
                 values.append(get(view))
         if None in values:
             values = [0 if x is None else x for x in values]
-        out[where] = values
+        out[self._number_places] = values  # (the places of every number, worked out once)
         if pending:
             self.fill_pending(out, pending)
         if len(self._memo) > 4096:
