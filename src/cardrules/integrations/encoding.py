@@ -4,7 +4,10 @@ Frameworks for game AI want each action to be a small integer that means the sam
 in every state, and want a chance node to be one random draw over a few outcomes.  The
 cardrules API has richer actions (``Exchange(cards)``, Haggis combinations, Eleusis
 strings) and shuffles the whole deck in one :class:`~cardrules.Shuffle`.  This module
-bridges the two, once for both adapters, without depending on either framework.
+bridges the two for the four games, once for both adapters, without depending on either
+framework: each game's :class:`~cardrules.encoding.Encoding` subclass holds everything
+the adapters know of it (its ids, its observation blocks, its OpenSpiel parameters and
+how they become ``Rules``); the machinery they share is in :mod:`cardrules.encoding`.
 
 **Chance, card by card.**  A cardrules chance node (a :class:`~cardrules.Shuffle` of
 ``n`` cards) becomes ``n`` chance nodes: each draws the next card of the order, uniformly
