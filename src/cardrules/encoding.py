@@ -773,7 +773,7 @@ def encoding_type(name: str) -> type[Encoding]:
     try:
         return ENCODINGS[name]
     except KeyError:
-        known = ", ".join(ENCODINGS)
+        known = ", ".join(dict.fromkeys((*_BUILT_IN, *ENCODINGS)))
         raise CardRulesError(f"no integer encoding for game {name!r} (games: {known})") from None
 
 
