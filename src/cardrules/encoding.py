@@ -39,7 +39,7 @@ import types
 import typing
 import zlib
 from collections.abc import Callable, Sequence
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import truediv
 from typing import Any, ClassVar, NamedTuple
 
@@ -142,7 +142,14 @@ def _code(value: Any, card_id: dict[Card, int], out: list[int], memo: _Memo) -> 
             return
         start = len(out)
         out += (_SEQ, len(value))
-        _items(value, card_id, out, memo)
+        if type(value[0]) is Card:
+            try:  # a pile of cards (the common case): each card's tag and id, in C loops
+                out += chain.from_iterable(zip(repeat(_CARD), map(card_id.__getitem__, value)))
+            except (KeyError, TypeError):  # not only cards: one by one
+                del out[start + 2 :]
+                _items(value, card_id, out, memo)
+        else:
+            _items(value, card_id, out, memo)
         memo[id(value)] = (value, out[start:])
     elif kind is bool:
         out += (_BOOL, int(value))
