@@ -56,6 +56,7 @@ draws) and is derived from the rules in each encoding's docstring.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter, invert, itemgetter
 from typing import Any, get_args
 from urllib.parse import unquote
 
@@ -314,6 +315,7 @@ class HaggisEncoding(Encoding):
     }
     _truncates = True
     extra_hands = 10
+    _combo_cards = attrgetter("combo.cards")  # (no descriptor: the getter itself on self)
 
     def __init__(self, rules: Any, players: int, max_hands: int | None = None) -> None:
         super().__init__(rules, players)
@@ -378,7 +380,14 @@ class HaggisEncoding(Encoding):
         return self.BOMB if kind == "bomb" else self.seq[combo.width, combo.rank]
 
     def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
-        cid, Play, tokens = self.card_id, haggis.Play, self.tokens
+        Play, tokens = haggis.Play, self.tokens
+        kinds = list(map(type, actions))
+        n = kinds.count(Play)
+        if kinds[:n].count(Play) == n:  # the plays first (as legal_actions lists them): C loops
+            firsts = map(itemgetter(0), map(self._combo_cards, actions[:n]))
+            heads = list(map(invert, map(self.card_id.__getitem__, firsts)))
+            return heads + [tokens(state, a)[0] for a in actions[n:]]
+        cid = self.card_id
         return [~cid[a.combo.cards[0]] if type(a) is Play else tokens(state, a)[0] for a in actions]
 
     def token_name(self, token: int) -> str:
