@@ -325,7 +325,7 @@ class Encoding:
     * :meth:`blocks`, :meth:`pending_size`, :meth:`view_size`: the observation vector;
     * :meth:`max_game_length`, :meth:`utility_bounds`, :meth:`truncated`;
     * ``params`` (the framework parameters with their defaults, plain values) and
-      :meth:`from_params` (how they become ``Rules``)."""
+      :meth:`rules_from_params` (how they become ``Rules``)."""
 
     name: ClassVar[str]
     #: the framework parameters (OpenSpiel's game parameters) and their defaults:
@@ -351,15 +351,23 @@ class Encoding:
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> Encoding:
         """The encoding for framework parameters (``params``' defaults for those not
+        given), made by :func:`encoding_for`; :class:`CardRulesError` for an unknown
+        one."""
+        rules, players, extra = cls.rules_from_params(params)
+        return encoding_for(cls.name, rules, players, **extra)
+
+    @classmethod
+    def rules_from_params(cls, params: dict[str, Any]) -> tuple[Any, int | None, dict[str, Any]]:
+        """The ``Rules``, the player count and the encoding's own options (beyond rules
+        and players) that framework parameters say (``params``' defaults for those not
         given); :class:`CardRulesError` for an unknown one."""
         p = {**cls.params, **params}
         unknown = set(p) - set(cls.params)
         if unknown:
             raise CardRulesError(f"{cls.name}: unknown parameter(s) {', '.join(sorted(unknown))}")
         players = p.pop("players", None)
-        game = GAMES[cls.name]
         options, extra = cls._rules_options(p)
-        return cls(game.Rules(**options), game._players(players), **extra)
+        return GAMES[cls.name].Rules(**options), players, extra
 
     @classmethod
     def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -85,7 +85,8 @@ class CardRulesGame(pyspiel.Game):
         for key, value in params.items():  # OpenSpiel's game strings cannot hold , ( ) = as such
             if isinstance(value, str):
                 params[key] = _quote(unquote(value))
-        self.encoding = enc = encoding_type(self.game_name).from_params(params)
+        rules, players, extra = encoding_type(self.game_name).rules_from_params(params)
+        self.encoding = enc = encoding_for(self.game_name, rules, players, **extra)
         lo, hi = enc.utility_bounds()
         info = pyspiel.GameInfo(
             num_distinct_actions=enc.num_actions,
