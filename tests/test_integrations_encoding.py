@@ -170,3 +170,63 @@ def test_an_exchange_where_not_every_subset_is_legal_gets_the_general_tree(keep:
             assert {t: enc.completes(pos, t) for t in legal} == step
             checked += 1
         pos = enc.apply(pos, rng.choice(legal))
+
+
+def _plain_code(value: Any, card_id: dict[Any, int], out: list[int]) -> None:
+    """The view's code by its definition: each value tagged by its kind, recursively."""
+    import zlib
+
+    import attrs
+
+    from cardrules import Card
+
+    if value is None:
+        out.append(1)
+    elif value is CHANCE:
+        out.append(8)
+    elif isinstance(value, bool):
+        out += (2, int(value))
+    elif isinstance(value, int):
+        out += (3, value)
+    elif isinstance(value, str):
+        out += (4, len(value), *map(ord, value))
+    elif isinstance(value, Card):
+        out += (5, card_id[value])
+    elif isinstance(value, tuple):
+        out += (6, len(value))
+        for v in value:
+            _plain_code(v, card_id, out)
+    elif attrs.has(type(value)):
+        out += (7, zlib.crc32(type(value).__name__.encode()) & 0xFFFF)
+        for f in attrs.fields(type(value)):
+            _plain_code(getattr(value, f.name), card_id, out)
+    else:
+        text = str(value)
+        out += (9, len(text), *map(ord, text))
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_the_view_code_is_its_definition_with_or_without_a_memo(name: str, players: int) -> None:
+    """``view_code`` (piles of cards coded at once, the parts successive views share
+    kept in a memo by identity) gives the code of its definition for every view of
+    random games."""
+    from cardrules.encoding import view_code
+
+    enc = encoding_for(name, players=players)
+    gd = GAMES[name]
+    rng = random.Random(2)
+    memo: dict[int, Any] = {}
+    checked = 0
+    for seed in range(2):
+        state = gd.new_game(players=players, seed=seed)
+        for _ in range(400):
+            if state.is_over:
+                break
+            for p in range(players):
+                view = gd.view(state, p)
+                want: list[int] = []
+                _plain_code(view, enc.card_id, want)
+                assert view_code(view, enc.card_id, memo) == want == view_code(view, enc.card_id)
+                checked += 1
+            state = gd.apply(state, rng.choice(gd.legal_actions(state)))
+    assert checked > 100

@@ -124,14 +124,14 @@ def test_observations_and_infos_read_like_plain_dicts() -> None:
 @pytest.mark.parametrize(("name", "players"), [("aegis", 2), ("eleusis", 4)])
 def test_what_last_hands_out_never_changes(name: str, players: int) -> None:
     """Each ``last()`` hands out an observation and an info that stay as they were when
-    later steps are taken (their masks are arrays of their own, not views of a buffer
-    reused); while an action's tokens are entered the state does not change, and each
+    later steps are taken (their masks and tensors are arrays of their own, not views of
+    a buffer reused); while an action's tokens are entered the state does not change, and each
     agent's info is then the very same dict (its view is that state's), made anew once the
     action is done; what a caller writes into ``infos`` stays until then."""
     e = raw_env(name, players=players)
     e.reset(seed=3)
     rng = np.random.default_rng(1)
-    kept: list[tuple[object, np.ndarray, object, object]] = []
+    kept: list[tuple[object, np.ndarray, np.ndarray, object, object]] = []
     shared = fresh = 0
     before: tuple[object, object, object] | None = None
     for agent in e.agent_iter():
@@ -147,11 +147,12 @@ def test_what_last_hands_out_never_changes(name: str, players: int) -> None:
             shared += 1
         else:
             fresh += 1
-        kept.append((obs, mask.copy(), info, info["view"]))
+        kept.append((obs, mask.copy(), obs["observation"].copy(), info, info["view"]))
         before = (state, agent, info)
         e.step(int(rng.choice(np.flatnonzero(mask))))
-    for obs, mask, info, view in kept:
+    for obs, mask, tensor, info, view in kept:
         assert np.array_equal(obs["action_mask"], mask) and info["view"] == view
+        assert np.array_equal(obs["observation"], tensor)
     assert shared and fresh  # both kinds of step were seen
     # a write into infos, kept while the state does not change, replaced once it does
     e.reset(seed=3)

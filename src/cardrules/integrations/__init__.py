@@ -4,7 +4,9 @@
   ``cardrules[openspiel]``);
 - :mod:`cardrules.integrations.pettingzoo`: the four games as PettingZoo AEC environments
   (extra ``cardrules[pettingzoo]``);
-- :mod:`cardrules.integrations.encoding`: what both share, with no dependency: the integer
-  action encoding of each game, chance card by card, and the bounds (game length,
-  utilities) derived from the rules.
+- :mod:`cardrules.integrations.encoding`: what both know of each of the four games, with
+  no dependency: the integer action encoding, the observation blocks, the parameters,
+  and the bounds (game length, utilities) derived from the rules (on the
+  framework-free :mod:`cardrules.encoding`, which also lets a game of one's own in);
+- :mod:`cardrules.integrations.tensors`: the observation tensor, filled with NumPy.
 """

@@ -4,7 +4,10 @@ Frameworks for game AI want each action to be a small integer that means the sam
 in every state, and want a chance node to be one random draw over a few outcomes.  The
 cardrules API has richer actions (``Exchange(cards)``, Haggis combinations, Eleusis
 strings) and shuffles the whole deck in one :class:`~cardrules.Shuffle`.  This module
-bridges the two, once for both adapters, without depending on either framework.
+bridges the two for the four games, once for both adapters, without depending on either
+framework: each game's :class:`~cardrules.encoding.Encoding` subclass holds everything
+the adapters know of it (its ids, its observation blocks, its OpenSpiel parameters and
+how they become ``Rules``); the machinery they share is in :mod:`cardrules.encoding`.
 
 **Chance, card by card.**  A cardrules chance node (a :class:`~cardrules.Shuffle` of
 ``n`` cards) becomes ``n`` chance nodes: each draws the next card of the order, uniformly
@@ -52,639 +55,42 @@ draws) and is derived from the rules in each encoding's docstring.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, TypeVar
+from collections.abc import Sequence
+from operator import attrgetter, invert, itemgetter
+from typing import Any, get_args
+from urllib.parse import unquote
 
 from .. import aegis, eleusis, gunsore, haggis
-from .._hotloops import (
-    Deal,
-    FirstTable,
-    c_speedups,
-    first_legal,
-    first_step,
-    hand_step,
-    subset_root,
-    subset_step,
+from ..cards import Card, canonical, haggis_faces, haggis_number_cards, two_decks
+from ..encoding import (
+    ENCODINGS,
+    Block,
+    Encoding,
+    Position,
+    Tree,
+    encoding_for,
+    register_encoding,
 )
-from ..cards import Card, canonical, haggis_faces, haggis_number_cards, standard_deck, two_decks
-from ..errors import CardRulesError, IllegalActionError
-from ..protocol import CHANCE, GAMES, GameDef, Shuffle, game_of
-
-__all__ = ["ENCODINGS", "Encoding", "Position", "encoding_for"]
-
-_P = TypeVar("_P", bound="Position")
-_COMPILED = c_speedups is not None
-
-
-class Tree:
-    """The legal actions of a state by their tokens: at each prefix of tokens, the next
-    legal tokens, each to the action it completes (``None`` where it only extends the
-    prefix).  Made from each action's first token (``heads``); the next token of the
-    actions through a prefix (``codes(state, actions, k)``) is worked out only for the
-    prefixes asked for.  A token is coded as itself where it ends its action and as
-    ``~token`` where more tokens follow."""
-
-    __slots__ = ("_codes", "_entries", "_levels", "_state", "root")
-
-    def __init__(
-        self,
-        state: Any,
-        actions: Sequence[Any],
-        heads: list[int],
-        codes: Callable[[Any, list[Any], int], list[int]],
-    ) -> None:
-        self._state = state
-        self._codes = codes
-        #: the legal tokens with nothing entered yet
-        self.root = self._level(actions, heads)
-        self._levels: dict[tuple[int, ...], dict[int, Any]] = {(): self.root}
-        # the actions through a prefix, and the code of each one's next token
-        self._entries: dict[tuple[int, ...], tuple[Sequence[Any], list[int]]] = {(): (actions, heads)}
-
-    @staticmethod
-    def _level(actions: Sequence[Any], codes: list[int]) -> dict[int, Any]:
-        return {(c if c >= 0 else ~c): (a if c >= 0 else None) for c, a in zip(codes, actions, strict=True)}
-
-    def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
-        level = self._levels.get(prefix)
-        if level is None:
-            parent = self.get(prefix[:-1]) if prefix else None
-            t = prefix[-1] if prefix else 0
-            if parent is None or parent.get(t, 0) is not None:
-                return None  # not a prefix of a legal action's tokens
-            actions, codes = self._entries[prefix[:-1]]
-            more = ~t
-            through = [a for c, a in zip(codes, actions, strict=True) if c == more]
-            codes = self._codes(self._state, through, len(prefix))
-            self._entries[prefix] = (through, codes)
-            level = self._levels[prefix] = self._level(through, codes)
-        return level
-
-
-class _SubsetTree(Tree):
-    """The :class:`Tree` of a choice of any subset of a hand (distinct cards, in
-    canonical order, ``ids`` their tokens, ascending, and ``end`` above them), each
-    entered as its cards in that order then ``end``: the legal ids after a prefix are
-    the cards after its last one, and ``end``.  ``actions`` are the subsets in
-    ``itertools.combinations`` order by size (the empty one first), so the action a
-    prefix completes is found by the places of its cards in the hand.  Works each level
-    out from the hand alone, where :class:`Tree` would filter the actions."""
-
-    __slots__ = ("_actions", "_end", "_ids", "root_legal")
-
-    def __init__(self, actions: tuple[Any, ...], ids: list[int], end: int) -> None:
-        self._actions = actions  # actions[0] is the empty choice
-        self._ids = tuple(ids)
-        self._end = end
-        self.root = dict.fromkeys(ids)
-        self.root[end] = actions[0]
-        self.root_legal = [*ids, end]  # the root's ids, ascending
-
-    def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
-        if not prefix:
-            return self.root
-        found = self.step_at(prefix)
-        return None if found is None else found[0]
-
-    def step_at(self, prefix: tuple[int, ...]) -> tuple[dict[int, Any], list[int]] | None:
-        """The level after ``prefix`` (not empty) and its ids ascending (the hand's ids
-        ascend, and ``end`` is above them), or ``None`` if it is no legal prefix: one
-        call (``subset_step``, in C with the C module).  (A level is asked for once per
-        position, which keeps it: nothing is cached here.)"""
-        return subset_step(self._ids, self._end, self._actions, prefix)
-
-
-def _is_id(token: object, num_actions: int) -> bool:
-    """Whether ``token`` is an integer (NumPy's included) in ``0 .. num_actions - 1``."""
-    try:
-        return 0 <= operator.index(token) < num_actions  # type: ignore[arg-type]
-    except TypeError:
-        return False
-
-
-class Position:
-    """A point of a game as the frameworks see it: the cardrules ``state``, the tokens
-    the player to act has chosen so far (``pending``), and at a chance node the cards
-    drawn so far (``dealt``) and how many of each alphabet card are left
-    (``remaining``).  Treated as immutable: every step makes a new one (but for the
-    private subclass an OpenSpiel state draws on in place during a deal, which it never
-    hands out).  What the encoding derives from it (the player to act, the legal ids,
-    the chance outcomes) is computed once and kept on it."""
-
-    __slots__ = (
-        "_deal", "_k", "_legal", "_outcomes", "_step", "_trie", "_who", "pending", "player_id", "state"
-    )
-
-    def __init__(
-        self,
-        state: Any,
-        pending: tuple[int, ...] = (),
-        dealt: tuple[Card, ...] = (),
-        remaining: tuple[int, ...] | None = None,
-        trie: Tree | None = None,
-    ) -> None:
-        self.state = state
-        self.pending = pending
-        self._trie = trie
-        self._deal: Any = None  # a Deal at a chance node
-        if remaining is not None:
-            self._deal = Deal(_alphabet(state), remaining, _rows(state), dealt)
-        self._k = len(dealt)
-        self._who: Any = _UNSET  # Encoding.to_act
-        self._step: dict[int, Any] | None = None  # the legal ids after ``pending``, to their action
-        self._legal: list[int] | None = None  # the same ids, ascending
-        self._outcomes: list[tuple[int, float]] | None = None
-        #: the id of the player to act for a framework adapter: a player's number where
-        #: the encoding made the position (both frameworks' id of it), else free for the
-        #: adapter to keep its own
-        self.player_id: int | None = None
-
-    @property
-    def dealt(self) -> tuple[Card, ...]:
-        deal = self._deal
-        return () if deal is None else tuple(deal.cards[: self._k])
-
-    @property
-    def remaining(self) -> tuple[int, ...] | None:
-        deal = self._deal
-        return None if deal is None else tuple(deal.counts_at(self._k))
-
-    def __deepcopy__(self, memo: object) -> Position:
-        return self  # immutable: OpenSpiel clones states with deepcopy
-
-    def __copy__(self) -> Position:
-        return self
-
-
-class _Drawing(Position):
-    """A chance position that draws in place (``Encoding._draw``): what a framework
-    state that changes in place (OpenSpiel's) keeps during a deal, instead of a new
-    position per card.  Never shared: a copy (``copy``, ``deepcopy``) is a new one at
-    the same point (the cards drawn stay shared, as along any draw); :meth:`frozen` is
-    the :class:`Position` it is at."""
-
-    __slots__ = ()
-
-    def __deepcopy__(self, memo: object) -> _Drawing:
-        return _moved(self, _Drawing)
-
-    def __copy__(self) -> _Drawing:
-        return _moved(self, _Drawing)
-
-    def frozen(self) -> Position:
-        return _moved(self, Position)
-
-
-_new = object.__new__
-
-#: with the C module, a new Position is one call of the record maker (``new_record``):
-#: the fields named, the others their defaults (``None``, ``()`` pending, ``0`` drawn),
-#: where setting the ten slots one by one takes some 0.1 µs more a position
-_POSITION_FIELDS = (
-    "state", "pending", "_trie", "_deal", "_k", "_who", "_step", "_legal", "_outcomes", "player_id"
-)
-_POSITION: Any = None
-if _COMPILED:
-    _REQUIRED = object()
-    _POSITION = c_speedups.record_layout(
-        Position,
-        tuple(Position.__dict__[name] for name in _POSITION_FIELDS),
-        (_REQUIRED, (), None, None, 0, _REQUIRED, None, None, None, None),  # state and _who: required
-        (None,) * len(_POSITION_FIELDS),
-        _REQUIRED,
-    )
-    _new_position = c_speedups.new_record
-
-
-def _position(state: Any, pending: tuple[int, ...], trie: Any, who: Any, player_id: int | None) -> Position:
-    """``Position(state, pending, trie=trie)`` with ``_who`` and ``player_id`` kept,
-    without the constructor (the same object the record maker makes)."""
-    pos = _new(Position)
-    pos.state = state
-    pos.pending = pending
-    pos._trie = trie
-    pos._deal = None
-    pos._k = 0
-    pos._who = who
-    pos._step = None
-    pos._legal = None
-    pos._outcomes = None
-    pos.player_id = player_id
-    return pos
-
-
-def _moved(pos: Position, cls: type[_P]) -> _P:
-    """A ``cls`` at the chance position ``pos`` (before the next draw: nothing derived)."""
-    out: Any = _new(cls)
-    out.state = pos.state
-    out.pending = ()
-    out._trie = None
-    out._deal = pos._deal
-    out._k = pos._k
-    out._who = pos._who  # the same state, the same player
-    out._step = None
-    out._legal = None
-    out._outcomes = pos._outcomes
-    out.player_id = pos.player_id
-    return out  # type: ignore[no-any-return]
-
-
-_UNSET: Any = object()
-
-# the chance outcome tables of the deals (see ``Deal``), by the size of the card alphabet
-# (a table depends on that size, the cards left and the most copies of a card only)
-_ROWS: dict[int, dict[int, tuple[tuple[int, float], ...]]] = {}
-_ALPHABETS: dict[tuple[str, int], tuple[Card, ...]] = {}
-
-
-def _alphabet(state: Any) -> tuple[Card, ...]:
-    """The card alphabet of the encoding of ``state``'s game (for a :class:`Position`
-    made with its deal's counts)."""
-    name = game_of(state).name
-    key = (name, int(state.players))
-    cards = _ALPHABETS.get(key)
-    if cards is None:
-        cards = _ALPHABETS[key] = encoding_for(name, state.rules, state.players).cards
-    return cards
-
-
-def _rows(state: Any) -> dict[int, tuple[tuple[int, float], ...]]:
-    return _ROWS.setdefault(len(_alphabet(state)), {})
-
-
-class Encoding:
-    """A game's integer actions and chance outcomes (see the module docstring)."""
-
-    name: ClassVar[str]
-    #: whether :meth:`truncated` can be true (the adapter may end a game early)
-    _truncates: ClassVar[bool] = False
-    #: a ``state.phase`` whose legal actions are never all interned (:meth:`_legal`
-    #: goes straight to :meth:`_step` there)
-    _tree_phase: ClassVar[str | None] = None
-
-    def __init__(self, rules: Any, players: int) -> None:
-        self.game: GameDef[Any, Any] = GAMES[self.name]
-        self.rules = rules
-        self.players = players
-        self.cards: tuple[Card, ...] = self._alphabet()
-        self.card_id: dict[Card, int] = {c: i for i, c in enumerate(self.cards)}
-        self._legal_of: Callable[[Any], Sequence[Any]] = self.game._legal  # legal_actions, one call less
-        self._apply: Callable[[Any, Any], Any] = self.game.apply  # GameDef.apply, bound once
-        self.num_actions = self._num_actions()
-        self._rows = _ROWS.setdefault(len(self.cards), {})  # outcome tables, by the cards left
-        self._deal_starts: dict[tuple[Card, ...], list[int]] = {}  # a deal's counts, by its cards
-        # the first token of each action the game interns, and the action it completes
-        # (None if more tokens follow), by the object's id (the game module keeps the
-        # objects alive, so an id is never reused): a position where every legal action
-        # is one of them finds its first tokens without going through their types
-        firsts = self._interned_firsts()
-        self._first_token: dict[int, int] = {id(a): t for a, t, _ in firsts}
-        self._first_pair: dict[int, tuple[int, Any]] = {
-            id(a): (t, a if ends else None) for a, t, ends in firsts
-        }
-        self._firsts_end = all(ends for _, _, ends in firsts)
-        # the same pairs by the objects themselves, for first_legal (no id to make per action)
-        self._first_table = FirstTable([(a, t, a if ends else None) for a, t, ends in firsts])
-
-    def __deepcopy__(self, memo: object) -> Encoding:
-        return self  # fixed for its game, rules and players
-
-    # -- what each game says ----------------------------------------------------------
-
-    def _alphabet(self) -> tuple[Card, ...]:
-        return standard_deck()
-
-    def _num_actions(self) -> int:
-        raise NotImplementedError
-
-    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
-        """The actions the game module interns (``legal_actions`` returns those very
-        objects), each with its first token and whether that token ends it."""
-        return []
-
-    def _first_step(self, actions: Sequence[Any]) -> dict[int, Any] | None:
-        """The first tokens of ``actions``, each to the action it completes (``None``
-        where more tokens follow), if every one of them is an interned action."""
-        if _COMPILED:  # one C loop
-            return first_step(actions, self._first_pair)
-        # (measured here: a comprehension with one lookup, or dict() of looked-up pairs,
-        # is cheaper than dict(zip(map(...))) or a comprehension with two lookups; the
-        # same results as _hotloops.first_step_py)
-        if self._firsts_end:  # every interned action is one token
-            token_of: Callable[[int], int | None] = self._first_token.get
-            found = {token_of(id(a)): a for a in actions}
-            return None if None in found else found  # type: ignore[return-value]
-        try:
-            return dict(map(self._first_pair.__getitem__, map(id, actions)))
-        except KeyError:  # not an interned action
-            return None
-
-    def _pending_legal(self, pos: Position) -> tuple[dict[int, Any], list[int]] | None:
-        """The step after ``pos.pending`` (not empty) and its ids ascending, where the
-        game works them out without a tree (an Eleusis string); ``None`` otherwise."""
-        return None
-
-    def _tree_legal(self, pos: Position) -> list[int] | None:
-        """At a player's position of :attr:`_tree_phase` with nothing pending and
-        nothing worked out yet: its legal ids ascending (the tree, the step and the ids
-        kept on it, as :meth:`_legal` would), or ``None`` where the game has no such
-        shortcut (then :meth:`_legal` works them out)."""
-        return None
-
-    def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
-        """The token ids that enter ``action`` (a legal action of ``state``)."""
-        raise NotImplementedError
-
-    def _legal_tokens_of(self, state: Any, action: Any) -> tuple[int, ...]:
-        """:meth:`tokens` of an action as ``legal_actions`` gives it (its cards in
-        canonical order already)."""
-        return self.tokens(state, action)
-
-    def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
-        """The first token of each of ``actions`` (legal at ``state``), as ``~token`` when
-        more tokens follow."""
-        return self._codes_at(state, actions, 0)
-
-    def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
-        """The token at ``k`` of each of ``actions`` (legal at ``state``, with more than
-        ``k`` tokens), as ``~token`` when more tokens follow."""
-        tokens = [self._legal_tokens_of(state, a) for a in actions]
-        return [t[k] if len(t) == k + 1 else ~t[k] for t in tokens]
-
-    def token_name(self, token: int) -> str:
-        """The meaning of a token id on its own (the same in every state)."""
-        raise NotImplementedError
-
-    def max_game_length(self) -> int:
-        """An upper bound on the number of player decisions (tokens) in a game."""
-        raise NotImplementedError
-
-    def utility_bounds(self) -> tuple[float, float]:
-        """The lowest and highest final score a player can have."""
-        raise NotImplementedError
-
-    def truncated(self, state: Any) -> bool:
-        """True where the adapter ends a game the rules would go on with (Haggis only)."""
-        return False
-
-    # -- the shared machinery ---------------------------------------------------------
-
-    def initial(self, seed: object = None) -> Position:
-        return self.enter(self.game.new_game(self.rules, players=self.players, seed=seed))
-
-    def enter(self, state: Any) -> Position:
-        """The position at a cardrules ``state`` with nothing pending."""
-        # to_act, without the call (every framework asks at once)
-        who = state.to_act
-        if state.is_over or (self._truncates and self.truncated(state)):
-            kept = player = None
-        else:
-            kept = who
-            # a player's number is its id in both frameworks: kept at once, so that the
-            # OpenSpiel state's first current_player() has nothing to work out
-            player = who if type(who) is int else None
-        # Position(state), without the call
-        pos: Position
-        if _POSITION is not None:
-            pos = _new_position(_POSITION, state=state, _who=kept, player_id=player)
-        else:
-            pos = _position(state, (), None, kept, player)
-        if who is CHANCE:
-            cards = tuple(self.game.chance_cards(state))
-            counts = self._deal_starts.get(cards)
-            if counts is None:  # the deck of a deal, by its cards (most deals deal the same)
-                counts = [0] * len(self.cards)
-                for c in cards:
-                    counts[self.card_id[c]] += 1
-                if len(self._deal_starts) >= 64:
-                    self._deal_starts.clear()
-                self._deal_starts[cards] = counts
-            pos._deal = Deal(self.cards, counts, self._rows)
-        return pos
-
-    def is_terminal(self, pos: Position) -> bool:
-        return self.to_act(pos) is None
-
-    def to_act(self, pos: Position) -> Any:
-        """The player to act, :data:`CHANCE`, or ``None`` at the end."""
-        who = pos._who
-        if who is _UNSET:
-            state = pos.state
-            who = pos._who = (
-                None if state.is_over or (self._truncates and self.truncated(state)) else state.to_act
-            )
-        return who
-
-    def chance_outcomes(self, pos: Position) -> list[tuple[int, float]]:
-        return list(self._chance_outcomes(pos))
-
-    def _chance_outcomes(self, pos: Position) -> list[tuple[int, float]]:
-        """:meth:`chance_outcomes`, kept on the position (not to be changed)."""
-        out = pos._outcomes
-        if out is None:
-            deal = pos._deal
-            assert deal is not None
-            k = pos._k
-            out = deal.outcomes(k)  # kept on the deal until its next draw
-            if out is None:  # a position behind its deal's last card: from its own counts
-                out = Deal(self.cards, deal.counts_at(k), self._rows).outcomes(0)
-            pos._outcomes = out
-        return out
-
-    def trie(self, pos: Position) -> Tree:
-        """The legal actions at ``pos`` by their tokens (a player's node)."""
-        tree = pos._trie
-        if tree is None:
-            state = pos.state
-            actions = self._legal_of(state)
-            tree = pos._trie = Tree(state, actions, self._heads(state, actions), self._codes_at)
-        return tree
-
-    def _next(self, pos: Position) -> dict[int, Any] | None:
-        """The legal ids after ``pos.pending``, each to the action it completes
-        (``None`` where it only extends the pending tokens)."""
-        return self.trie(pos).get(pos.pending)
-
-    def _step(self, pos: Position) -> dict[int, Any]:
-        """:meth:`_next` (``{}`` where nothing is legal), kept on the position."""
-        step = pos._step
-        if step is None:
-            pending = pos.pending
-            if pending:  # the tree the first token was read from, if one was made (_next's)
-                tree = pos._trie
-                step = (self._next(pos) if tree is None else tree.get(pending)) or {}
-            elif pos._trie is not None:
-                step = pos._trie.root
-            else:  # where every action is one token, no tree is needed
-                state = pos.state
-                actions = self._legal_of(state)
-                found = self._first_step(actions) if self._first_token else None
-                if found is not None:  # (a tree, if one is needed, is made at the next token)
-                    pos._step = found
-                    return found
-                heads = self._heads(state, actions)
-                if heads and min(heads) < 0:
-                    tree = pos._trie = Tree(state, actions, heads, self._codes_at)
-                    step = tree.root
-                else:
-                    step = dict(zip(heads, actions, strict=True))
-            pos._step = step
-        return step
-
-    def _legal(self, pos: Position) -> list[int]:
-        """:meth:`legal_tokens`, kept on the position (not to be changed)."""
-        legal = pos._legal
-        if legal is None:
-            step = pos._step
-            if step is None and not pos.pending and pos._trie is None and self._first_pair:
-                state = pos.state
-                if self._tree_phase is None or state.phase != self._tree_phase:
-                    # every legal action interned (the common case): the first tokens and
-                    # the legal ids in one call (one C loop with the C module)
-                    found = first_legal(self._legal_of(state), self._first_table)
-                    if found is not None:
-                        pos._step, legal = found
-                        pos._legal = legal
-                        return legal
-                    # (not all interned: _step works it out, asking for the actions again)
-                else:  # a tree from the start (an Aegis exchange): its root's ids
-                    legal = self._tree_legal(pos)
-                    if legal is not None:
-                        return legal
-                    step = self._step(pos)
-                    made: Tree | None = pos._trie  # (made by _step)
-                    if type(made) is _SubsetTree:  # every subset of a hand: ascending already
-                        legal = pos._legal = made.root_legal
-                        return legal
-            elif step is None and pos.pending:  # an action under way
-                tree = pos._trie
-                found = (  # (an exchange under way: _SubsetTree.step_at, inline)
-                    subset_step(tree._ids, tree._end, tree._actions, pos.pending)
-                    if type(tree) is _SubsetTree
-                    else self._pending_legal(pos)
-                )
-                if found is not None:
-                    pos._step, legal = found
-                    pos._legal = legal
-                    return legal
-            legal = pos._legal = sorted(self._step(pos) if step is None else step)
-        return legal
-
-    def legal_tokens(self, pos: Position) -> list[int]:
-        """The legal token ids at ``pos`` (a player's node), ascending."""
-        return list(self._legal(pos))
-
-    def completes(self, pos: Position, token: int) -> Any:
-        """The action ``token`` completes at ``pos``, ``None`` if it only extends the
-        pending tokens; :class:`IllegalActionError` if it is not legal there."""
-        step = self._step(pos)
-        if token not in step:
-            if not _is_id(token, self.num_actions):
-                why = f"{token!r} is not an action id of this game (0 to {self.num_actions - 1})"
-            else:
-                why = f"action id {token} ({self.token_name(token)}) is not legal here"
-            raise IllegalActionError(f"{self.name}: {why}")
-        return step[token]
-
-    def apply(self, pos: Position, token: int) -> Position:
-        """The position after chance outcome or player token ``token``."""
-        state = pos.state
-        if pos._deal is not None:  # a chance node: draw one card
-            out = _moved(pos, Position)
-            done = self._draw(out, token)
-            return out if done is None else done
-        if state.to_act is CHANCE:
-            raise AssertionError("a chance node without its deal")
-        step = pos._step
-        if step is None:
-            step = self._step(pos)
-        action = step.get(token, _UNSET)
-        if action is None:
-            return self._extend(pos, token)
-        if action is _UNSET:
-            self.completes(pos, token)  # raises
-        return self.enter(self._apply(state, action))
-
-    def _extend(self, pos: Position, token: int) -> Position:
-        """``Position(pos.state, (*pos.pending, token), trie=pos._trie)``, with the same
-        player, without the call: the position after ``token``, which ``pos``'s step
-        says only extends the pending tokens (the adapters call it straight from their
-        step when they looked the token up themselves)."""
-        # a pending token is kept: a plain int, whatever integer type the caller used
-        # (a concatenation: some 15 ns less than (*pending, token), which goes through a list)
-        pending = pos.pending + (token if type(token) is int else self._plain_id(token),)  # noqa: RUF005
-        if _POSITION is not None:
-            return _new_position(  # type: ignore[no-any-return]
-                _POSITION,
-                state=pos.state,
-                pending=pending,
-                _trie=pos._trie,
-                _who=pos._who,
-                player_id=pos.player_id,
-            )
-        return _position(pos.state, pending, pos._trie, pos._who, pos.player_id)
-
-    def _plain_id(self, token: object) -> int:
-        if not _is_id(token, self.num_actions) or isinstance(token, float):
-            raise IllegalActionError(f"{self.name}: {token!r} is not an action id of this game")
-        return operator.index(token)  # type: ignore[arg-type]
-
-    def _draw(self, pos: Position, token: int) -> Position | None:
-        """Draw the card ``token`` at the chance position ``pos``, which changes in
-        place to the next one (a new one of the caller's, or a :class:`_Drawing`); when
-        the card completes the deal, ``pos`` is left as it was and the position after
-        the ``Shuffle`` is returned."""
-        deal = pos._deal
-        assert deal is not None
-        k = pos._k
-        if not deal.draw(k, token):  # (in place: at the deal's end, not its last card)
-            if k != deal.drawn:  # a position behind the last one of its deal: draw on a copy
-                deal = pos._deal = Deal(self.cards, deal.counts_at(k), self._rows, deal.cards[:k])
-            if deal.left == 1:  # the deal is complete
-                if not _is_id(token, len(self.cards)) or not deal.counts[operator.index(token)]:
-                    raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
-                # apply() checks the order like any Shuffle's (one path for every action)
-                order = Shuffle((*deal.cards, self.cards[operator.index(token)]))
-                return self.enter(self.game.apply(pos.state, order))
-            if not deal.draw(k, token):
-                raise IllegalActionError(f"{self.name}: chance outcome {token} is not possible here")
-        pos._k = k + 1
-        pos._outcomes = None
-        return None
-
-    def action_string(self, pos: Position, token: int) -> str:
-        """``str(action)`` when ``token`` completes an action at ``pos``; the chance draw
-        ``deal <card>``; otherwise the token's own name."""
-        if pos.state.to_act is CHANCE:
-            return f"deal {self.cards[token]}" if 0 <= token < len(self.cards) else f"chance {token}"
-        if not _is_id(token, self.num_actions):
-            return f"action {token!r}"  # no action of this game: apply() says so when tried
-        if not self.is_terminal(pos):
-            action = self._step(pos).get(token)
-            if action is not None:
-                return str(action)
-        return self.token_name(token)
-
-    def action_tokens(self, state: Any, actions: Sequence[Any]) -> list[int]:
-        """The token ids (chance draws included) that reach the state after ``actions``
-        from ``state``: how a cardrules history is entered through a framework."""
-        out: list[int] = []
-        for action in actions:
-            if isinstance(action, Shuffle):
-                out.extend(self.card_id[c] for c in action.order)
-            else:
-                out.extend(self.tokens(state, action))
-            state = self.game.apply(state, action)
-        return out
-
-    def card_name(self, token: int) -> str:
-        return str(self.cards[token])
+from ..errors import CardRulesError
+from ..protocol import CHANCE
+
+__all__ = [
+    "ENCODINGS",
+    "AegisEncoding",
+    "EleusisEncoding",
+    "Encoding",
+    "GunsoreEncoding",
+    "HaggisEncoding",
+    "Position",
+    "Tree",
+    "encoding_for",
+]
 
 
 # ------------------------------------------------------------------------------ aegis
 
 
+@register_encoding
 class AegisEncoding(Encoding):
     """Aegis.  Ids: ``0..51`` choose a card to exchange, ``52`` exchange (or keep),
     ``53..57`` bids, ``58..109`` plays.
@@ -702,17 +108,24 @@ class AegisEncoding(Encoding):
     """
 
     name = "aegis"
+    params = {  # noqa: RUF012  (a ClassVar of Encoding)
+        "players": 2,
+        "target": 25,
+        "margin": 10,
+        "max_exchanges": 4,
+        "new_master": "loser",
+        "promise": "four_or_more",
+        "slave_exchange_limit": -1,  # -1: no limit (None)
+    }
     EXCHANGE, BID, PLAY = 52, 53, 58
-    _tree_phase = "exchange"  # every subset of the hand: a subset tree
+
+    @classmethod
+    def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        limit = params.pop("slave_exchange_limit")
+        return {**params, "slave_exchange_limit": None if limit < 0 else limit}, {}
 
     def _num_actions(self) -> int:
         return 110
-
-    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
-        cid = self.card_id
-        plays = [(a, self.PLAY + cid[c], True) for c, a in aegis.rules._PLAYS.items()]
-        bids = [(b, self.BID + b.n - 1, True) for b in aegis.rules._BIDS]
-        return [*plays, *bids, (aegis.rules._KEEP, self.EXCHANGE, True)]
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         kind = type(action).__name__
@@ -733,74 +146,11 @@ class AegisEncoding(Encoding):
             for a in actions
         ]
 
-    def _subset_tree(self, state: Any, actions: Sequence[Any]) -> _SubsetTree | None:
-        """The subset tree of an exchange (``actions`` its legal actions, the player
-        to act a player) where every subset of the hand is legal, else ``None``."""
-        # every subset of the hand (distinct cards), the empty one first and the whole
-        # hand last (in combinations order, as legal_actions gives them), the hand's ids
-        # ascending (a canonical hand, as _SubsetTree needs): a subset tree, its parts
-        # made in one call (subset_root, in C with the C module)
-        found = subset_root(state.hands[state.to_act], self.card_id, actions, self.EXCHANGE)
-        if found is None:
-            return None
-        # _SubsetTree(actions, ids, end), without the call (every exchange makes one)
-        tree: Any = _new(_SubsetTree)
-        tree._actions, tree._ids, tree.root, tree.root_legal = found
-        tree._end = self.EXCHANGE
-        return tree  # type: ignore[no-any-return]
-
-    def _tree_legal(self, pos: Position) -> list[int] | None:
-        # the first token of an exchange: the tree and its root's ids, without going
-        # through _step and trie (one legal_actions call, as they make)
-        state = pos.state
-        if type(state.to_act) is not int:
-            return None
-        actions = self._legal_of(state)
-        tree: Tree | None = self._subset_tree(state, actions)
-        if tree is None:  # not every subset legal: the general tree, as trie makes it
-            tree = Tree(state, actions, self._heads(state, actions), self._codes_at)
-            legal = sorted(tree.root)
-        else:
-            legal = tree.root_legal  # type: ignore[attr-defined]
-        pos._trie = tree
-        pos._step = tree.root
-        pos._legal = legal
-        return legal
-
-    def trie(self, pos: Position) -> Tree:
-        tree = pos._trie
-        if tree is None:
-            state = pos.state
-            if state.phase == "exchange" and type(state.to_act) is int:
-                subset = self._subset_tree(state, self._legal_of(state))
-                if subset is not None:
-                    pos._trie = subset
-                    return subset
-            tree = super().trie(pos)
-        return tree
-
-    def _step(self, pos: Position) -> dict[int, Any]:
-        step = pos._step
-        if step is None:
-            if pos._trie is None and not pos.pending and pos.state.phase == "exchange":
-                step = pos._step = self.trie(pos).root
-            else:
-                step = Encoding._step(self, pos)  # (super() makes an object per call)
-        return step
-
     def _codes_at(self, state: Any, actions: Sequence[Any], k: int) -> list[int]:
         if not k:
             return self._heads(state, actions)
         cid, end = self.card_id, self.EXCHANGE  # beyond the first token: exchanges only
         return [~cid[a.cards[k]] if k < len(a.cards) else end for a in actions]
-
-    def _legal_tokens_of(self, state: Any, action: Any) -> tuple[int, ...]:
-        kind = type(action).__name__
-        if kind == "Play":
-            return (self.PLAY + self.card_id[action.card],)
-        if kind == "Exchange":
-            return (*map(self.card_id.__getitem__, action.cards), self.EXCHANGE)
-        return (self.BID + action.n - 1,)
 
     def token_name(self, token: int) -> str:
         if token < 52:
@@ -818,10 +168,39 @@ class AegisEncoding(Encoding):
     def utility_bounds(self) -> tuple[float, float]:
         return 0.0, float(self.rules.target - 1 + 7)
 
+    def blocks(self) -> list[Block]:
+        return [
+            self.player_block("player"),
+            self.to_act_block(),
+            self.choice_block("phase", get_args(aegis.Phase)),
+            self.choice_block("role", ("master", "slave", "attacker", "defender")),
+            self.player_block("master"),
+            self.player_block("attacker"),
+            self.player_block("leader"),
+            self.card_block("key"),
+            self.cards_block("hand"),
+            self.cards_block("trick"),
+            self.cards_block("played", lambda v: [c for t in v.played for c in t.cards]),
+            self.cards_block("discarded"),
+            self.numbers_block("hand_sizes"),
+            self.numbers_block("bids"),
+            self.numbers_block("tricks"),
+            self.numbers_block("scores"),
+            self.number_block("stock_size"),
+            self.number_block("exchanges"),
+        ]
+
+    def pending_size(self) -> int:
+        return 5
+
+    def view_size(self) -> int:  # seasons: 2 target - 1 at most, each about 40 numbers
+        return 64 * (2 * int(self.rules.target) - 1) + 12 * len(self._first_deal()) + 256
+
 
 # ---------------------------------------------------------------------------- gunsore
 
 
+@register_encoding
 class GunsoreEncoding(Encoding):
     """Gunsore.  Ids: ``0..52`` play a card (the 52 cards, then the joker), ``53``
     declare war.
@@ -837,17 +216,19 @@ class GunsoreEncoding(Encoding):
     """
 
     name = "gunsore"
+    params = {  # noqa: RUF012
+        "players": 2,
+        "declare_war": True,
+        "war_when_stock_empty": True,
+        "hand_size": 5,
+        "decks": 2,
+    }
 
     def _alphabet(self) -> tuple[Card, ...]:
         return canonical(set(two_decks(jokers=1)))
 
     def _num_actions(self) -> int:
         return len(self.cards) + 1
-
-    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
-        cid = self.card_id
-        plays = [(a, cid[c], True) for c, a in gunsore.rules._PLAY.items()]
-        return [*plays, (gunsore.rules._DECLARE, len(self.cards), True)]
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         if type(action).__name__ == "DeclareWar":
@@ -877,10 +258,31 @@ class GunsoreEncoding(Encoding):
             hi += max(0, *values)
         return float(lo), float(hi)
 
+    def blocks(self) -> list[Block]:
+        return [
+            self.player_block("player"),
+            self.to_act_block(),
+            self.choice_block("season", get_args(gunsore.Season)),
+            self.choice_block("war_cause", get_args(gunsore.WarCause)),
+            self.player_block("master"),
+            self.cards_block("hand"),
+            self.cards_block("table"),
+            self.cards_block("last_trick"),
+            self.cards_block("played"),
+            self.numbers_block("scores"),
+            self.numbers_block("pools"),
+            self.number_block("stock_size"),
+            self.number_block("opponent_hand_size"),
+        ]
+
+    def view_size(self) -> int:
+        return 10 * len(self._first_deal()) + 256
+
 
 # ----------------------------------------------------------------------------- haggis
 
 
+@register_encoding
 class HaggisEncoding(Encoding):
     """Haggis.  Ids: the cards of a combination (number cards in play, then J, Q, K),
     then ``set``, ``bomb``, the sequences by width and top rank, ``Pass()``, the bets,
@@ -903,12 +305,31 @@ class HaggisEncoding(Encoding):
     """
 
     name = "haggis"
+    params = {  # noqa: RUF012
+        "players": 2,
+        "target": 250,
+        "bomb_trick": "choose",
+        "first_out_bonus": 0,
+        "bets": "15 30",  # amounts separated by spaces; "" turns betting off
+        "max_hands": 0,  # 0: derived from the rules (see the encoding)
+    }
     _truncates = True
     extra_hands = 10
+    _combo_cards = attrgetter("combo.cards")  # (no descriptor: the getter itself on self)
 
     def __init__(self, rules: Any, players: int, max_hands: int | None = None) -> None:
         super().__init__(rules, players)
         self.max_hands = max_hands if max_hands is not None else self.base_hands() + self.extra_hands
+
+    @classmethod
+    def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        bets = params.pop("bets")
+        try:
+            params["bets"] = tuple(int(b) for b in str(bets).split())
+        except ValueError:
+            raise CardRulesError(f"haggis: bets must be amounts separated by spaces, not {bets!r}") from None
+        hands = params.pop("max_hands")
+        return params, {"max_hands": hands if hands > 0 else None}
 
     def _alphabet(self) -> tuple[Card, ...]:
         return (*haggis_number_cards(5 if self.players == 3 else 4), *haggis_faces())
@@ -959,7 +380,14 @@ class HaggisEncoding(Encoding):
         return self.BOMB if kind == "bomb" else self.seq[combo.width, combo.rank]
 
     def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
-        cid, Play, tokens = self.card_id, haggis.Play, self.tokens
+        Play, tokens = haggis.Play, self.tokens
+        kinds = list(map(type, actions))
+        n = kinds.count(Play)
+        if kinds[:n].count(Play) == n:  # the plays first (as legal_actions lists them): C loops
+            firsts = map(itemgetter(0), map(self._combo_cards, actions[:n]))
+            heads = list(map(invert, map(self.card_id.__getitem__, firsts)))
+            return heads + [tokens(state, a)[0] for a in actions[n:]]
+        cid = self.card_id
         return [~cid[a.combo.cards[0]] if type(a) is Play else tokens(state, a)[0] for a in actions]
 
     def token_name(self, token: int) -> str:
@@ -1001,10 +429,38 @@ class HaggisEncoding(Encoding):
     def truncated(self, state: Any) -> bool:
         return bool(state.hand_number >= self.max_hands and state.to_act is CHANCE and not state.is_over)
 
+    def blocks(self) -> list[Block]:
+        return [
+            self.player_block("player"),
+            self.to_act_block(),
+            self.player_block("leader"),
+            self.cards_block("hand"),
+            self.cards_block("trick", lambda v: [c for _, combo in v.trick for c in combo.cards]),
+            self.player_cards_block("captured"),
+            self.player_cards_block("wilds"),
+            self.numbers_block("hand_sizes"),
+            self.numbers_block("scores"),
+            self.numbers_block("bets"),
+            self.numbers_block("going_out"),
+            self.numbers_block("last_hand"),
+            self.players_block("out"),
+            self.number_block("passes"),
+            self.number_block("haggis_size"),
+            self.number_block("hand_number"),
+            self.number_block("giving"),
+        ]
+
+    def pending_size(self) -> int:
+        return 17
+
+    def view_size(self) -> int:  # a combination holds a card at least; per combination ~30 numbers
+        return 40 * len(self._first_deal()) + 512 + 20 * self.players
+
 
 # ---------------------------------------------------------------------------- eleusis
 
 
+@register_encoding
 class EleusisEncoding(Encoding):
     """New Eleusis.  Ids: ``0..51`` a card, ``52`` play the string chosen, ``53`` no
     play, ``54`` become prophet, ``55`` pass, ``56`` judge right, ``57`` judge wrong
@@ -1028,22 +484,28 @@ class EleusisEncoding(Encoding):
     """
 
     name = "eleusis"
+    params = {  # noqa: RUF012
+        "players": 5,
+        "secret": "card.color !%3D prev.color",  # the rule text; , ( ) = % written %2C %28 %29 %3D %25
+        "hand_size": 14,
+        "decks": 2,
+        "sudden_death": 30,
+        "sudden_death_prophet": 20,
+        "penalty": 2,
+        "no_play_penalty": 5,
+        "no_play_shrink": 4,
+        "overthrow_penalty": 5,
+        "max_string": 4,
+        "prophets": True,
+    }
     END, NOPLAY, PROPHET, PASS, RIGHT, WRONG = 52, 53, 54, 55, 56, 57
 
-    def __init__(self, rules: Any, players: int) -> None:
-        super().__init__(rules, players)
-        self._one_card: dict[int, Any] = {}  # Play((card,)) by card id
+    @classmethod
+    def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {**params, "secret": eleusis.compile_rule(unquote(str(params["secret"])))}, {}
 
     def _num_actions(self) -> int:
         return 58
-
-    def _interned_firsts(self) -> list[tuple[Any, int, bool]]:
-        cid, e = self.card_id, eleusis.rules
-        plays = [(a, cid[c], False) for c, a in e._PLAY1.items()]  # a card, then the string goes on
-        names = [(a, self.WRONG, False) for a in e._NAMES.values()]  # judge wrong, then the card
-        singles = [(e._NOPLAY, self.NOPLAY), (e._BECOME, self.PROPHET), (e._PASS, self.PASS)]
-        judged = [(e._RIGHT, self.RIGHT), (e._WRONG, self.WRONG)]
-        return [*plays, *names, *((a, t, True) for a, t in (*singles, *judged))]
 
     def tokens(self, state: Any, action: Any) -> tuple[int, ...]:
         kind = type(action).__name__
@@ -1063,35 +525,33 @@ class EleusisEncoding(Encoding):
 
     def _heads(self, state: Any, actions: Sequence[Any]) -> list[int]:
         cid, Play, Judge, tokens = self.card_id, eleusis.Play, eleusis.Judge, self.tokens
-        NoPlay, BecomeProphet, Pass = eleusis.NoPlay, eleusis.BecomeProphet, eleusis.Pass
         return [
             ~cid[a.cards[0]] if type(a) is Play
-            else self.NOPLAY if type(a) is NoPlay
-            else self.PROPHET if type(a) is BecomeProphet
-            else self.PASS if type(a) is Pass
             else (self.RIGHT if a.right else self.WRONG if a.card is None else ~self.WRONG)
             if type(a) is Judge
             else tokens(state, a)[0]
             for a in actions
         ]
 
-    def _step(self, pos: Position) -> dict[int, Any]:
-        step = pos._step
-        if step is None and not pos.pending and pos._trie is None:
-            # the first token of every action, without a tree: the tokens after a card
-            # (a string) come from the hand, and a tree is made only after ``judge wrong``
-            state = pos.state
-            actions = self._legal_of(state)
-            found = self._first_step(actions)
-            step = pos._step = found if found is not None else {
-                (c if c >= 0 else ~c): (a if c >= 0 else None)
-                for c, a in zip(self._heads(state, actions), actions, strict=True)
-            }
-            return step
-        if step is None and pos.pending:  # always through _next: a string's tokens come from the hand
-            step = pos._step = self._next(pos) or {}
-            return step
-        return step if step is not None else Encoding._step(self, pos)
+    def _pending_step(self, pos: Position) -> dict[int, Any] | None:
+        """After the first card of a play: the string may go on (any card left in the
+        hand, up to ``max_string``) or be played.  Worked out from the hand, where the
+        tree would list every string."""
+        pending = pos.pending
+        if pending[0] >= self.END:
+            return None
+        play = eleusis.Play(tuple(map(self.cards.__getitem__, pending)))
+        if len(pending) >= self.rules.max_string:
+            return {self.END: play}
+        state = pos.state
+        left = sorted(map(self.card_id.__getitem__, state.hands[state.to_act]))
+        for t in pending:
+            if t not in left:
+                return {}  # no prefix of a legal string
+            left.remove(t)
+        step: dict[int, Any] = dict.fromkeys(left)
+        step[self.END] = play
+        return step
 
     def token_name(self, token: int) -> str:
         if token < 52:
@@ -1099,32 +559,6 @@ class EleusisEncoding(Encoding):
         return {52: "play", 53: "no play", 54: "become prophet", 55: "pass", 56: "judge right"}.get(
             token, "judge wrong"
         )
-
-    def _string_step(self, pos: Position) -> tuple[dict[int, Any], list[int]] | None:
-        """After the first card of a play: the string may go on (any card left in the
-        hand, up to ``max_string``) or be played; the step and its ids, ascending."""
-        pending = pos.pending
-        if not pending or pending[0] >= 52:
-            return None
-        state = pos.state
-        if len(pending) == 1:  # a one-card play: made once per card (a value, the same each time)
-            play = self._one_card.get(pending[0])
-            if play is None:
-                play = self._one_card[pending[0]] = eleusis.Play((self.cards[pending[0]],))
-        else:
-            play = eleusis.Play(tuple(map(self.cards.__getitem__, pending)))
-        if len(pending) < self.rules.max_string:
-            # the hand's ids ascending, less the pending ones, each once, then END (above
-            # every card id): one call (in C with the C module)
-            return hand_step(self.card_id, state.hands[state.to_act], pending, self.END, play)
-        return {self.END: play}, [self.END]
-
-    def _pending_legal(self, pos: Position) -> tuple[dict[int, Any], list[int]] | None:
-        return self._string_step(pos)
-
-    def _next(self, pos: Position) -> dict[int, Any] | None:
-        found = self._string_step(pos)
-        return super()._next(pos) if found is None else found[0]
 
     def _bounds(self) -> tuple[int, int]:
         r = self.rules
@@ -1144,22 +578,30 @@ class EleusisEncoding(Encoding):
         turns, h = self._bounds()
         return 0.0, float(h + 4 + 2 * self.rules.max_string * turns)
 
+    def blocks(self) -> list[Block]:
+        return [
+            self.player_block("player"),
+            self.to_act_block(),
+            self.choice_block("phase", get_args(eleusis.Phase)),
+            self.player_block("prophet"),
+            self.players_block("expelled"),
+            self.players_block("former_prophets"),
+            self.cards_block("hand"),
+            self.cards_block("main"),
+            self.cards_block("sides", lambda v: [c for _, line in v.sides for c in line]),
+            self.cards_block("shown"),
+            self.numbers_block("hand_sizes"),
+            self.numbers_block("scores"),
+            self.number_block("turn"),
+            self.number_block("stock_size"),
+            self.number_block("count"),
+            self.number_block("sudden_death_count"),
+            self.number_block("in_sudden_death"),
+        ]
 
-ENCODINGS: dict[str, type[Encoding]] = {
-    "aegis": AegisEncoding,
-    "gunsore": GunsoreEncoding,
-    "haggis": HaggisEncoding,
-    "eleusis": EleusisEncoding,
-}
+    def pending_size(self) -> int:
+        return max(2, int(self.rules.max_string))
 
-
-def encoding_for(name: str, rules: Any = None, players: int | None = None, **extra: Any) -> Encoding:
-    """The :class:`Encoding` of game ``name`` for ``rules`` and ``players`` (defaults:
-    the game's own)."""
-    if name not in ENCODINGS:
-        raise CardRulesError(f"no integer encoding for game {name!r} (games: {', '.join(ENCODINGS)})")
-    game = GAMES[name]
-    if rules is None:
-        rules = game.Rules()
-    n = game._players(players)
-    return ENCODINGS[name](rules, n, **extra)
+    def view_size(self) -> int:
+        r = self.rules
+        return 10 * len(self._first_deal()) + 40 * self.players + 4 * len(str(r.secret)) + 256

@@ -27,19 +27,19 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar, Literal
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .._hotloops import FastMethod, LazyChild, LazyDict, c_speedups, first_legal, mask_of, subset_step
+from ..encoding import Encoding, Position
 from ..errors import IllegalActionError
-from ..protocol import CHANCE, GAMES
-from .encoding import _POSITION, _UNSET, Encoding, Position, _SubsetTree, encoding_for
-from .tensors import tensor_size, view_tensor
+from ..protocol import GAMES
+from .encoding import encoding_for
+from .tensors import seen_pending, tensor_of
 
 __all__ = ["env", "raw_env"]
 
@@ -56,33 +56,36 @@ def env(game: str, **options: Any) -> AECEnv:
     return e
 
 
-class _LazyDict(LazyDict):  # (LazyDict: the C type, or its reference)
-    """A ``dict`` whose values are computed by ``_compute(self, key)`` the first time they
-    are read, by any means (``[]``, ``get``, ``items``, ``values``, comparison, ``repr``,
-    copy, pickle, ``dict(d)``, ``{**d}``).  Its keys are there from the start, in order;
-    a value not computed yet is ``_compute`` itself.  Made by ``make(template, compute,
-    source, at, player)`` (:class:`~cardrules._hotloops.LazyDictPy`): with the C module,
-    made and read by ``[]`` in C, one call each."""
+_TODO: Any = object()  # a value not computed yet
 
-    __slots__ = ()  # LazyDict's: _made, _compute, _source, _at, _player
-    # the keys computed or written since the last refresh (False: never refreshed)
-    _made: list[str] | Literal[False] | None
-    _compute: Any
-    _source: Any
-    _at: Any
-    _player: Any
+
+class _Lazy(dict[str, Any]):
+    """A ``dict`` whose values are computed (``compute(key)``) the first time they are
+    read, by any means: ``[]``, ``get``, ``items``, ``values``, ``==``, ``repr``, copies
+    and pickles (which are plain dicts), ``dict(d)`` and ``{**d}`` (which read through
+    ``keys`` and ``[]``, as ``__iter__`` is overridden).  Its keys are there from the
+    start, in order."""
+
+    __slots__ = ("_compute",)
+
+    def __init__(self, keys: tuple[str, ...], compute: Callable[[str], Any]) -> None:
+        dict.__init__(self, dict.fromkeys(keys, _TODO))
+        self._compute = compute
+
+    def __getitem__(self, key: str) -> Any:
+        value = dict.__getitem__(self, key)
+        if value is _TODO:
+            value = self._compute(key)
+            dict.__setitem__(self, key, value)
+        return value
 
     def _filled(self) -> dict[str, Any]:
-        keys: Iterable[str] = dict.keys(self)
-        return {key: self[key] for key in keys}
+        return {key: self[key] for key in dict.keys(self)}
 
     def get(self, key: str, default: Any = None) -> Any:
-        try:
-            return self[key]
-        except KeyError:
-            return default
+        return self[key] if dict.__contains__(self, key) else default
 
-    def __iter__(self) -> Iterator[str]:  # also makes dict(d) and {**d} read through __getitem__
+    def __iter__(self) -> Iterator[str]:
         return dict.__iter__(self)
 
     def values(self) -> Any:
@@ -94,11 +97,26 @@ class _LazyDict(LazyDict):  # (LazyDict: the C type, or its reference)
     def copy(self) -> dict[str, Any]:
         return self._filled()
 
+    def pop(self, key: str, *default: Any) -> Any:
+        if key in self:
+            value = self[key]
+            dict.__delitem__(self, key)
+            return value
+        return dict.pop(self, key, *default)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if key in self:
+            return self[key]
+        dict.__setitem__(self, key, default)
+        return default
+
     def __eq__(self, other: object) -> bool:
         return self._filled() == other
 
     def __ne__(self, other: object) -> bool:
         return self._filled() != other
+
+    __hash__ = None
 
     def __repr__(self) -> str:
         return repr(self._filled())
@@ -109,148 +127,20 @@ class _LazyDict(LazyDict):  # (LazyDict: the C type, or its reference)
     def __ror__(self, other: Any) -> Any:
         return other | self._filled()
 
-    def pop(self, key: str, *default: Any) -> Any:
-        if key in self:
-            value = self[key]
-            dict.__delitem__(self, key)
-            return value
-        return dict.pop(self, key, *default)
-
-    def popitem(self) -> tuple[str, Any]:
-        key: str = next(reversed(dict.keys(self)))
-        return key, self.pop(key)
-
-    def setdefault(self, key: str, default: Any = None) -> Any:
-        if key in self:
-            return self[key]
-        self[key] = default
-        return default
-
-    # what a caller writes is also reset by the next refresh
-    def __setitem__(self, key: str, value: Any) -> None:
-        dict.__setitem__(self, key, value)
-        made = self._made
-        if made is None:
-            self._made = [key]  # type: ignore[misc]  # (a slot of LazyDict)
-        elif made is not False:  # (False: never refreshed, nothing recorded)
-            made.append(key)
-
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        for key, value in dict(*args, **kwargs).items():
-            self[key] = value
-
-    def __ior__(self, other: Any) -> Any:
-        self.update(other)
-        return self
-
     def __reduce_ex__(self, protocol: Any) -> Any:  # copies and pickles are plain dicts
         return dict, (self._filled(),)
 
 
-def _observation_value(obs: _Observation, key: str) -> Any:
-    """A value of an observation: its action mask or its tensor (the ``_compute`` of
-    :class:`_Observation`)."""
-    enc, new_mask, legal_of, first_table, tree_phase = obs._source
-    pos = obs._at
-    if key == "action_mask":
-        who = pos._who
-        if (enc.to_act(pos) if who is _UNSET else who) == obs._player:
-            legal = pos._legal
-            if legal is None:
-                tree, pending = pos._trie, pos.pending
-                if not pending:  # Encoding._legal's first-token cases inline, as the OpenSpiel state's
-                    if first_table is not None and pos._step is None and tree is None:
-                        state = pos.state
-                        if tree_phase is None or state.phase != tree_phase:
-                            found = first_legal(legal_of(state), first_table)
-                            if found is not None:
-                                pos._step, legal = found
-                                pos._legal = legal
-                        else:  # a tree from the start (an Aegis exchange)
-                            legal = enc._tree_legal(pos)
-                elif pos._step is None:  # an action under way: Encoding._legal's, inline
-                    found = (  # (an Aegis exchange: _SubsetTree.step_at, inline)
-                        subset_step(tree._ids, tree._end, tree._actions, pending)
-                        if type(tree) is _SubsetTree
-                        else enc._pending_legal(pos)
-                    )
-                    if found is not None:
-                        pos._step, legal = found
-                        pos._legal = legal
-                if legal is None:
-                    legal = enc._legal(pos)
-            # a copy of an array of zeros, its ones written in C: one object, and a
-            # quarter less time than an ndarray made over a bytearray of id_mask's
-            # (numpy.ndarray's parsing of its arguments)
-            return mask_of(new_mask, legal)
-        return new_mask()
-    return view_tensor(enc, pos, obs._player)
-
-
-class _Observation(_LazyDict):
-    """A player's observation at a position: the tensor of its view and its action mask
-    (``_source`` the encoding, a new mask's maker and the encoding's constants of a first
-    token, ``_at`` the position, ``_player`` the player)."""
-
-    __slots__ = ()
-
-
-# With the C module, the action mask's common case is answered in C (FastMethod's
-# "action_mask": the ids kept on the position, a subset step under way, every first
-# token interned), without _observation_value's Python frame; anything else (the tensor
-# included) runs _observation_value (FastMethod's fallback).  Without the C module it is
-# _observation_value itself.
-_observation_compute: Any = _observation_value
-if c_speedups is not None:
-    _observation_compute = FastMethod(
-        "action_mask", _observation_value, subset=_SubsetTree, position=Position, unset=_UNSET
-    )
-_OBS_KEYS = dict.fromkeys(("observation", "action_mask"), _observation_compute)
-# bound once: looking up a classmethod of a C type's subclass binds it anew at every call
-# (some 70 ns of the 170 a make costs that way), and every step makes an observation
-_make_observation = _Observation.make
-
-
-def _view_value(info: _ViewInfo, key: str) -> Any:
-    """``view(state, player)`` (the ``_compute`` of :class:`_ViewInfo`)."""
-    return info._source(info._at, info._player)
-
-
-class _ViewInfo(_LazyDict):
-    """A player's info at a state: ``{"view": view(state, player)}`` (``_source`` the
-    game's ``view``, ``_at`` the state, ``_player`` the player)."""
-
-    __slots__ = ()
-
-
-_INFO_KEYS = dict.fromkeys(("view",), _view_value)
-_make_view_info = _ViewInfo.make  # bound once, as _make_observation
-
-
-# agent's info at the current state: _ViewInfo.make(_INFO_KEYS, _view_value, view, state,
-# index[agent]), called from C by the infos' [] (the _compute of _Infos)
-_info_value = LazyChild(_ViewInfo, _INFO_KEYS, _view_value)
-
-
-class _Infos(_LazyDict):
-    """The environment's ``infos``: each agent's :class:`_ViewInfo` at the current state
-    (``_source`` the game's ``view``, ``_at`` the state, ``_player`` the agents' numbers;
-    ``refresh_at(state)`` at every step)."""
-
-    __slots__ = ()
-
-    @classmethod
-    def of_env(cls, env: raw_env) -> _Infos:
-        assert env.position is not None
-        return cls.make(  # type: ignore[no-any-return]
-            dict.fromkeys(env.agents, _info_value), _info_value, env._view, env.position.state, env._index
-        )
+_OBS_KEYS = ("observation", "action_mask")
+_INFO_KEYS = ("view",)
 
 
 def _action_id(enc: Encoding, action: Any) -> int:
     """``action`` as a plain int, or an :class:`~cardrules.errors.IllegalActionError`
     saying it is no action id (a float, a string, ``None`` ...: never truncated)."""
     try:
+        if isinstance(action, float | np.floating):
+            raise TypeError
         return operator.index(action)
     except TypeError:
         raise IllegalActionError(
@@ -283,35 +173,29 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self.encoding: Encoding = encoding_for(game, rules, players)
         self.game_name = game
         self.metadata = {**raw_env.metadata, "name": f"cardrules_{game}_v0"}  # type: ignore[misc]
-        n = self.encoding.players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
+        enc = self.encoding
+        self.possible_agents = [f"player_{i}" for i in range(enc.players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        self._view = GAMES[game].view
+        self._view = gd.view
         self.agents = self.possible_agents[:]
-        size = tensor_size(self.encoding)
+        self._tensor = tensor_of(enc)
+        # the tensor is filled here, in place, then handed out as a copy of its own
+        self._scratch = self._tensor.new()
+        self._no_mask = np.zeros(enc.num_actions, np.int8)
+        size = self._tensor.size
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(self.encoding.num_actions,), dtype=np.int8),
+                "action_mask": spaces.Box(low=0, high=1, shape=(enc.num_actions,), dtype=np.int8),
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.encoding.num_actions) for a in self.possible_agents}
-        # what an observation reads: the encoding, the bound copy of an array of zeros
-        # never handed out (each call a new mask to fill), and the encoding's constants
-        # the mask of a first token reads (taken once: some 80 ns less a decision)
-        enc = self.encoding
-        self._obs_source = (
-            enc,
-            np.zeros(enc.num_actions, np.int8).copy,
-            enc._legal_of,
-            enc._first_table if enc._first_pair else None,
-            enc._tree_phase,
-        )
+        self.action_spaces = {a: spaces.Discrete(enc.num_actions) for a in self.possible_agents}
         self.render_mode = render_mode
         self._seeds = random.Random()
         self._reseed: Any = None  # a seed given to reset that _seeds does not have yet
         self.position: Position | None = None
+        self._infos_at: Any = None  # the state the infos' views are of
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -345,106 +229,67 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = _Infos.of_env(self)
-        self._sync()
+        self.infos: dict[str, dict[str, Any]] = {}
+        self._infos_at = None
+        self._settle(self.position)
 
-    def _info(self, agent: str) -> dict[str, Any]:
-        """``agent``'s info (its view) at the current position."""
-        assert self.position is not None
-        return _make_view_info(_INFO_KEYS, _view_value, self._view, self.position.state, self._index[agent])  # type: ignore[no-any-return]
+    def _info(self, agent: str, state: Any) -> dict[str, Any]:
+        """``agent``'s info at ``state``: its view, computed when first read."""
+        player = self._index[agent]
+        return _Lazy(_INFO_KEYS, lambda key: self._view(state, player))
 
-    def _sync(self) -> None:
-        assert self.position is not None
+    def _settle(self, pos: Position) -> None:
+        """What a step does once the position is ``pos``: the agent to act, the infos
+        made anew (a new state: each caller's write replaced), the rewards (the end)."""
         enc = self.encoding
-        who = enc.to_act(self.position)
-        if who is None:
-            scores = self.position.state.scores
-            for i, a in enumerate(self.possible_agents):
-                if a in self.agents:
-                    self.rewards[a] = float(scores[i])
-                    self.terminations[a] = True
-                    self.truncations[a] = enc.truncated(self.position.state)
-            if self.agent_selection_is_unset():
-                self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = self.possible_agents[who]
-        infos = self.infos
-        if type(infos) is _Infos:
-            infos.refresh_at(self.position.state)
-        else:  # replaced by the caller
+        who = enc.to_act(pos)
+        state = pos.state
+        if state is not self._infos_at:  # the same state, the same views
+            self._infos_at = state
             for a in self.agents:
-                infos[a] = self._info(a)
+                self.infos[a] = self._info(a, state)
+        if who is not None:
+            self.agent_selection = self.possible_agents[who]
+            return
+        scores = state.scores
+        for i, a in enumerate(self.possible_agents):
+            if a in self.agents:
+                self.rewards[a] = float(scores[i])
+                self.terminations[a] = True
+                self.truncations[a] = enc.truncated(state)
+        if not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+        self._accumulate_rewards()
 
-    def agent_selection_is_unset(self) -> bool:
-        return not hasattr(self, "agent_selection") or self.agent_selection not in self.agents
+    def _observation(self, pos: Position, player: int, key: str) -> Any:
+        """``player``'s ``observation`` tensor or ``action_mask`` at ``pos``."""
+        if key == "action_mask":
+            if self.encoding.to_act(pos) != player:
+                return self._no_mask.copy()
+            mask = self._no_mask.copy()
+            mask[self.encoding._legal(pos)] = 1
+            return mask
+        out = self._scratch
+        self._tensor.write(out, pos.state, player, seen_pending(pos, player))
+        return out.copy()
 
     def observe(self, agent: str) -> dict[str, Any]:
         pos = self.position
         assert pos is not None
-        return _make_observation(  # type: ignore[no-any-return]
-            _OBS_KEYS, _observation_compute, self._obs_source, pos, self._index[agent], False
-        )
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        # AECEnv's, with observe inline
-        agent = self.agent_selection
-        assert agent is not None
-        obs: Any = None
-        if observe:
-            obs = _make_observation(
-                _OBS_KEYS, _observation_compute, self._obs_source, self.position, self._index[agent], False
-            )
-        return (
-            obs,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        player = self._index[agent]
+        return _Lazy(_OBS_KEYS, lambda key: self._observation(pos, player, key))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.position is not None
+        pos = self.position
+        assert pos is not None
         self._cumulative_rewards[agent] = 0.0
         enc = self.encoding
-        pos = self.position
-        step = pos._step  # what the action mask worked out (a player's node)
-        # only an integer is an action id (a float or a string equal to one is not)
-        move = _UNSET
-        if step is not None and (type(action) is int or isinstance(action, np.integer)):
-            move = step.get(action, _UNSET)  # type: ignore[arg-type]  # (a NumPy integer finds its int)
-        if move is None:  # a pending token: Encoding.apply's, without its checks
-            self.position = enc._extend(pos, action)
-            # the same state, the same agent to act, the same infos: nothing else changes
-            if type(self.infos) is _Infos and not any(self.rewards.values()):
-                return
-            pos = self.position
-        elif move is not _UNSET:  # it completes an action: Encoding.apply's, inline
-            pos = self.position = enc.enter(enc._apply(pos.state, move))
-        else:  # no step yet, or an error
-            pos = self.position = enc.apply(pos, _action_id(enc, action))
+        self.position = pos = enc.apply(pos, action if type(action) is int else _action_id(enc, action))
         self._settle(pos)
-
-    def _settle(self, pos: Position) -> None:
-        """What a step does once the position is ``pos``: the agent to act, the infos
-        refreshed (a new state), the rewards (the end)."""
-        who = pos._who
-        if who is _UNSET:
-            who = self.encoding.to_act(pos)
-        infos = self.infos
-        if who is not None and type(infos) is _Infos:  # the game goes on: what _sync does then
-            self.agent_selection = self.possible_agents[who]
-            state = pos.state
-            if state is not infos._at:  # the same state, the same views
-                infos.refresh_at(state)
-            if not any(self.rewards.values()):  # 0.0 until the end: nothing to accumulate
-                return
-        else:
-            self._sync()
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -459,28 +304,3 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 
     def close(self) -> None:
         return None
-
-
-# With the C module, last() (without observe=, or observe a bool) makes its tuple in C
-# (FastMethod's "env_last": the observation made, the agent's reward, flags and info
-# read), and a step's common case (an int id found in the position's step: a
-# pending token extends the position, else the action is applied and entered; then the
-# agent selected and the infos refreshed) runs in C (FastMethod's "env_step"), without
-# the Python frames of step and _settle; anything else runs raw_env.step (FastMethod's
-# fallback), and what the C code does not settle itself, raw_env._settle.  The step
-# makes the next position itself with the positions' record maker, as Encoding._extend
-# and Encoding.enter make it (enter itself at the end, at a chance node, or where the
-# game truncates).  Without the C
-# module the methods above are the class's own.
-if c_speedups is not None:
-    raw_env.step = FastMethod(  # type: ignore[method-assign]
-        "env_step",
-        raw_env.__dict__["step"],
-        position=Position,
-        unset=_UNSET,
-        infos=_Infos,
-        enter=None if _POSITION is None else (_POSITION, CHANCE),
-    )
-    raw_env.last = FastMethod(  # type: ignore[method-assign]
-        "env_last", raw_env.__dict__["last"], make=(_make_observation, _OBS_KEYS, _observation_compute, False)
-    )

@@ -48,271 +48,203 @@ Numbers are not normalized.  The blocks per game:
 
 from __future__ import annotations
 
-import zlib
-from collections.abc import Callable, Sequence
-from typing import Any, get_args
+from collections.abc import Sequence
+from typing import Any
 
-import attrs
 import numpy as np
 
-from .. import aegis, eleusis, gunsore
 from ..cards import Card
+from ..encoding import (
+    CARD_COUNTS,
+    MULTI_HOT,
+    NUMBER,
+    NUMBERS,
+    ONE_HOT,
+    PLAYER_CARD_COUNTS,
+    Encoding,
+    Position,
+    view_code,
+)
 from ..errors import CardRulesError
-from ..protocol import CHANCE, GAMES
-from .encoding import Encoding, Position
+from ..protocol import CHANCE
 
-__all__ = ["card_counts", "decode_hand", "layout", "tensor_size", "view_code", "view_tensor"]
-
-# tags of the prefix-free code
-_NONE, _BOOL, _INT, _STR, _CARD, _SEQ, _REC, _CHANCE, _OTHER = range(1, 10)
-
-
-def view_code(value: Any, card_id: dict[Card, int]) -> list[int]:
-    """``value`` (a view or any part of one) as a prefix-free sequence of integers."""
-    out: list[int] = []
-    _code(value, card_id, out)
-    return out
-
-
-def _code(value: Any, card_id: dict[Card, int], out: list[int]) -> None:
-    if value is None:
-        out.append(_NONE)
-    elif value is CHANCE:
-        out.append(_CHANCE)
-    elif isinstance(value, bool):
-        out += (_BOOL, int(value))
-    elif isinstance(value, int):
-        out += (_INT, value)
-    elif isinstance(value, str):
-        out += (_STR, len(value), *map(ord, value))
-    elif isinstance(value, Card):
-        out += (_CARD, card_id[value])
-    elif isinstance(value, tuple):
-        out += (_SEQ, len(value))
-        for v in value:
-            _code(v, card_id, out)
-    elif attrs.has(type(value)):
-        out += (_REC, zlib.crc32(type(value).__name__.encode()) & 0xFFFF)
-        for field in attrs.fields(type(value)):
-            _code(getattr(value, field.name), card_id, out)
-    else:  # e.g. an Eleusis rule: its text
-        text = str(value)
-        out += (_OTHER, len(text), *map(ord, text))
+__all__ = ["Tensor", "card_counts", "decode_hand", "layout", "tensor_size", "view_code", "view_tensor"]
 
 
 def card_counts(cards: Sequence[Card], enc: Encoding) -> list[float]:
     """How many of each card of the game's alphabet ``cards`` holds."""
-    out = [0.0] * len(enc.cards)
-    for c in cards:
-        out[enc.card_id[c]] += 1
-    return out
+    counts = np.bincount(np.fromiter(map(enc.card_id.__getitem__, cards), np.intp), minlength=len(enc.cards))
+    return [float(x) for x in counts]
 
 
-def decode_hand(tensor: Any, enc: Encoding) -> tuple[Card, ...]:
-    """The hand written in ``tensor`` (canonical order: the alphabet's)."""
-    start, size = _offsets(enc)["hand"]
-    counts = tensor[start : start + size]
-    return tuple(c for c, k in zip(enc.cards, counts, strict=True) for _ in range(int(k)))
+class Tensor:
+    """How one encoding's tensor is filled: its blocks' places, worked out once, and
+    :meth:`fill`, which writes a view into a float32 array in a few vector operations
+    (every one, every multi-hot index and every card of a pile gathered into one index
+    array, added at once; the numbers written at once; the view's code as one slice)."""
+
+    def __init__(self, enc: Encoding) -> None:
+        self.enc = enc
+        blocks = enc.blocks()
+        #: the blocks, (name, size) in order
+        self.layout: list[tuple[str, int]] = [
+            *((b.name, b.size) for b in blocks), ("pending", enc.pending_size()), ("view", enc.view_size())
+        ]
+        #: each block's (start, size)
+        self.offsets: dict[str, tuple[int, int]] = {}
+        start = 0
+        for name, size in self.layout:
+            self.offsets[name] = (start, size)
+            start += size
+        self.size = start
+        self._one_hot: list[tuple[int, Any]] = []
+        self._multi_hot: list[tuple[int, Any]] = []
+        # card piles: the getter and, per pile, each card to its index in the tensor
+        self._piles: list[tuple[Any, dict[Card, int]]] = []
+        self._player_piles: list[tuple[Any, list[dict[Card, int]]]] = []
+        self._numbers: list[tuple[str, int, Any]] = []
+        number_places: list[int] = []
+        width = len(enc.cards)
+        for b in blocks:
+            at = self.offsets[b.name][0]
+            if b.kind == ONE_HOT:
+                self._one_hot.append((at, b.get))
+            elif b.kind == MULTI_HOT:
+                self._multi_hot.append((at, b.get))
+            elif b.kind == CARD_COUNTS:
+                self._piles.append((b.get, {c: at + i for c, i in enc.card_id.items()}))
+            elif b.kind == PLAYER_CARD_COUNTS:
+                ids = enc.card_id.items()
+                places = [{c: at + p * width + i for c, i in ids} for p in range(b.size // width)]
+                self._player_piles.append((b.get, places))
+            elif b.kind in (NUMBERS, NUMBER):
+                self._numbers.append((b.name, b.size if b.kind == NUMBERS else 0, b.get))
+                number_places.extend(range(at, at + b.size))
+            else:
+                raise CardRulesError(f"{enc.name}: block {b.name!r} has an unknown kind {b.kind!r}")
+        self._number_places = np.array(number_places, np.intp)
+        self._saved: dict[tuple[int, int], tuple[Any, Any]] = {}
+        self._memo: dict[int, tuple[Any, list[int]]] = {}  # view_code's
+        self._pending = self.offsets["pending"]
+        self._view = self.offsets["view"]
+
+    def write(self, out: Any, state: Any, player: int, pending: tuple[int, ...] = ()) -> None:
+        """Write ``player``'s view of ``state`` (and the ``pending`` tokens) into ``out``.
+        The tensors of the last few states and players are kept (states never change):
+        asked for again (OpenSpiel asks twice a decision, PettingZoo once a token of
+        the same action), one is copied back instead of being worked out."""
+        key = (id(state), player)
+        saved = self._saved.get(key)
+        if saved is not None and saved[0] is state:
+            out[:] = saved[1]
+        else:
+            self.fill(out, self.enc.game.view(state, player))
+            if len(self._saved) >= 8:
+                del self._saved[next(iter(self._saved))]
+            self._saved[key] = (state, out.copy())  # (holding the state: its id stays its own)
+        if pending:
+            self.fill_pending(out, pending)
+
+    def new(self) -> Any:
+        """A tensor of zeros."""
+        return np.zeros(self.size, np.float32)
+
+    def fill(self, out: Any, view: Any, pending: tuple[int, ...] = ()) -> None:
+        """Write ``view`` (and the ``pending`` tokens) into ``out`` (float32, in place)."""
+        ones: list[int] = []
+        for at, get in self._one_hot:
+            i = get(view)
+            if i is not None:
+                ones.append(at + i)
+        for at, get in self._multi_hot:
+            ones.extend([at + i for i in get(view)])
+        for get, place in self._piles:
+            ones.extend(map(place.__getitem__, get(view)))
+        for get, places in self._player_piles:
+            for place, pile in zip(places, get(view), strict=False):
+                ones.extend(map(place.__getitem__, pile))
+        out[:] = 0.0
+        if ones:  # the ones and the cards counted (a card of two decks may count twice)
+            counts = np.bincount(ones)
+            out[: len(counts)] = counts
+        values: list[Any] = []
+        for name, size, get in self._numbers:
+            if size:  # a sequence of numbers, padded with zeros to the block's size
+                numbers = get(view)
+                if len(numbers) != size:
+                    if len(numbers) > size:
+                        self._too_long(name, len(numbers), size)
+                    numbers = (*numbers, *(0,) * (size - len(numbers)))
+                values.extend(numbers)
+            else:
+                values.append(get(view))
+        if None in values:
+            values = [0 if x is None else x for x in values]
+        out[self._number_places] = values  # (the places of every number, worked out once)
+        if pending:
+            self.fill_pending(out, pending)
+        if len(self._memo) > 4096:
+            self._memo.clear()
+        code = view_code(view, self.enc.card_id, self._memo)
+        at, size = self._view
+        if len(code) > size:
+            self._too_long("view", len(code), size)
+        out[at : at + len(code)] = code
+
+    def fill_pending(self, out: Any, pending: tuple[int, ...]) -> None:
+        """Write the ``pending`` tokens (each plus one) into ``out``'s ``pending`` block."""
+        at, size = self._pending
+        if len(pending) > size:
+            self._too_long("pending", len(pending), size)
+        block = out[at : at + size]
+        block[:] = 0.0
+        block[: len(pending)] = pending
+        block[: len(pending)] += 1.0
+
+    def _too_long(self, name: str, length: int, size: int) -> None:
+        why = f"the view does not fit the tensor's {name!r} block ({length} > {size})"
+        raise CardRulesError(f"{self.enc.name}: {why}")
 
 
-# -- the blocks ----------------------------------------------------------------------
-
-Block = tuple[str, int, Callable[[Any, Encoding], list[float]]]
-
-
-def _one_hot(index: int | None, size: int) -> list[float]:
-    out = [0.0] * size
-    if index is not None:
-        out[index] = 1.0
-    return out
-
-
-def _player(field: str) -> Callable[[Encoding], Block]:
-    def make(enc: Encoding) -> Block:
-        return field, enc.players, lambda v, e: _one_hot(getattr(v, field), e.players)
-
-    return make
-
-
-def _players_set(field: str) -> Callable[[Encoding], Block]:
-    def make(enc: Encoding) -> Block:
-        def f(v: Any, e: Encoding) -> list[float]:
-            out = [0.0] * e.players
-            for p in getattr(v, field):
-                out[p] = 1.0
-            return out
-
-        return field, enc.players, f
-
-    return make
-
-
-def _choice(field: str, choices: tuple[str, ...]) -> Callable[[Encoding], Block]:
-    def make(enc: Encoding) -> Block:
-        def f(v: Any, e: Encoding) -> list[float]:
-            value = getattr(v, field)
-            return _one_hot(None if value is None else choices.index(value), len(choices))
-
-        return field, len(choices), f
-
-    return make
-
-
-def _cards(field: str, flatten: Callable[[Any], Sequence[Card]] | None = None) -> Callable[[Encoding], Block]:
-    def make(enc: Encoding) -> Block:
-        get = flatten or (lambda v: getattr(v, field))
-        return field, len(enc.cards), lambda v, e: card_counts(get(v), e)
-
-    return make
-
-
-def _per_player_cards(field: str) -> Callable[[Encoding], Block]:
-    def make(enc: Encoding) -> Block:
-        def f(v: Any, e: Encoding) -> list[float]:
-            return [x for pile in getattr(v, field) for x in card_counts(pile, e)]
-
-        return field, enc.players * len(enc.cards), f
-
-    return make
-
-
-def _card(field: str) -> Callable[[Encoding], Block]:
-    def make(enc: Encoding) -> Block:
-        def f(v: Any, e: Encoding) -> list[float]:
-            c = getattr(v, field)
-            return _one_hot(None if c is None else e.card_id[c], len(e.cards))
-
-        return field, len(enc.cards), f
-
-    return make
-
-
-def _numbers(field: str) -> Callable[[Encoding], Block]:
-    def make(enc: Encoding) -> Block:
-        return field, enc.players, lambda v, e: [float(x or 0) for x in getattr(v, field)]
-
-    return make
-
-
-def _number(field: str) -> Callable[[Encoding], Block]:
-    def make(enc: Encoding) -> Block:
-        return field, 1, lambda v, e: [float(getattr(v, field) or 0)]
-
-    return make
-
-
-def _to_act(enc: Encoding) -> Block:
-    def f(v: Any, e: Encoding) -> list[float]:
-        who = v.to_act
-        index = e.players if who is CHANCE else e.players + 1 if who is None else who
-        return _one_hot(index, e.players + 2)
-
-    return "to_act", enc.players + 2, f
-
-
-_GAME_BLOCKS: dict[str, list[Callable[[Encoding], Block]]] = {
-    "aegis": [
-        _player("player"), _to_act, _choice("phase", get_args(aegis.Phase)),
-        _choice("role", ("master", "slave", "attacker", "defender")), _player("master"), _player("attacker"),
-        _player("leader"), _card("key"), _cards("hand"), _cards("trick"),
-        _cards("played", lambda v: [c for t in v.played for c in t.cards]), _cards("discarded"),
-        _numbers("hand_sizes"), _numbers("bids"), _numbers("tricks"), _numbers("scores"),
-        _number("stock_size"), _number("exchanges"),
-    ],
-    "gunsore": [
-        _player("player"), _to_act, _choice("season", get_args(gunsore.Season)),
-        _choice("war_cause", get_args(gunsore.WarCause)), _player("master"), _cards("hand"),
-        _cards("table"), _cards("last_trick"), _cards("played"), _numbers("scores"),
-        _numbers("pools"), _number("stock_size"), _number("opponent_hand_size"),
-    ],
-    "haggis": [
-        _player("player"), _to_act, _player("leader"), _cards("hand"),
-        _cards("trick", lambda v: [c for _, combo in v.trick for c in combo.cards]),
-        _per_player_cards("captured"), _per_player_cards("wilds"), _numbers("hand_sizes"),
-        _numbers("scores"), _numbers("bets"), _numbers("going_out"), _numbers("last_hand"),
-        _players_set("out"), _number("passes"), _number("haggis_size"), _number("hand_number"),
-        _number("giving"),
-    ],
-    "eleusis": [
-        _player("player"), _to_act, _choice("phase", get_args(eleusis.Phase)), _player("prophet"),
-        _players_set("expelled"), _players_set("former_prophets"), _cards("hand"), _cards("main"),
-        _cards("sides", lambda v: [c for _, line in v.sides for c in line]), _cards("shown"),
-        _numbers("hand_sizes"), _numbers("scores"), _number("turn"), _number("stock_size"),
-        _number("count"), _number("sudden_death_count"), _number("in_sudden_death"),
-    ],
-}
-
-
-def _deck_size(enc: Encoding) -> int:
-    return len(GAMES[enc.name].chance_cards(GAMES[enc.name].new_game(enc.rules, players=enc.players)))
-
-
-def _pending_size(enc: Encoding) -> int:
-    r = enc.rules
-    return {"aegis": 5, "gunsore": 1, "haggis": 17, "eleusis": max(2, getattr(r, "max_string", 1))}[enc.name]
-
-
-def _view_size(enc: Encoding) -> int:
-    """An upper bound on the length of a view's code for these rules and players."""
-    d, n, r = _deck_size(enc), enc.players, enc.rules
-    if enc.name == "aegis":  # seasons: 2 target - 1 at most, each about 40 numbers
-        return 64 * (2 * int(r.target) - 1) + 12 * d + 256
-    if enc.name == "gunsore":
-        return 10 * d + 256
-    if enc.name == "haggis":  # a combination holds a card at least; per combination ~30 numbers
-        return 40 * d + 512 + 20 * n
-    return 10 * d + 40 * n + 4 * len(str(r.secret)) + 256
+def tensor_of(enc: Encoding) -> Tensor:
+    """The :class:`Tensor` of ``enc`` (made once per encoding)."""
+    made: Tensor | None = enc.__dict__.get("_tensor")
+    if made is None:
+        made = enc.__dict__["_tensor"] = Tensor(enc)
+    return made
 
 
 def layout(enc: Encoding) -> list[tuple[str, int]]:
     """The tensor's blocks for ``enc``'s game, rules and players: (name, size) in order."""
-    return [(name, size) for name, size, _ in _blocks(enc)]
-
-
-def _blocks(enc: Encoding) -> list[Block]:
-    cached: list[Block] | None = getattr(enc, "_tensor_blocks", None)
-    if cached is None:
-        cached = [make(enc) for make in _GAME_BLOCKS[enc.name]]
-        cached.append(("pending", _pending_size(enc), lambda v, e: []))
-        cached.append(("view", _view_size(enc), lambda v, e: []))
-        enc._tensor_blocks = cached  # type: ignore[attr-defined]
-    return cached
-
-
-def _offsets(enc: Encoding) -> dict[str, tuple[int, int]]:
-    out: dict[str, tuple[int, int]] = {}
-    start = 0
-    for name, size in layout(enc):
-        out[name] = (start, size)
-        start += size
-    return out
+    return list(tensor_of(enc).layout)
 
 
 def tensor_size(enc: Encoding) -> int:
     """The tensor's length."""
-    return sum(size for _, size in layout(enc))
+    return tensor_of(enc).size
+
+
+def decode_hand(tensor: Any, enc: Encoding) -> tuple[Card, ...]:
+    """The hand written in ``tensor`` (canonical order: the alphabet's)."""
+    start, size = tensor_of(enc).offsets["hand"]
+    counts = np.asarray(tensor[start : start + size]).astype(np.intp)
+    return tuple(np.repeat(np.array(enc.cards, dtype=object), counts))
+
+
+def seen_pending(position: Position, player: int) -> tuple[int, ...]:
+    """The tokens ``player`` has chosen so far at ``position`` (only the player to act
+    sees them)."""
+    state = position.state
+    if position.pending and state.to_act is not CHANCE and state.to_act == player:
+        return position.pending
+    return ()
 
 
 def view_tensor(enc: Encoding, position: Position, player: int, out: Any = None) -> Any:
     """``player``'s view at ``position`` as a float32 vector (written into ``out`` when
     given)."""
-    view = GAMES[enc.name].view(position.state, player)
+    tensor = tensor_of(enc)
     if out is None:
-        out = np.zeros(tensor_size(enc), np.float32)
-    start = 0
-    for name, size, fill in _blocks(enc):
-        if name == "pending":
-            values: list[float] = []
-            if position.pending and position.state.to_act == player and position.state.to_act is not CHANCE:
-                values = [float(t + 1) for t in position.pending]
-        elif name == "view":
-            values = [float(x) for x in view_code(view, enc.card_id)]
-        else:
-            values = fill(view, enc)
-        if len(values) > size:
-            why = f"the view does not fit the tensor's {name!r} block ({len(values)} > {size})"
-            raise CardRulesError(f"{enc.name}: {why}")
-        out[start : start + size] = 0.0
-        out[start : start + len(values)] = values
-        start += size
+        out = tensor.new()
+    tensor.write(out, position.state, player, seen_pending(position, player))
     return out
