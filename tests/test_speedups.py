@@ -24,7 +24,6 @@ except ImportError:  # installed without a C compiler: nothing to compare
     pytest.skip("cardrules._speedups was not compiled", allow_module_level=True)
 
 DECK = standard_deck()
-SLOT = Exchange.__dict__["cards"]
 
 
 def test_ci_uses_the_c_loops() -> None:
@@ -43,8 +42,8 @@ HANDS = st.lists(st.sampled_from(DECK), unique=True, max_size=9).map(lambda cs: 
 @given(HANDS, st.integers(-1, 3))
 def test_subset_objects_c_is_the_python_reference(items: tuple[object, ...], sizes: int) -> None:
     interned = _interned(items, sizes)
-    expected = _hotloops.subset_objects_py(items, SLOT, interned, sizes)
-    got = speedups.subset_objects(items, SLOT, interned, sizes)
+    expected = _hotloops.subset_objects_py(items, Exchange, "cards", interned, sizes)
+    got = speedups.subset_objects(items, Exchange, "cards", interned, sizes)
     assert type(got) is tuple and got == expected and len(got) == 2 ** len(items)
     for e, g in zip(expected, got, strict=True):
         assert type(g) is Exchange and g.cards == e.cards and hash(g) == hash(e)
@@ -52,16 +51,28 @@ def test_subset_objects_c_is_the_python_reference(items: tuple[object, ...], siz
     assert got == tuple(Exchange(s) for k in range(len(items) + 1) for s in combinations(items, k))
 
 
+class Base:
+    __slots__ = ("a",)
+
+
+class Slotted(Base):
+    __slots__ = ("b",)
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        (([1, 2], SLOT, {}, 0), "items must be a tuple"),
-        (((1, 2), "cards", {}, 0), "member descriptor"),
-        (((1, 2), SLOT, [], 0), "interned must be a dict"),
-        ((tuple(range(17)), SLOT, {}, -1), "at most 16"),
-        (((1, 2), SLOT, {(): 0}, 1), "KeyError"),
-        (((1, 2), SLOT, {}, "x"), "integer"),
-        (((1, 2), SLOT, {}), "subset_objects"),
+        (([1, 2], Exchange, "cards", {}, 0), "items must be a tuple"),
+        (((1, 2), "Exchange", "cards", {}, 0), "cls must be a class"),
+        (((1, 2), Exchange, b"cards", {}, 0), "name must be a str"),
+        (((1, 2), Exchange, "hand", {}, 0), "not a writable object slot of"),
+        (((1, 2), Slotted, "a", {}, 0), "not a writable object slot of"),  # a base class's slot
+        (((1, 2), Exchange, "__weakref__", {}, 0), "not a writable object slot of"),
+        (((1, 2), Exchange, "cards", [], 0), "interned must be a dict"),
+        ((tuple(range(17)), Exchange, "cards", {}, -1), "at most 16"),
+        (((1, 2), Exchange, "cards", {(): 0}, 1), "KeyError"),
+        (((1, 2), Exchange, "cards", {}, "x"), "integer"),
+        (((1, 2), Exchange, "cards", {}), "subset_objects"),
     ],
 )
 def test_subset_objects_refuses_bad_input(args: tuple[object, ...], error: str) -> None:

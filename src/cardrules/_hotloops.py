@@ -51,15 +51,15 @@ _new = object.__new__
 
 
 def subset_objects_py(
-    items: tuple[Any, ...], slot: Any, interned: dict[tuple[Any, ...], Any], interned_sizes: int
+    items: tuple[Any, ...], cls: type, name: str, interned: dict[tuple[Any, ...], Any], interned_sizes: int
 ) -> tuple[Any, ...]:
     """Every subset of ``items``, by size (the empty one first) then in the order of
     ``itertools.combinations``, each as an object: ``interned[subset]`` for a size up to
-    ``interned_sizes``, else a new instance of the class that owns the member
-    descriptor ``slot`` (a slotted class whose only field that is), with that slot set
-    to the subset's tuple.  No ``__init__`` runs: the caller vouches that each subset is
-    already what the class's constructor would store (see ``aegis.Exchange``)."""
-    cls, set_slot = slot.__objclass__, slot.__set__
+    ``interned_sizes``, else a new instance of ``cls`` (a slotted class whose only field
+    is the slot ``name``) with that slot set to the subset's tuple.  No ``__init__``
+    runs: the caller vouches that each subset is already what the class's constructor
+    would store (see ``aegis.Exchange``)."""
+    set_slot = cls.__dict__[name].__set__  # the slot's member descriptor
     out: list[Any] = []
     n = len(items)
     for k in range(n + 1):
@@ -104,7 +104,7 @@ def fisher_yates_py(items: list[Any], stream: bytes) -> None:
 _UNPACKERS: dict[int, Struct] = {}
 
 
-subset_objects: Callable[[tuple[Any, ...], Any, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
+subset_objects: Callable[[tuple[Any, ...], type, str, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
 same_objects: Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
 fisher_yates: Callable[[list[Any], bytes], None]
 IMPLEMENTATION: str

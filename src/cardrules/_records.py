@@ -122,13 +122,13 @@ def maker(cls: type[T], *, accelerate: bool = True) -> Maker[T]:
         raise TypeError(f"maker: {cls.__name__} is not an attrs class")
     if accelerate and c_speedups is not None and _plain(cls) is None:
         fields = _fields(cls)
-        members = tuple(cls.__dict__[a.name] for a in fields)
+        names = tuple(a.name for a in fields)
         defaults = tuple(
             _REQUIRED if a.default is attrs.NOTHING or isinstance(a.default, attrs.Factory) else a.default  # type: ignore[arg-type]
             for a in fields
         )
         factories = tuple(a.default.factory if isinstance(a.default, attrs.Factory) else None for a in fields)  # type: ignore[arg-type, union-attr]
-        layout = c_speedups.record_layout(cls, members, defaults, factories, _REQUIRED)
+        layout = c_speedups.record_layout(cls, names, defaults, factories, _REQUIRED)
         return Maker(
             cls,
             partial(c_speedups.new_record, layout),

@@ -4,7 +4,7 @@
  * step of a game faster, and each has a pure-Python twin that gives the same results (the
  * tests compare them, and CI runs the whole suite with and without this module):
  *
- *   record_layout(cls, members, defaults, factories, required) -> layout
+ *   record_layout(cls, names, defaults, factories, required) -> layout
  *   new_record(layout, **fields) -> a new instance of cls
  *   replace_record(layout, record, **changes) -> a new instance of cls
  *       the record maker of cardrules._records: for a frozen slotted attrs class whose
@@ -14,12 +14,12 @@
  *       attrs.evolve(r, **changes), without running attrs' generated __init__.  Fields
  *       are named, never given by position.
  *
- *   subset_objects(items, slot, interned, interned_sizes) -> tuple
+ *   subset_objects(items, cls, name, interned, interned_sizes) -> tuple
  *       every subset of the tuple `items`, by size (the empty one first) then in
  *       itertools.combinations' order, each as an object: for a size up to
- *       `interned_sizes`, interned[subset tuple]; for a larger one, a new instance of the
- *       class that owns the member descriptor `slot`, with that slot set to the subset
- *       tuple (the class must have no other field).  Twin:
+ *       `interned_sizes`, interned[subset tuple]; for a larger one, a new instance of
+ *       `cls` with its slot `name` set to the subset tuple (the class must have no other
+ *       field).  Twin:
  *       cardrules._hotloops.subset_objects_py.
  *
  *   fisher_yates(items, stream) -> None
@@ -46,29 +46,95 @@
  * slots, the tuples it was given, and PyDict_GetItemRef for the interned dict where it
  * exists).
  *
- * It uses CPython's member-descriptor structures (not the limited API), so a wheel is
- * built for one CPython version; an installation without a C compiler simply does not
- * have this module, and cardrules behaves the same without it.
+ * It uses CPython's documented C API only: a class's slots are found in its own
+ * tp_members (PyType_GetSlot) and read and written with PyMember_GetOne and
+ * PyMember_SetOne, a new instance comes from the class's tp_alloc; nothing reads a
+ * reference count, an instance's __dict__ or another package's private names.  It is not
+ * the limited API (PyTuple_GET_ITEM and PyList_GET_ITEM, a type's tp_name and
+ * tp_basicsize), so a wheel is built for one CPython version (3.10 to 3.13); an
+ * installation without a C compiler simply does not have this module, and cardrules
+ * behaves the same without it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
+
+#if PY_VERSION_HEX < 0x030C0000 /* before 3.12: the member API's names in structmember.h */
 #include <structmember.h>
+#define Py_T_OBJECT_EX T_OBJECT_EX
+#define Py_READONLY READONLY
+#endif
 
 #define MAX_ITEMS 16
 
 /* ----------------------------------------------------------------------------------- */
+/* a class's own slots                                                                  */
+
+/* The member definition of the slot `name` of `cls` itself: found in the class's own
+ * tp_members (read with PyType_GetSlot), the NULL-terminated array of PyMemberDef that
+ * CPython makes of a class's __slots__ (a base class's slots are in the base's array, not
+ * here), and it must be a writable object slot lying inside an instance of `cls`.  NULL
+ * with TypeError set otherwise.  The slot is then read with PyMember_GetOne and written
+ * with PyMember_SetOne, as the member descriptor of the slot reads and writes it. */
+static PyMemberDef *
+own_slot(PyTypeObject *cls, PyObject *name, const char *who)
+{
+    if (!PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "%s: a slot's name must be a str", who);
+        return NULL;
+    }
+    const char *text = PyUnicode_AsUTF8(name);
+    if (text == NULL) {
+        return NULL;
+    }
+    PyMemberDef *member = (PyMemberDef *)PyType_GetSlot(cls, Py_tp_members);
+    if (member == NULL && PyErr_Occurred()) {
+        return NULL;
+    }
+    for (; member != NULL && member->name != NULL; member++) {
+        if (strcmp(member->name, text) != 0) {
+            continue;
+        }
+        if (member->type == Py_T_OBJECT_EX && !(member->flags & Py_READONLY) && member->offset > 0
+            && member->offset + (Py_ssize_t)sizeof(PyObject *) <= cls->tp_basicsize) {
+            return member;
+        }
+        break;
+    }
+    PyErr_Format(PyExc_TypeError, "%s: %R is not a writable object slot of %s itself", who, name, cls->tp_name);
+    return NULL;
+}
+
+/* A new instance of `cls`, allocated by the class's own tp_alloc (no __new__ or
+ * __init__ runs: the caller fills its slots). */
+static PyObject *
+alloc_instance(PyTypeObject *cls)
+{
+    allocfunc alloc = (allocfunc)PyType_GetSlot(cls, Py_tp_alloc);
+    if (alloc == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_TypeError, "%s has no tp_alloc", cls->tp_name);
+        }
+        return NULL;
+    }
+    return alloc(cls, 0);
+}
+
+/* ----------------------------------------------------------------------------------- */
 /* subset_objects                                                                       */
 
-/* A new instance of `cls` whose object slot at `offset` holds `value`. */
+/* A new instance of `cls` whose slot `member` holds `value`. */
 static PyObject *
-new_with_slot(PyTypeObject *cls, Py_ssize_t offset, PyObject *value)
+new_with_slot(PyTypeObject *cls, PyMemberDef *member, PyObject *value)
 {
-    PyObject *obj = cls->tp_alloc(cls, 0);
+    PyObject *obj = alloc_instance(cls);
     if (obj == NULL) {
         return NULL;
     }
-    Py_INCREF(value);
-    *(PyObject **)((char *)obj + offset) = value;
+    if (PyMember_SetOne((char *)obj, member, value) < 0) {
+        Py_DECREF(obj);
+        return NULL;
+    }
     return obj;
 }
 
@@ -99,30 +165,29 @@ interned_get(PyObject *interned, PyObject *key)
 static PyObject *
 subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "subset_objects(items, slot, interned, interned_sizes)");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "subset_objects(items, cls, name, interned, interned_sizes)");
         return NULL;
     }
-    PyObject *items = args[0], *slot = args[1], *interned = args[2];
+    PyObject *items = args[0], *interned = args[3];
     if (!PyTuple_CheckExact(items)) {
         PyErr_SetString(PyExc_TypeError, "subset_objects: items must be a tuple");
         return NULL;
     }
-    if (!Py_IS_TYPE(slot, &PyMemberDescr_Type)) {
-        PyErr_SetString(PyExc_TypeError, "subset_objects: slot must be a slot's member descriptor");
+    if (!PyType_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "subset_objects: cls must be a class");
         return NULL;
     }
-    PyMemberDef *member = ((PyMemberDescrObject *)slot)->d_member;
-    PyTypeObject *cls = ((PyMemberDescrObject *)slot)->d_common.d_type;
-    if (member->type != T_OBJECT_EX || (member->flags & READONLY)) {
-        PyErr_SetString(PyExc_TypeError, "subset_objects: slot must be a writable object slot");
+    PyTypeObject *cls = (PyTypeObject *)args[1];
+    PyMemberDef *member = own_slot(cls, args[2], "subset_objects");
+    if (member == NULL) {
         return NULL;
     }
     if (!PyDict_CheckExact(interned)) {
         PyErr_SetString(PyExc_TypeError, "subset_objects: interned must be a dict");
         return NULL;
     }
-    Py_ssize_t interned_sizes = PyLong_AsSsize_t(args[3]);
+    Py_ssize_t interned_sizes = PyLong_AsSsize_t(args[4]);
     if (interned_sizes == -1 && PyErr_Occurred()) {
         return NULL;
     }
@@ -131,7 +196,6 @@ subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_ValueError, "subset_objects: at most %d items", MAX_ITEMS);
         return NULL;
     }
-    Py_ssize_t offset = member->offset;
     PyObject *out = PyTuple_New((Py_ssize_t)1 << n);
     if (out == NULL) {
         return NULL;
@@ -158,7 +222,7 @@ subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 }
             }
             PyObject *obj = k <= interned_sizes ? interned_get(interned, subset)
-                                                : new_with_slot(cls, offset, subset);
+                                                : new_with_slot(cls, member, subset);
             Py_DECREF(subset);
             if (obj == NULL) {
                 goto fail;
@@ -188,7 +252,7 @@ fail:
 /* the record maker                                                                     */
 
 /* A record layout: the class, and for each field (in attrs' order) its name, its slot's
- * member definition, and its default: a value, a factory to call, or none. */
+ * member definition (own_slot), and its default: a value, a factory to call, or none. */
 typedef struct {
     PyTypeObject *cls;
     PyObject *names;     /* tuple of str */
@@ -221,7 +285,7 @@ record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (nargs != 5 || !PyType_Check(args[0]) || !PyTuple_CheckExact(args[1]) || !PyTuple_CheckExact(args[2])
         || !PyTuple_CheckExact(args[3])) {
         PyErr_SetString(PyExc_TypeError,
-                        "record_layout(cls, members: tuple, defaults: tuple, factories: tuple, required)");
+                        "record_layout(cls, names: tuple, defaults: tuple, factories: tuple, required)");
         return NULL;
     }
     PyTypeObject *cls = (PyTypeObject *)args[0];
@@ -240,21 +304,14 @@ record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return PyErr_NoMemory();
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *slot = PyTuple_GET_ITEM(args[1], i);
-        if (!Py_IS_TYPE(slot, &PyMemberDescr_Type) || ((PyMemberDescrObject *)slot)->d_common.d_type != cls
-            || ((PyMemberDescrObject *)slot)->d_member->type != T_OBJECT_EX) {
-            PyMem_Free(layout);
-            Py_DECREF(names);
-            PyErr_SetString(PyExc_TypeError, "record_layout: members must be cls's own object slots");
-            return NULL;
-        }
-        layout->members[i] = ((PyMemberDescrObject *)slot)->d_member;
-        PyObject *name = PyUnicode_InternFromString(layout->members[i]->name);
-        if (name == NULL) {
+        PyObject *name = PyTuple_GET_ITEM(args[1], i);
+        if ((layout->members[i] = own_slot(cls, name, "record_layout")) == NULL) {
             PyMem_Free(layout);
             Py_DECREF(names);
             return NULL;
         }
+        name = Py_NewRef(name); /* a str (own_slot checked it), interned for field_index */
+        PyUnicode_InternInPlace(&name);
         PyTuple_SET_ITEM(names, i, name);
     }
     layout->n = n;
@@ -307,19 +364,17 @@ field_index(Layout *layout, PyObject *name)
     return -1;
 }
 
-/* Fill a fresh object's slots with `values` (new references, all set); steals them. */
+/* A fresh object with its slots set to `values` (new references, all set), through
+ * PyMember_SetOne; steals them. */
 static PyObject *
 build(Layout *layout, PyObject **values)
 {
-    PyObject *obj = layout->cls->tp_alloc(layout->cls, 0);
-    if (obj == NULL) {
-        for (Py_ssize_t i = 0; i < layout->n; i++) {
-            Py_DECREF(values[i]);
-        }
-        return NULL;
-    }
+    PyObject *obj = alloc_instance(layout->cls);
     for (Py_ssize_t i = 0; i < layout->n; i++) { /* obj is not shared yet */
-        *(PyObject **)((char *)obj + layout->members[i]->offset) = values[i];
+        if (obj != NULL && PyMember_SetOne((char *)obj, layout->members[i], values[i]) < 0) {
+            Py_CLEAR(obj);
+        }
+        Py_DECREF(values[i]);
     }
     return obj;
 }
@@ -481,16 +536,16 @@ fisher_yates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const unsigned char *stream = (const unsigned char *)PyBytes_AS_STRING(args[1]);
     LIST_LOCK(items)
     Py_ssize_t size = PyList_GET_SIZE(items);
-    PyObject **item = ((PyListObject *)items)->ob_item;
     for (Py_ssize_t i = (size < n ? size : n) - 1; i > 0; i--, stream += 8) {
         unsigned long long draw = 0;
         for (int b = 0; b < 8; b++) {
             draw = draw << 8 | stream[b];
         }
         Py_ssize_t j = (Py_ssize_t)(draw % (unsigned long long)(i + 1));
-        PyObject *swap = item[i];
-        item[i] = item[j];
-        item[j] = swap;
+        /* PyList_SET_ITEM takes over a reference and drops none: a swap of two */
+        PyObject *swap = PyList_GET_ITEM(items, i);
+        PyList_SET_ITEM(items, i, PyList_GET_ITEM(items, j));
+        PyList_SET_ITEM(items, j, swap);
     }
     LIST_UNLOCK()
     Py_RETURN_NONE;
@@ -543,7 +598,7 @@ static PyMethodDef speedups_methods[] = {
     {"subset_objects", (PyCFunction)(void (*)(void))subset_objects, METH_FASTCALL,
      "Every subset of a tuple, by size then position, as interned or new one-slot objects."},
     {"record_layout", (PyCFunction)(void (*)(void))record_layout, METH_FASTCALL,
-     "The layout of a record class: its field slots in order, defaults, factories."},
+     "record_layout(cls, names, defaults, factories, required): a record class's slots in order."},
     {"new_record", (PyCFunction)(void (*)(void))new_record, METH_FASTCALL | METH_KEYWORDS,
      "new_record(layout, **fields): cls(**fields) for a class whose __init__ only stores."},
     {"replace_record", (PyCFunction)(void (*)(void))replace_record, METH_FASTCALL | METH_KEYWORDS,

@@ -2,11 +2,11 @@
 from typing import Any
 
 def subset_objects(
-    items: tuple[Any, ...], slot: Any, interned: dict[tuple[Any, ...], Any], interned_sizes: int, /
+    items: tuple[Any, ...], cls: type, name: str, interned: dict[tuple[Any, ...], Any], interned_sizes: int, /
 ) -> tuple[Any, ...]: ...
 def record_layout(
     cls: type,
-    members: tuple[Any, ...],
+    names: tuple[str, ...],
     defaults: tuple[Any, ...],
     factories: tuple[Any, ...],
     required: object,
