@@ -66,7 +66,7 @@ def subset_objects_py(
         if k <= interned_sizes:
             out += map(interned.__getitem__, combinations(items, k))
         else:  # new objects, filled in C loops (no Python frame per object)
-            fresh = list(map(_new, repeat(cls, comb(n, k))))
+            fresh: list[Any] = list(map(_new, repeat(cls, comb(n, k))))
             deque(map(set_slot, fresh, combinations(items, k)), 0)
             out += fresh
     return tuple(out)
