@@ -1,22 +1,28 @@
-"""What the optional C accelerator (``cardrules._speedups``) gains, piece by piece, through
-the public API.
+"""What the optional C accelerator (``cardrules._speedups``) gains, as a whole and piece
+by piece, through the public API.
 
 Run by hand, from the project's root::
 
-    PYTHONPATH=src python benchmarks/bench_speedups.py [--reps 7]
+    PYTHONPATH=src python benchmarks/bench_speedups.py [--reps 7] [--alternations 9]
 
-Every measurement runs in a fresh interpreter, one per configuration and repetition; the
-configurations alternate (each repetition runs them all, starting one later each time),
-so that the load of a shared machine falls on all of them alike.  Each figure is the
-median over ``--reps`` repetitions of the CPU time of the process
-(``time.process_time``: a time slice given to another process does not count), after one
-untimed run of the same work.  The configurations:
+1. **C against pure Python.**  Each repetition runs every benchmark in a fresh
+   interpreter with the C module, then in one with ``CARDRULES_PURE_PYTHON=1`` (the
+   pure-Python library), or the other way round (the order alternates), so that the load
+   of a shared machine falls on both alike.  Each figure is the median over ``--reps``
+   repetitions of the process's CPU time (``time.process_time``: a time slice given to
+   another process does not count), after one untimed run of the same work.
+2. **Each piece's own effect.**  In one fresh interpreter per piece (with the C module),
+   every benchmark runs ``--alternations`` times with that piece in C and as many times
+   with it switched back to its pure-Python twin, alternating run by run (so that both
+   see the same load within a second or so); the figure is the median of the ratios of
+   the two CPU times, pair by pair.  The pieces: ``records`` (the record maker of
+   ``cardrules._records``: every maker through its class's constructor), ``subsets``
+   (``aegis``' exchanges through ``_exchange_actions_py``), ``shuffle``
+   (``fisher_yates``), ``check`` (``same_objects``), and ``all`` four at once: the code
+   paths of the library without its C module, in the same interpreter.
 
-* ``C``: cardrules with its C module;
-* ``pure``: ``CARDRULES_PURE_PYTHON=1``, the pure-Python library;
-* ``C -records``, ``C -subsets``, ``C -shuffle``, ``C -check``: the C module with one
-  piece switched back to its pure-Python twin (the record maker, ``subset_objects``,
-  ``fisher_yates``, ``same_objects``), to measure that piece's own effect.
+Every interpreter runs with ``PYTHONHASHSEED=0``, so that its dictionaries and sets are
+laid out alike from one to the next.
 
 The benchmarks, each a fixed amount of work (the same games in every configuration, so
 the same actions; the results are equal):
@@ -31,8 +37,7 @@ the same actions; the results are equal):
   an unseeded game (the check that the order holds the chance node's cards, then the
   deal).
 
-It prints the median CPU seconds of each, and each ratio (pure Python, or the piece switched
-off, over C): above 1 the C is faster.
+Every ratio is the pure-Python time over the C time: above 1 the C is faster.
 """
 
 from __future__ import annotations
@@ -49,31 +54,51 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-PIECES = ("records", "subsets", "shuffle", "check")
-CONFIGS = ("C", "pure", *(f"C -{p}" for p in PIECES))
+PIECES = ("records", "subsets", "shuffle", "check", "all")
 
 
-def switch_off(piece: str) -> None:
-    """Put one piece back to its pure-Python twin, at the places the library uses it
-    (before any game is played, so that nothing made with the C piece is cached)."""
-    from cardrules import _hotloops, _records, _shuffling, aegis, eleusis, gunsore, haggis, protocol
+def piece_switch(piece: str) -> Callable[[bool], None]:
+    """``switch(in_c)``: put ``piece`` in C (the library as imported with its C module) or
+    back to its pure-Python twin, at every place the library uses it.  The library
+    without its C module is these four switches off: the same code paths."""
+    from cardrules import GAMES, _hotloops, _records, _shuffling, aegis, eleusis, gunsore, haggis, protocol
     from cardrules.haggis import combos
 
-    if piece == "records":  # every maker through the class's constructor
-        # no C maker from now on (new_game makes some when first called), and none of the games' own
-        setattr(_records, "c_speedups", None)  # noqa: B010
-        for module, name in [(aegis, "_STATE"), (aegis, "_TRICK"), (aegis, "_SEASON"), (gunsore, "_STATE"),
-                             (eleusis, "_STATE"), (haggis, "_STATE"), (combos, "_COMBO"), (combos, "_PLAY")]:  # fmt: skip
-            setattr(module, name, _records.maker(getattr(module, name).cls))
-            assert not getattr(module, name).accelerated
-    elif piece == "subsets":
-        aegis._exchange_actions = aegis._exchange_actions_py  # type: ignore[misc]
-    elif piece == "shuffle":
-        setattr(_shuffling, "fisher_yates", _hotloops.fisher_yates_py)  # noqa: B010
-    elif piece == "check":
-        setattr(protocol, "same_objects", _hotloops.same_objects_py)  # noqa: B010
+    if piece == "all":
+        switches = [piece_switch(p) for p in PIECES[:-1]]
+
+        def switch_all(in_c: bool) -> None:
+            for s in switches:
+                s(in_c)
+
+        return switch_all
+    if piece == "records":
+        sites = [(aegis, "_STATE"), (aegis, "_TRICK"), (aegis, "_SEASON"), (gunsore, "_STATE"),
+                 (eleusis, "_STATE"), (haggis, "_STATE"), (combos, "_COMBO"), (combos, "_PLAY")]  # fmt: skip
+        fast = [getattr(m, n) for m, n in sites]
+        assert all(f.accelerated for f in fast), "the C module is not in use"
+        plain = [_records.maker(f.cls, accelerate=False) for f in fast]
+        module = _hotloops.c_speedups
+
+        def switch(in_c: bool) -> None:
+            setattr(_records, "c_speedups", module if in_c else None)  # noqa: B010
+            for (m, n), f, p in zip(sites, fast, plain, strict=True):
+                setattr(m, n, f if in_c else p)
+            for name in ("aegis", "gunsore", "eleusis", "haggis"):
+                GAMES[name]._replace.clear()  # (new_game's makers, made again when next asked for)
+
     else:
-        raise ValueError(piece)
+        site, name, fast_one, plain_one = {
+            "subsets": (aegis, "_exchange_actions", aegis._exchange_actions_c, aegis._exchange_actions_py),
+            "shuffle": (_shuffling, "fisher_yates", _hotloops.fisher_yates, _hotloops.fisher_yates_py),
+            "check": (protocol, "same_objects", _hotloops.same_objects, _hotloops.same_objects_py),
+        }[piece]
+        assert getattr(site, name) is fast_one, "the C module is not in use"
+
+        def switch(in_c: bool) -> None:
+            setattr(site, name, fast_one if in_c else plain_one)
+
+    return switch
 
 
 def _playouts(name: str, games: int, players: int) -> Callable[[], None]:
@@ -171,78 +196,111 @@ def _shuffles(count: int) -> Callable[[], None]:
     return run
 
 
-def measure(config: str, only: list[str]) -> dict[str, float]:
-    """The CPU seconds of each benchmark (those named in ``only``, or all) in this
-    interpreter, with ``config``."""
-    if config.startswith("C -"):
-        switch_off(config[3:])
-    from cardrules._hotloops import IMPLEMENTATION
+BENCHMARKS: dict[str, Callable[[], Callable[[], None]]] = {
+    "aegis playouts": lambda: _playouts("aegis", 300, 2),
+    "gunsore playouts": lambda: _playouts("gunsore", 250, 2),
+    "haggis playouts": lambda: _playouts("haggis", 12, 2),
+    "eleusis playouts": lambda: _playouts("eleusis", 250, 5),
+    "aegis apply": lambda: _applies("aegis", 100, 2, 3),
+    "gunsore apply": lambda: _applies("gunsore", 100, 2, 2),
+    "haggis apply": lambda: _applies("haggis", 5, 2, 3),
+    "eleusis apply": lambda: _applies("eleusis", 100, 5, 2),
+    "aegis new_game": lambda: _new_games(5000),
+    "aegis exchanges": lambda: _exchanges(_exchange_states(), 40),
+    "aegis Shuffle": lambda: _shuffles(10000),
+}
 
-    expected = "Python" if config == "pure" else "C"
-    assert expected == IMPLEMENTATION, (config, IMPLEMENTATION)
-    benches: dict[str, Callable[[], Callable[[], None]]] = {
-        "aegis playouts": lambda: _playouts("aegis", 300, 2),
-        "gunsore playouts": lambda: _playouts("gunsore", 250, 2),
-        "haggis playouts": lambda: _playouts("haggis", 12, 2),
-        "eleusis playouts": lambda: _playouts("eleusis", 250, 5),
-        "aegis apply": lambda: _applies("aegis", 100, 2, 3),
-        "gunsore apply": lambda: _applies("gunsore", 100, 2, 2),
-        "haggis apply": lambda: _applies("haggis", 5, 2, 3),
-        "eleusis apply": lambda: _applies("eleusis", 100, 5, 2),
-        "aegis new_game": lambda: _new_games(5000),
-        "aegis exchanges": lambda: _exchanges(_exchange_states(), 40),
-        "aegis Shuffle": lambda: _shuffles(10000),
-    }
+
+def _cpu(run: Callable[[], None]) -> float:
+    t = time.process_time()
+    run()
+    return time.process_time() - t
+
+
+def measure(only: list[str]) -> dict[str, float]:
+    """The CPU seconds of each benchmark (those named in ``only``, or all) in this
+    interpreter, after an untimed run of each."""
     out = {}
-    for name, make in benches.items():
-        if only and name not in only:
-            continue
-        run = make()
-        run()  # warm up: caches, interned objects, lazily made tables
-        t = time.process_time()
-        run()
-        out[name] = time.process_time() - t
+    for name, make in BENCHMARKS.items():
+        if not only or name in only:
+            run = make()
+            run()  # warm up: caches, interned objects, lazily made tables
+            out[name] = _cpu(run)
     return out
 
 
-def child(config: str, only: list[str]) -> dict[str, float]:
-    env = {**os.environ, "CARDRULES_PURE_PYTHON": "1" if config == "pure" else ""}
-    command = [sys.executable, __file__, "--child", config, *(f"--only={b}" for b in only)]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+def measure_piece(piece: str, alternations: int, only: list[str]) -> dict[str, float]:
+    """For each benchmark, the median over ``alternations`` pairs of runs of (CPU time
+    with ``piece`` in pure Python) / (CPU time with it in C), the two alternating."""
+    switch = piece_switch(piece)
+    out = {}
+    for name, make in BENCHMARKS.items():
+        if only and name not in only:
+            continue
+        run = make()
+        run()  # warm up
+        ratios = []
+        for i in range(alternations):
+            times = {}
+            for in_c in (True, False) if i % 2 else (False, True):
+                switch(in_c)
+                times[in_c] = _cpu(run)
+            ratios.append(times[False] / times[True])
+        switch(True)
+        out[name] = statistics.median(ratios)
+    return out
+
+
+def _child(args: list[str], pure: bool) -> dict[str, float]:
+    env = {**os.environ, "CARDRULES_PURE_PYTHON": "1" if pure else "", "PYTHONHASHSEED": "0"}
+    done = subprocess.run([sys.executable, __file__, *args], env=env, capture_output=True, text=True, check=True)
     result: dict[str, float] = json.loads(done.stdout)
     return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--reps", type=int, default=7, help="repetitions of each configuration (default 7)")
-    parser.add_argument("--configs", nargs="+", choices=CONFIGS, default=CONFIGS, help="configurations to run")
-    parser.add_argument("--only", action="append", default=[], help="run only this benchmark (repeatable)")
-    parser.add_argument("--child", choices=CONFIGS, help=argparse.SUPPRESS)
+    parser.add_argument("--reps", type=int, default=7, help="repetitions of C against pure Python (default 7)")
+    parser.add_argument("--alternations", type=int, default=9, help="pairs of runs per piece (default 9)")
+    parser.add_argument("--pieces", nargs="*", choices=PIECES, default=PIECES, help="pieces to measure")
+    parser.add_argument("--only", action="append", default=[], choices=BENCHMARKS, help="this benchmark only")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--piece", choices=PIECES, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    only = [f"--only={b}" for b in args.only]
     if args.child:
-        print(json.dumps(measure(args.child, args.only)))
+        from cardrules._hotloops import IMPLEMENTATION
+
+        pure = bool(os.environ.get("CARDRULES_PURE_PYTHON"))
+        expected = "Python" if pure else "C"
+        assert expected == IMPLEMENTATION, IMPLEMENTATION
+        result = measure_piece(args.piece, args.alternations, args.only) if args.piece else measure(args.only)
+        print(json.dumps(result))
         return
-    configs = ["C", *(c for c in args.configs if c != "C")]  # the base of every ratio
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"CPython {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores, "
-        f"{time.strftime('%Y-%m-%d %H:%M')}, load {load:.1f}; median of {args.reps} alternating runs"
+        f"{time.strftime('%Y-%m-%d %H:%M')}, load average {load:.1f} at the start"
     )
-    runs: dict[str, list[dict[str, float]]] = {c: [] for c in configs}
+    runs: dict[bool, list[dict[str, float]]] = {False: [], True: []}
     for rep in range(args.reps):
-        for i in range(len(configs)):  # each repetition starts one configuration later
-            config = configs[(rep + i) % len(configs)]
-            runs[config].append(child(config, args.only))
-    medians = {c: {b: statistics.median(r[b] for r in rs) for b in rs[0]} for c, rs in runs.items()}
-    benches = list(medians["C"])
-    print(f"{'benchmark':18} " + " ".join(f"{c:>10}" for c in configs) + "   (median CPU seconds)")
-    for b in benches:
-        print(f"{b:18} " + " ".join(f"{medians[c][b]:>10.3f}" for c in configs))
-    print()
-    print(f"{'benchmark':18} " + " ".join(f"{c:>10}" for c in configs[1:]) + "   (its seconds / C's)")
-    for b in benches:
-        print(f"{b:18} " + " ".join(f"{medians[c][b] / medians['C'][b]:>9.2f}x" for c in configs[1:]))
+        for pure in (False, True) if rep % 2 == 0 else (True, False):
+            runs[pure].append(_child(["--child", *only], pure))
+    c, py = ({b: statistics.median(r[b] for r in runs[p]) for b in runs[p][0]} for p in (False, True))
+    print(f"\n1. C against pure Python: median CPU seconds of {args.reps} alternating runs")
+    print(f"{'benchmark':18} {'C':>8} {'pure':>8} {'pure/C':>8}")
+    for b in c:
+        print(f"{b:18} {c[b]:>8.3f} {py[b]:>8.3f} {py[b] / c[b]:>7.2f}x")
+    if not args.pieces:
+        return
+    pieces = {p: _child(["--child", f"--piece={p}", f"--alternations={args.alternations}", *only], False)
+              for p in args.pieces}  # fmt: skip
+    print(f"\n2. Each piece's own effect: median of {args.alternations} ratios (piece in pure Python / in C)")
+    print(f"{'benchmark':18} " + " ".join(f"{p:>8}" for p in pieces))
+    for b in c:
+        print(f"{b:18} " + " ".join(f"{pieces[p][b]:>7.2f}x" for p in pieces))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\nload average {load:.1f} at the end")
 
 
 if __name__ == "__main__":
