@@ -172,6 +172,3 @@ def test_fisher_yates_refuses_bad_input(args: tuple[object, ...], error: type[Ex
     if len(args) == 2:
         with pytest.raises(error):
             _hotloops.fisher_yates_py(*args)  # type: ignore[arg-type]
-
-
-# -- hand_step ----------------------------------------------------------------------------
