@@ -143,12 +143,21 @@ def test_the_c_record_maker_refuses_what_it_cannot_build() -> None:
     m = maker(Record)
     with pytest.raises(TypeError, match="expected a"):
         m.replace(WithPostInit(1), a=1)
-    slots = tuple(Record.__dict__[a.name] for a in attrs.fields(Record))
-    n = len(slots)
-    with pytest.raises(TypeError, match="own object slots"):
-        c_speedups.record_layout(WithPostInit, slots, (None,) * n, (None,) * n, object())
+    names = tuple(a.name for a in attrs.fields(Record))
+    n = len(names)
+    with pytest.raises(TypeError, match=r"not a writable object slot of .*WithPostInit itself"):
+        c_speedups.record_layout(WithPostInit, names, (None,) * n, (None,) * n, object())
+
+    @attrs.frozen
+    class Child(Record):  # Record's slots are its base's, not its own
+        e: int = 0
+
+    with pytest.raises(TypeError, match=r"'a' is not a writable object slot of .*Child itself"):
+        c_speedups.record_layout(Child, (*names, "e"), (None,) * (n + 1), (None,) * (n + 1), object())
+    with pytest.raises(TypeError, match="must be a str"):
+        c_speedups.record_layout(Record, (1,) * n, (None,) * n, (None,) * n, object())
     with pytest.raises(ValueError, match="one default"):
-        c_speedups.record_layout(Record, slots, (), (), object())
+        c_speedups.record_layout(Record, names, (), (), object())
     with pytest.raises(TypeError, match="layout"):
         c_speedups.new_record("not a layout", a=1)
     with pytest.raises(TypeError, match="layout"):

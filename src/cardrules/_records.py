@@ -19,13 +19,28 @@ swapped values cannot go unnoticed.  Both operations go through the class's own
 constructor, so its converters, validators and defaults apply; this module relies on no
 private name of attrs.
 
-**The accelerator.**  For a class whose generated ``__init__`` does nothing but store
-its arguments (no converter, validator, ``__attrs_post_init__``, cached hash or private
-field), the optional C module ``cardrules._speedups`` fills a new instance's slots
-directly (see :mod:`cardrules._hotloops`): the same object, several times faster than
-attrs' frozen ``__init__``, which stores each field through ``object.__setattr__``.  Any
-other class, or ``CARDRULES_PURE_PYTHON=1``, or an installation without the C module,
-uses the constructor.  The tests check that both give equal records.
+**The accelerator: which classes the C record maker builds.**  With the optional C
+module ``cardrules._speedups`` in use (see :mod:`cardrules._hotloops`), :func:`maker`
+builds in C the records of a class that passes every check of :func:`_plain`, that is a
+class whose generated ``__init__`` does nothing but store its arguments:
+
+* a slotted attrs class whose own ``__slots__`` are exactly its fields (``__weakref__``
+  aside): no inherited field, no cached-hash slot;
+* no ``__attrs_init__`` of its own and no ``__attrs_post_init__``;
+* every field plain: no validator, no converter, ``init=True``, not ``kw_only``, its
+  alias its name (no private ``_x`` field), no factory that takes ``self``.
+
+For such a class the C maker allocates the instance with the class's own ``tp_alloc``
+(no ``__new__`` or ``__init__`` runs) and stores each field in its slot with
+``PyMember_SetOne``: the store that attrs' frozen ``__init__`` makes through
+``object.__setattr__`` and the slot's member descriptor, the same object, several times
+faster.  Defaults and factories apply as in ``__init__``; ``replace`` reads the fields
+it keeps with ``PyMember_GetOne``.  The slots are found by name among the class's own
+(``tp_members``); a name that is not a writable object slot of the class itself is
+refused.  Any other class, ``accelerate=False``, ``CARDRULES_PURE_PYTHON=1`` or an
+installation without the C module uses the constructor.  ``tests/test_records.py``
+checks both makers against the constructor and ``attrs.evolve`` and every game's
+transitions with both.
 
 The pure-Python ``replace`` is generated for each class with ``exec`` (one attribute
 read per field, no loop over a dict); its source is registered with :mod:`linecache`, so
@@ -122,13 +137,13 @@ def maker(cls: type[T], *, accelerate: bool = True) -> Maker[T]:
         raise TypeError(f"maker: {cls.__name__} is not an attrs class")
     if accelerate and c_speedups is not None and _plain(cls) is None:
         fields = _fields(cls)
-        members = tuple(cls.__dict__[a.name] for a in fields)
+        names = tuple(a.name for a in fields)
         defaults = tuple(
             _REQUIRED if a.default is attrs.NOTHING or isinstance(a.default, attrs.Factory) else a.default  # type: ignore[arg-type]
             for a in fields
         )
         factories = tuple(a.default.factory if isinstance(a.default, attrs.Factory) else None for a in fields)  # type: ignore[arg-type, union-attr]
-        layout = c_speedups.record_layout(cls, members, defaults, factories, _REQUIRED)
+        layout = c_speedups.record_layout(cls, names, defaults, factories, _REQUIRED)
         return Maker(
             cls,
             partial(c_speedups.new_record, layout),

@@ -236,7 +236,6 @@ def _exchange_actions_py(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
 
 # The same actions from the C loop of cardrules._speedups when it was compiled: the
 # empty, one- and two-card exchanges are the interned ones, the others made in C.
-_EXCHANGE_SLOT: Final = Exchange.__dict__["cards"]
 _SMALL_EXCHANGES: Final[dict[tuple[Card, ...], Exchange]] = {
     (): _KEEP,
     **{(c,): _SINGLE_OF(c) for c in _DECK},
@@ -245,7 +244,7 @@ _SMALL_EXCHANGES: Final[dict[tuple[Card, ...], Exchange]] = {
 
 
 def _exchange_actions_c(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
-    return subset_objects(hand, _EXCHANGE_SLOT, _SMALL_EXCHANGES, 2)
+    return subset_objects(hand, Exchange, "cards", _SMALL_EXCHANGES, 2)
 
 
 #: Every legal exchange for a hand, in the order of :func:`legal_actions`.
