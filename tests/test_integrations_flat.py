@@ -19,9 +19,8 @@ from cardrules.encoding import (
     ONE_HOT,
     FlatEncoding,
     encoding_for,
-    register_encoding,
 )
-from cardrules.protocol import GameDef
+from cardrules.protocol import GameDef, register_game
 
 SUITS = (Suit.SPADES, Suit.HEARTS)
 
@@ -117,24 +116,6 @@ def view(state: State, player: int) -> View:
     return View(player, state.to_act, state.hands[player], state.trick, state.scores, state.leader, last)
 
 
-GAME = GameDef(
-    "tinytricks",
-    rules_type=Rules,
-    state_type=State,
-    action_types=(Play,),
-    player_counts=(2, 4),
-    default_players=2,
-    start=start,
-    legal_actions=legal_actions,
-    step=step,
-    chance_cards=lambda state: deck(state.rules),
-    deal=deal,
-    view=view,
-    module=__name__,
-)
-
-
-@register_encoding
 class TinyTricksEncoding(FlatEncoding):
     """All the encoding this game needs: its actions, its length and its scores."""
 
@@ -150,6 +131,27 @@ class TinyTricksEncoding(FlatEncoding):
         return 0.0, float(len(deck(self.rules)) // self.players)
 
 
+GAME = GameDef(
+    "tinytricks",
+    rules_type=Rules,
+    state_type=State,
+    action_types=(Play,),
+    player_counts=(2, 4),
+    default_players=2,
+    start=start,
+    legal_actions=legal_actions,
+    step=step,
+    chance_cards=lambda state: deck(state.rules),
+    deal=deal,
+    view=view,
+    encoding=TinyTricksEncoding,
+    module=__name__,
+)
+register_game(GAME)
+
+
+
+
 def test_the_flat_encoding_derives_ids_blocks_and_parameters() -> None:
     enc = encoding_for("tinytricks", players=2)
     assert enc.num_actions == 8 and enc.cards == canonical(deck(Rules()))
@@ -161,7 +163,7 @@ def test_the_flat_encoding_derives_ids_blocks_and_parameters() -> None:
         ("leader", NUMBER, 1),
         ("last", ONE_HOT, 8),
     ]
-    assert TinyTricksEncoding.params == {"players": 2, "ranks": 4}
+    assert TinyTricksEncoding.parameters() == {"players": 2, "ranks": 4}
     wide = TinyTricksEncoding.from_params({"players": 4, "ranks": 6})
     assert (wide.players, wide.rules, wide.num_actions) == (4, Rules(6), 12)
     with pytest.raises(Exception, match="unknown parameter"):

@@ -146,7 +146,7 @@ def test_openspiel_random_sim_test() -> None:
     pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
     from cardrules.integrations import openspiel
 
-    game = pyspiel.load_game(openspiel.GAME_NAMES["knockout"], {"players": 3})
+    game = pyspiel.load_game(openspiel.register("knockout"), {"players": 3})
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 

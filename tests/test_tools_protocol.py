@@ -430,7 +430,8 @@ def test_the_load_option_is_documented(capsys):
 
 #: The modules that must reach a game only through its GameDef.
 TOOLS = sorted([SRC / "agents.py", SRC / "search.py", SRC / "simulation.py", SRC / "_seeded.py",
-                *(SRC / "cli").glob("*.py")])  # fmt: skip
+                SRC / "sampling.py", SRC / "encoding.py", *(SRC / "cli").glob("*.py"),
+                *(SRC / "integrations").glob("*.py")])  # fmt: skip
 
 #: The one module allowed to import a module it is given by name: ``--load``'s.
 LOADER = SRC / "cli" / "_loading.py"
@@ -448,8 +449,9 @@ def _own_names() -> set[str]:
     for name in BUILTIN:
         game = GAMES[name]
         module = sys.modules[game.module]
-        for n, value in vars(module).items():  # what the game defines, not what it imports
-            if not n.startswith("__") and getattr(value, "__module__", module.__name__) == module.__name__:
+        for n, value in vars(module).items():  # what the game's package defines, not what it imports
+            home = getattr(value, "__module__", None) or module.__name__
+            if not n.startswith("__") and (home == module.__name__ or home.startswith(module.__name__ + ".")):
                 names.add(n)
         names |= {f.name for f in attrs.fields(game.State)} - protocol
     return names
@@ -476,10 +478,7 @@ def violations(source: str, *, loader: bool = False) -> list[str]:
                 found.append(f"line {node.lineno}: {called} of {name.value!r}")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in BUILTIN:
             found.append(f"line {node.lineno}: {node.value!r}")
-        elif (
-            isinstance(node, (ast.Name, ast.alias))
-            and (getattr(node, "id", None) or node.name) == "GAME_NAMES"
-        ):
+        elif isinstance(node, ast.alias) and node.name == "GAME_NAMES":  # the built-in games' names
             found.append(f"line {getattr(node, 'lineno', '?')}: GAME_NAMES")
     return found
 

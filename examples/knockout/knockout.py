@@ -36,6 +36,7 @@ from cardrules import (
     register_game,
     standard_deck,
 )
+from cardrules.encoding import FlatEncoding
 from cardrules.tricks import compile_tables
 
 TABLE = compile_tables("""
@@ -271,6 +272,21 @@ def sampler(v: View, rules: Rules | None) -> Any:
 
 
 
+class KnockoutEncoding(FlatEncoding):
+    """Integer actions for OpenSpiel and PettingZoo: one id per card played."""
+
+    name = "knockout"
+
+    def all_actions(self) -> tuple[Play, ...]:
+        return tuple(map(Play, DECK))
+
+    def max_game_length(self) -> int:  # 7 + 6 + ... + 1 cards for each player
+        return self.players * 28
+
+    def utility_bounds(self) -> tuple[float, float]:
+        return 0.0, 28.0
+
+
 # -- the game, registered: from here on every tool of cardrules takes it ----------------
 
 GAME: GameDef[State, Rules] = register_game(GameDef(
@@ -279,7 +295,7 @@ GAME: GameDef[State, Rules] = register_game(GameDef(
     start=start, legal_actions=legal_actions, step=step, chance_cards=chance_cards, deal=deal, view=view,
     render=render, title="Knockout whist", scoring="trick",
     notation="  a card to play: 7H (ranks A 2..10 J Q K; suits S H D C)",
-    sampler=sampler, greedy_agent=GreedyAgent,
+    sampler=sampler, greedy_agent=GreedyAgent, encoding=KnockoutEncoding,
     search=SearchHooks(settings={"iterations": 200, "prior": "greedy"}, reward_scale=2.0),
     module=__name__,
 ))  # fmt: skip

@@ -4,14 +4,14 @@ Frameworks for game AI (OpenSpiel, PettingZoo) want each action to be a small in
 that means the same thing in every state, a chance node to be one random draw over a
 few outcomes, and an observation to be a fixed-size vector of numbers.  An
 :class:`Encoding` says all of that for one game, once for every framework, and imports
-neither a framework nor NumPy (the adapters in :mod:`cardrules.integrations` turn it
-into their own objects).
+neither a framework nor NumPy (the adapters turn it
+into their own objects: ``cardrules.integrations``).
 
 **Chance, card by card.**  A cardrules chance node (a :class:`~cardrules.Shuffle` of
 ``n`` cards) becomes ``n`` chance nodes: each draws the next card of the order,
 uniformly over the cards not yet drawn (equal cards of a two-deck game are one outcome
 with the summed probability).  The outcome id is the card's index in the game's card
-alphabet (:attr:`Encoding.cards`).  When the last card is drawn the ``Shuffle`` of the
+alphabet (``Encoding.cards``).  When the last card is drawn the ``Shuffle`` of the
 drawn order is applied, so any stacked deal is reachable.
 
 **Composite actions as token sequences.**  An action that chooses several cards may be
@@ -26,10 +26,10 @@ plus one) and ``view`` (the whole view as a prefix-free code of integers,
 :func:`view_code`).
 
 **A game of one's own.**  A game defined with :class:`~cardrules.GameDef` outside the
-package runs in both adapters once it has an encoding: :class:`FlatEncoding` needs only
-the list of every action the game can have (one id each), and derives the observation
-blocks from the view's fields; :func:`register_encoding` makes :func:`encoding_for` find
-it.
+package runs in both adapters once its ``GameDef`` has an encoding
+(``GameDef(encoding=...)``, a subclass of :class:`Encoding`): :class:`FlatEncoding` needs
+only the list of every action the game can have (one id each), and derives the
+observation blocks from the view's fields.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ __all__ = [
     "Position",
     "Tree",
     "encoding_for",
-    "register_encoding",
+    "encoding_type",
     "view_code",
 ]
 
@@ -361,13 +361,19 @@ class Encoding:
         """The ``Rules``, the player count and the encoding's own options (beyond rules
         and players) that framework parameters say (``params``' defaults for those not
         given); :class:`CardRulesError` for an unknown one."""
-        p = {**cls.params, **params}
-        unknown = set(p) - set(cls.params)
+        known = cls.parameters()
+        p = {**known, **params}
+        unknown = set(p) - set(known)
         if unknown:
             raise CardRulesError(f"{cls.name}: unknown parameter(s) {', '.join(sorted(unknown))}")
         players = p.pop("players", None)
         options, extra = cls._rules_options(p)
         return GAMES[cls.name].Rules(**options), players, extra
+
+    @classmethod
+    def parameters(cls) -> dict[str, Any]:
+        """The framework parameters and their defaults (a copy of :attr:`params`)."""
+        return dict(cls.params)
 
     @classmethod
     def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -675,13 +681,10 @@ class FlatEncoding(Encoding):
     one number per player.  ``params`` default to ``players`` and every ``Rules`` field
     whose default is a plain value (a number, a flag, a text)."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "params" not in cls.__dict__ and "name" in cls.__dict__:
-            cls.params = cls._default_params()
-
     @classmethod
-    def _default_params(cls) -> dict[str, Any]:
+    def parameters(cls) -> dict[str, Any]:
+        if "params" in cls.__dict__:
+            return dict(cls.params)
         game = GAMES[cls.name]
         out: dict[str, Any] = {"players": game.default_players}
         if attrs.has(game.Rules):
@@ -763,33 +766,18 @@ def _kind_of(hint: Any) -> str | None:
     return None
 
 
-# -- the registry -----------------------------------------------------------------------
-
-#: the encoding of each game, by the game's name (:func:`register_encoding`)
-ENCODINGS: dict[str, type[Encoding]] = {}
-_BUILT_IN = ("aegis", "gunsore", "haggis", "eleusis")
-
-
-def register_encoding(cls: type[Encoding]) -> type[Encoding]:
-    """Make ``cls`` the encoding of the game ``cls.name`` (usable as a class decorator)."""
-    ENCODINGS[cls.name] = cls
-    return cls
+# -- a game's encoding ------------------------------------------------------------------
 
 
 def encoding_type(name: str) -> type[Encoding]:
-    """The encoding class of game ``name``."""
-    if name not in ENCODINGS and name in _BUILT_IN:
-        import importlib
-
-        importlib.import_module("cardrules.integrations.encoding")  # registers the four
-    own = getattr(GAMES.get(name), "encoding", None)
+    """The encoding class of game ``name``: its ``GameDef``'s ``encoding``."""
+    own = GAMES[name].encoding
     if isinstance(own, type) and issubclass(own, Encoding):
         return own
-    try:
-        return ENCODINGS[name]
-    except KeyError:
-        known = ", ".join(dict.fromkeys((*_BUILT_IN, *ENCODINGS)))
-        raise CardRulesError(f"no integer encoding for game {name!r} (games: {known})") from None
+    raise CardRulesError(
+        f"{name} has no integer encoding for the OpenSpiel and PettingZoo adapters "
+        "(give its GameDef an encoding=, e.g. a FlatEncoding subclass)"
+    )
 
 
 def encoding_for(name: str, rules: Any = None, players: int | None = None, **extra: Any) -> Encoding:

@@ -30,6 +30,7 @@ from typing import Any, Final
 from ..cards import Card
 from ..protocol import GameDef, SearchHooks, register_game
 from .agent import GreedyAgent, _likelihood, _rollout_policy
+from .encoding import AegisEncoding
 from .rules import HAND_SIZE as HAND_SIZE
 from .rules import MAX_EXCHANGES as MAX_EXCHANGES
 from .rules import TRICKS as TRICKS
@@ -201,6 +202,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     scoring="season",
     sampler=_sampler,
     greedy_agent=GreedyAgent,
+    encoding=AegisEncoding,
     search=SearchHooks(
         settings={"iterations": 600, "rollout": "policy", "belief": "policy"},
         reward_scale=3.0,

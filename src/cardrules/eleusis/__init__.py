@@ -38,6 +38,7 @@ from ..protocol import GameDef, SearchHooks, register_game
 from . import agent as _agent
 from . import rules as _rules
 from .agent import GreedyAgent, _standing
+from .encoding import EleusisEncoding
 from .induction import Observation, induce
 from .rules import MAX_STRINGS as MAX_STRINGS
 from .rules import (
@@ -226,6 +227,7 @@ GAME: Final = GameDef(
     rules_from_text=_rules_from_text,
     sampler=_sampler,
     greedy_agent=GreedyAgent,
+    encoding=EleusisEncoding,
     search=SearchHooks(reward_scale=4.0, standing=_standing),
     module=__name__,
 )

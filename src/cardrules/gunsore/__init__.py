@@ -43,6 +43,7 @@ from ..tricks import TrickTable as TrickTable
 from . import rules as _rules
 from . import text as _text
 from .agent import GreedyAgent
+from .encoding import GunsoreEncoding
 from .rules import (
     ACTION_TYPES,
     DeclareWar,
@@ -222,6 +223,7 @@ GAME: Final = GameDef(
     scoring="season",
     sampler=_sampler,
     greedy_agent=GreedyAgent,
+    encoding=GunsoreEncoding,
     search=SearchHooks(settings={"iterations": 500, "prior": "greedy", "widening": 1.0}, reward_scale=60.0),
     module=__name__,
 )

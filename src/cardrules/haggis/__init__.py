@@ -38,6 +38,7 @@ from .combos import Combo, Play, beats, card_points, combinations, deck, declara
 from .combos import J as J
 from .combos import K as K
 from .combos import Q as Q
+from .encoding import HaggisEncoding
 from .rules import (
     Bet,
     GiveTrick,
@@ -187,6 +188,7 @@ GAME: GameDef[State, Rules] = GameDef(
     scoring="hand",
     sampler=_sampler,
     greedy_agent=GreedyAgent,
+    encoding=HaggisEncoding,
     search=SearchHooks(
         settings={"iterations": 40, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
         reward_scale=40.0,

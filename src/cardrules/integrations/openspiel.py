@@ -27,11 +27,10 @@ from urllib.parse import unquote
 import pyspiel
 
 from ..cards import parse_card
-from ..encoding import Encoding, Position, encoding_type
+from ..encoding import Encoding, Position, encoding_for, encoding_type
 from ..errors import CardRulesError
 from ..protocol import CHANCE, GAMES, game_of
 from ..serialize import from_json, to_json
-from .encoding import encoding_for
 from .tensors import seen_pending, tensor_of
 
 __all__ = [
@@ -71,7 +70,7 @@ def _game_type(name: str) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=dict(encoding_type(name).params),
+        parameter_specification=encoding_type(name).parameters(),
     )
 
 
@@ -279,10 +278,10 @@ _GAME_TYPES: dict[str, Any] = {}
 
 
 def register(name: str) -> str:
-    """Register game ``name`` (any game with an encoding, see
-    :func:`cardrules.encoding.encoding_for`) with OpenSpiel as
-    ``python_cardrules_<name>``; its short name.  The four games are registered when
-    this module is imported."""
+    """Register game ``name`` (any registered game whose ``GameDef`` has an encoding)
+    with OpenSpiel as ``python_cardrules_<name>``; its short name.  Every such game
+    registered before this module is imported is registered when it is imported (the
+    four built-in games among them); calling this again does nothing."""
     short = GAME_NAMES.setdefault(name, f"python_cardrules_{name}")
     if name not in _GAME_TYPES:
         _GAME_TYPES[name] = _game_type(name)
@@ -292,5 +291,8 @@ def register(name: str) -> str:
     return short
 
 
-for _name in ("aegis", "gunsore", "haggis", "eleusis"):
-    register(_name)
+# every game registered so far that has an encoding (the four built-in games first); a
+# game registered later is added with register(name)
+for _name in GAMES:
+    if GAMES[_name].encoding is not None:
+        register(_name)

@@ -35,10 +35,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..encoding import Encoding, Position
+from ..encoding import Encoding, Position, encoding_for
 from ..errors import IllegalActionError
 from ..protocol import GAMES
-from .encoding import encoding_for
 from .tensors import seen_pending, tensor_of
 
 __all__ = ["env", "raw_env"]
