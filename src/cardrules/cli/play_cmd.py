@@ -37,6 +37,7 @@ from typing import Any, TextIO
 from ..agents import RandomAgent, strong_agent
 from ..errors import CardRulesError
 from ..protocol import GAMES, Agent, GameDef
+from ._rulefiles import split_rule_arg
 
 #: What ``help`` says of a game that does not say how to write its actions.
 PLAIN_NOTATION = "  the text of an action, as 'list' shows it"
@@ -102,15 +103,12 @@ def register(sub: Any) -> None:
 def rules_from_arg(game: GameDef[Any, Any], arg: str, name: str | None = None) -> Any:
     """The ``Rules`` of ``game`` that ``arg`` gives as text: a file (``name`` picks one of
     several named ones), ``FILE:NAME``, or the text itself; the game reads the text
-    (its ``rules_from_text``)."""
+    (its ``rules_from_text``).  An argument that looks like a file name and is no file
+    is an error ("no such file")."""
     if game.rules_from_text is None:
         raise CardRulesError(f"{game.name} takes no rules as text")
-    path = arg
-    if name is None and ":" in arg and not _looks_like_path(arg):
-        head, _, tail = arg.rpartition(":")
-        if _looks_like_path(head):
-            path, name = head, tail
-    if not _looks_like_path(path):
+    path, name = split_rule_arg(arg, name)
+    if path is None:
         return game.rules_from_text(arg, name)
     try:
         with open(path, encoding="utf-8") as f:
@@ -119,18 +117,6 @@ def rules_from_arg(game: GameDef[Any, Any], arg: str, name: str | None = None) -
         why = getattr(exc, "strerror", None) or str(exc)
         raise CardRulesError(f"cannot read the rule file {path}: {why}") from None
     return game.rules_from_text(text, name)
-
-
-def _looks_like_path(arg: str) -> bool:
-    """A rule argument names a file when one exists, or when it looks like a file name
-    (a path separator, or a name ending in .rule/.rules/.txt) rather than rule text."""
-    import os
-
-    if os.path.isfile(arg):
-        return True
-    if "\n" in arg or " " in arg.strip():
-        return False
-    return "/" in arg or os.sep in arg or arg.endswith((".rule", ".rules", ".txt"))
 
 
 def _budget(text: str | None) -> dict[str, Any]:
