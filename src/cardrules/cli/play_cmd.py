@@ -5,8 +5,10 @@ or ``--opponents random``).  Before each of your turns the table is drawn as you
 sees it (what to beat, cards held, scores, whose turn); you type an action as text, in
 the game's notation (``7H``, ``bid 3``, ``exchange 2S 7H``, ``war``, ``5H 6H 7H``,
 ``pass``, ``no play``, ``prophet``, ``judge right``...).  ``list`` numbers the legal
-actions (``list 5H`` only those with 5H; a number then picks one), ``help`` or ``?``
-explains the notation, ``table`` draws the table again, ``quit`` stops.  A wrong input
+actions (``list 5H`` only those with 5H), and a number typed right after the list picks
+one; ``#3`` picks the third legal action at any time (elsewhere a number is card text:
+``10`` is a ten).  ``help`` or ``?`` explains the notation, ``table`` draws the table
+again, ``quit`` stops.  A wrong input
 says why and names the nearest legal actions.  Every other action is shown as it
 happens, as your seat may be told it, and so are the results of each season or hand.
 
@@ -43,7 +45,8 @@ from ._rulefiles import split_rule_arg
 PLAIN_NOTATION = "  the text of an action, as 'list' shows it"
 
 COMMANDS = """\
-  list [TEXT]  number the legal actions (only those containing TEXT); then a number picks one
+  list [TEXT]  number the legal actions (only those containing TEXT); a number typed next picks one
+  #N           the Nth legal action (as 'list' numbers them), at any time
   table        draw the table again
   help, ?      this help
   quit         stop the game"""
@@ -297,6 +300,7 @@ class _Session:
         self.write("")
         self.write(self.g.render(st, p))
         self.listed = tuple(legal)
+        numbered = False  # the last thing shown is the numbered list: a number picks from it
         while True:
             self.out.write(f"player {p}> ")
             self.out.flush()
@@ -306,6 +310,7 @@ class _Session:
                 return None
             text = " ".join(line.split())
             low = text.lower()
+            after_list, numbered = numbered, False
             if low in ("quit", "exit"):  # not "q": the Haggis queen
                 return None
             if low in ("help", "?", "h"):
@@ -319,10 +324,11 @@ class _Session:
                 self.write("type an action, 'list' or 'help'")
                 continue
             if low == "list" or low.startswith("list "):
-                self._list(legal, text[5:].strip())
+                numbered = self._list(legal, text[5:].strip())
                 continue
-            if text.isdigit():
-                k = int(text)
+            by_number = text[1:].strip() if text.startswith("#") else text if after_list else ""
+            if by_number.isdigit():
+                k = int(by_number)
                 if 1 <= k <= len(legal):
                     return legal[k - 1]
                 self.write(f"no action {k}: 'list' numbers the {len(legal)} legal actions")
@@ -331,15 +337,19 @@ class _Session:
                 return self.g.parse_action(st, text)
             except CardRulesError as exc:
                 self.write(f"  {exc}")
+                if text.isdigit():
+                    self.write(f"  (to choose by number: 'list', then the number; or #{text})")
 
-    def _list(self, legal: Sequence[Any], needle: str) -> None:
+    def _list(self, legal: Sequence[Any], needle: str) -> bool:
+        """Number the legal actions that contain ``needle``; whether any was shown."""
         low = needle.lower()
         rows = [(i, str(a)) for i, a in enumerate(legal, 1) if low in str(a).lower()]
         if not rows:
             self.write(f"no legal action contains {needle!r}")
-            return
+            return False
         limit = 60
         for i, text in rows[:limit]:
             self.write(f"  {i:>4}  {text}")
         if len(rows) > limit:
             self.write(f"  ... {len(rows) - limit} more: 'list TEXT' shows those containing TEXT")
+        return True
