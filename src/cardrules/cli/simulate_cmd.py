@@ -69,6 +69,8 @@ def seat_agents(game: str, text: str, players: int | None) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     names = seat_agents(args.game, args.agents, args.players)
+    _running.check_output(args.json, "--json")
+    _running.check_output(args.csv, "--csv")
     n = len(names)
     progress = _running.Progress(quiet=args.quiet)
     try:
