@@ -53,10 +53,10 @@ COMMANDS = """\
 
 EXAMPLES = """\
 examples:
-  cardrules play haggis                     you (player 0) against the computer, 2 players
+  cardrules play haggis                     you (player 0) against the computer
   cardrules play haggis --players 3 --seed 7
   cardrules play aegis --seat 1 --opponents random
-  cardrules play eleusis                    you are scientist 1; the computer plays the rest
+  cardrules play eleusis                    you: scientist 1; the rest: computer
   cardrules play eleusis --seat 0 --rule 'card.rank > prev.rank'    you are God
   cardrules play eleusis --hot-seat --players 4   several people at one keyboard
   cardrules play gunsore --auto --seed 1    watch the computer play both seats"""

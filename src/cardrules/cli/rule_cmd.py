@@ -55,8 +55,8 @@ examples:
   cardrules rule diff god.rule 'card is red'""",
     "check": """\
 examples:
-  cardrules rule check odd-black-even-red.rule       a file (a bare rule, or named rules)
-  cardrules rule check 'card.rank > prev.rank'       rule text
+  cardrules rule check odd-black-even-red.rule     a file of one or more rules
+  cardrules rule check 'card.rank > prev.rank'     rule text
   cardrules rule check --lines 500 a.rule b.rule""",
     "judge": """\
 examples:
@@ -92,7 +92,7 @@ def register(sub: Any) -> None:
         "check",
         help="compile rules; print each rule's depth, acceptance and profile",
         description="Compile each rule; print its history depth, the share of cards it accepts on "
-        "random main lines and its profile; warn under 10%% or over 90%%.  Exit status 1 on a fault.",
+        "random main lines and its profile; warn under 10% or over 90%.  Exit status 1 on a fault.",
     )
     c.add_argument("files", nargs="+", metavar="RULE", help=_RULE_ARG)
     c.add_argument(

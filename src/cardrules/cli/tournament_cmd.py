@@ -14,8 +14,8 @@ from .simulate_cmd import write_json
 EXAMPLES = """\
 examples:
   cardrules tournament haggis --agents greedy,random --games 100
-  cardrules tournament haggis --players 3 --agents greedy,strong,random --games 20
-  cardrules tournament aegis --agents greedy,random --games 1000 --workers 2 --json table.json
+  cardrules tournament haggis --players 3 --agents greedy,strong,random
+  cardrules tournament aegis --agents greedy,random --workers 2 --json t.json
 """
 
 
