@@ -13,15 +13,18 @@ from cardrules.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("argv", [
-    ["rule", "check", "nosuchfile.rule"],
-    ["rule", "judge", "nosuchfile.rule", "9D"],
-    ["rule", "judge", "nosuchfile.rule:a", "9D"],
-    ["rule", "diff", "card is red", "rules/nosuchfile.txt"],
-    ["science", "nosuchfile.rules"],
-    ["play", "eleusis", "--rule", "nosuchfile.rule"],
-    ["play", "eleusis", "--rule", "some/dir/rules"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rule", "check", "nosuchfile.rule"],
+        ["rule", "judge", "nosuchfile.rule", "9D"],
+        ["rule", "judge", "nosuchfile.rule:a", "9D"],
+        ["rule", "diff", "card is red", "rules/nosuchfile.txt"],
+        ["science", "nosuchfile.rules"],
+        ["play", "eleusis", "--rule", "nosuchfile.rule"],
+        ["play", "eleusis", "--rule", "some/dir/rules"],
+    ],
+)
 def test_a_missing_rule_file_is_no_such_file(argv, monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
