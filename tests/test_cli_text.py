@@ -5,7 +5,7 @@ import argparse
 
 import pytest
 
-from cardrules import CardParseError, parse_card
+from cardrules import GAMES, CardParseError, parse_card
 from cardrules.cli import build_parser, main
 
 MINE = ("demo", "rule", "table", "play", "simulate", "tournament", "science")
@@ -76,3 +76,20 @@ def test_every_option_has_help_and_every_help_ends_with_examples():
                 continue
             assert action.help, (path, action.dest)
         assert parser.format_help().rstrip().splitlines()[-1].startswith("  cardrules ")
+
+
+def test_every_help_fits_80_columns_and_shows_no_doubled_percent(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    seen = 0
+    for path, parser in _parsers(build_parser()):
+        text = parser.format_help()
+        assert "%%" not in text, path
+        # (games registered by other tests lengthen the {choices} of the usage, unwrappable)
+        long = [line for line in text.splitlines() if len(line) > 80 and not ("{" in line and len(GAMES) > 4)]
+        assert not long, (path, long)
+        seen += 1
+    assert seen >= 12  # cardrules, its seven commands, rule's three actions, table's two
+    monkeypatch.setenv("COLUMNS", "60")
+    check = dict(_parsers(build_parser()))["rule", "check"].format_help()
+    assert "warn under 10% or over 90%" in " ".join(check.split())
+    assert max(len(line) for line in check.split("examples:")[0].splitlines()) <= 60  # wrapped to the width

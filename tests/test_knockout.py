@@ -131,8 +131,8 @@ def test_cardrules_play_with_load_and_scripted_stdin(monkeypatch, capsys) -> Non
     out = capsys.readouterr().out
     assert status == 0 and out.startswith("Knockout whist, 3 players, seed 1")
     assert "winners: [" in out
-    # a person at seat 0: help, a list, a wrong card, then the first listed action each turn
-    typed = io.StringIO("\n".join(["help", "list", "ZZ", *["1"] * 40]) + "\n")
+    # a person at seat 0: help, a list, a wrong card, then the first legal action (#1) each turn
+    typed = io.StringIO("\n".join(["help", "list", "ZZ", *["#1"] * 40]) + "\n")
     monkeypatch.setattr(sys, "stdin", typed)
     status = main(["--load", str(PATH), "play", "knockout", "--players", "2", "--seed", "3",
                    "--opponents", "random"])

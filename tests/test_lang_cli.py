@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,9 @@ def test_check_prints_name_depth_and_acceptance(capsys: pytest.CaptureFixture[st
     )
     out = capsys.readouterr().out
     assert status == 0
-    assert "alternate colours: looks back 1, accepts" in out
-    assert "even sum of three: looks back 2, accepts" in out
+    assert re.search(r"alternate colours: looks back 1; reads color; .*; accepts \d+%\n", out)
+    assert re.search(r"even sum of three: looks back 2; reads rank; .*; accepts \d+%\n", out)
+    assert len(out.splitlines()) == 2  # one line a rule
     assert "warning" not in out
 
 
@@ -70,11 +72,15 @@ def test_judge_needs_a_rule_name_for_a_file_of_several(
     both = tmp_path / "both.rule"
     both.write_text('rule "reds": card is red\nrule "blacks": card is black\n')
     assert main(["rule", "judge", str(both), "5H"]) == 1
-    assert "--rule" in capsys.readouterr().err
-    assert main(["rule", "judge", str(both), "--rule", "blacks", "5H"]) == 0
+    assert "choose one with --name or " in capsys.readouterr().err
+    assert main(["rule", "judge", str(both), "--name", "blacks", "5H"]) == 0
     assert capsys.readouterr().out.startswith("5H: wrong")
-    assert main(["rule", "judge", str(both), "--rule", "nope", "5H"]) == 1
-    assert main(["rule", "judge", str(both), "--rule", "reds", "--line", "5X", "5H"]) == 1
+    assert main(["rule", "judge", f"{both}:blacks", "5H"]) == 0
+    assert capsys.readouterr().out.startswith("5H: wrong")
+    assert main(["rule", "judge", str(both), "--rule", "blacks", "5H"]) == 0  # the old spelling
+    assert capsys.readouterr().out.startswith("5H: wrong")
+    assert main(["rule", "judge", str(both), "--name", "nope", "5H"]) == 1
+    assert main(["rule", "judge", str(both), "--name", "reds", "--line", "5X", "5H"]) == 1
 
 
 def test_check_refuses_a_file_without_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ from cardrules import parse_card, parse_cards
 from cardrules.eleusis import compile_rule
 from cardrules.errors import InvalidCardError
 from cardrules.lang.codegen import exec_source
+from cardrules.lang.errors import SourceError
 from cardrules.tricks import TableError, builtin, compile_tables
 
 
@@ -74,3 +75,21 @@ def test_tables_still_judge_after_the_move() -> None:
                        "    led beats off\n    otherwise by ranks standard\n")["high"]  # fmt: skip
     assert t.winner(parse_cards("5C AD 9C")) == 2
     assert type(t).__module__ == "cardrules.tricks" and type(TableError("x")).__module__ == "cardrules.tricks"
+
+
+@pytest.mark.parametrize(("call", "text"), [
+    (compile_rule, "card.rnk > 3"),
+    (compile_rule, "card.rank > 3 and"),
+    (compile_tables, "table x: nonsense"),
+])
+def test_a_typo_s_traceback_is_the_caller_s_line_and_the_message(call, text) -> None:
+    # The message says what is wrong and where; the compiler's own frames add nothing.
+    with pytest.raises(SourceError) as info:
+        call(text)
+    frames = _frames(info.value)
+    assert len(frames) <= 3, [f"{f.filename}:{f.name}" for f in frames]
+    assert not any(f.filename.endswith(("check.py", "parser.py", "rules.py", "tables.py")) for f in frames)
+    shown = "".join(traceback.format_exception(info.value))
+    assert len(shown.splitlines()) <= 12, shown
+    assert "During handling" not in shown and "direct cause" not in shown
+    assert text.splitlines()[0] in shown and "^" in shown  # the located message is all there

@@ -46,7 +46,7 @@ class Typist:
 
 @pytest.mark.parametrize(("game", "players", "seat"), CASES)
 def test_a_whole_game_typed_as_text(game, players, seat, monkeypatch, capsys):
-    typist = Typist(["help", "list", "no such move", "999999"])
+    typist = Typist(["help", "no such move", "list", "999999"])
     real_init = play_cmd._Session.__init__
 
     def init(self, *a, **k):
@@ -75,7 +75,7 @@ def test_aegis_table_and_results_show_as_they_happen(monkeypatch, capsys):
     # seed 5: player 1 is master and exchanges first; player 0 keeps as long as the
     # master exchanges (a 'keep' too many is refused in words), then bids 5 by text (5 is
     # legal whatever the master bid, so the test does not depend on the search's choices).
-    script = "keep\n" * 4 + "bid 5\n1\nquit\n"
+    script = "keep\n" * 4 + "bid 5\n#1\nquit\n"
     status, out = run(["play", "aegis", "--seed", "5", "--budget", "4"], script, monkeypatch, capsys)
     assert status == 0 and out.rstrip().endswith("stopped.")
     assert re.search(r"player 1 \(master\) exchanges \d cards? \(round 1\)", out)  # not which cards
@@ -157,3 +157,26 @@ def test_a_bad_budget_is_refused(budget, capsys):
 def test_a_budget_in_milliseconds_plays(monkeypatch, capsys):
     status, out = run(["play", "aegis", "--seed", "5", "--budget", "5ms"], "keep\nquit\n", monkeypatch, capsys)
     assert status == 0 and "stopped." in out
+
+
+def _seat_0_turn(game, seed, typed, monkeypatch, capsys):
+    return run(["play", game, "--seed", seed, "--budget", "4", "--opponents", "random"],
+               "".join(line + "\n" for line in typed) + "quit\n", monkeypatch, capsys)
+
+
+@pytest.mark.parametrize(("game", "seed", "number"), [("haggis", "1", "10"), ("aegis", "1", "7")])
+def test_a_bare_number_is_card_text_unless_a_list_was_just_shown(game, seed, number, monkeypatch, capsys):
+    # '10' in Haggis and '7' in Aegis are ranks: they must not pick the 10th or 7th action
+    status, out = _seat_0_turn(game, seed, [number], monkeypatch, capsys)
+    assert status == 0
+    assert "player 0> player 0" not in out  # nothing was played
+    assert f"(to choose by number: 'list', then the number; or #{number})" in out
+    # '#N' picks the Nth action at any time; a bare number picks it right after a list
+    legal = GAMES[game].legal_actions(GAMES[game].new_game(players=2, seed=seed))
+    want = GAMES[game].describe_for(GAMES[game].new_game(players=2, seed=seed), legal[1], 0)
+    for typed in (["#2"], ["list", "2"], ["list 2", "2"] if game == "haggis" else ["list", "2"]):
+        status, out = _seat_0_turn(game, seed, typed, monkeypatch, capsys)
+        assert status == 0 and f"> {want}" in out, (typed, out[-800:])
+    # anything shown after the list (an error, the help) ends its numbers
+    status, out = _seat_0_turn(game, seed, ["list", "zz", "2"], monkeypatch, capsys)
+    assert f"> {want}" not in out and "'2'" in out

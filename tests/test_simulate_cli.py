@@ -92,10 +92,27 @@ def test_progress_shows_games_rate_and_time_left_on_a_terminal_only():
     assert "3/10 games" in text and "games/s" in text and "left" in text and "10/10 games" in text
     progress.close()
     assert stream.getvalue().endswith("\r") and progress.shown == 0
-    for quiet, s in [(True, Terminal()), (False, io.StringIO())]:  # --quiet, or not a terminal
-        p = _running.Progress(s, quiet=quiet, delay=0)
-        p(3, 10)
-        assert s.getvalue() == ""
+    quiet = Terminal()
+    p = _running.Progress(quiet, quiet=True, delay=0)
+    p(3, 10)
+    assert quiet.getvalue() == ""
+
+
+def test_progress_off_a_terminal_is_a_line_every_few_seconds(monkeypatch):
+    clock = [100.0]
+    monkeypatch.setattr(_running.time, "monotonic", lambda: clock[0])
+    log = io.StringIO()  # not a terminal: a log file, a pipe, CI
+    p = _running.Progress(log, every=10)
+    for done, at in [(1, 103), (2, 109), (3, 111), (4, 115), (5, 121.5), (10, 130)]:
+        clock[0] = at
+        p(done, 10)
+    lines = log.getvalue().splitlines()
+    # one line after 10 s, the next 10 s later; none for the end (the results follow)
+    assert lines == ["cardrules: 3/10 games, 0.3 games/s, 26 s left",
+                     "cardrules: 5/10 games, 0.2 games/s, 22 s left"]
+    assert "\r" not in log.getvalue()
+    p.close()
+    assert log.getvalue().count("\n") == 2
     late = Terminal()
     p = _running.Progress(late)  # runs under a second show nothing
     p(1, 10)
@@ -149,3 +166,29 @@ def test_ctrl_c_anywhere_ends_with_one_line_and_status_130(monkeypatch, capsys, 
     assert main(argv) == 130
     err = capsys.readouterr().err
     assert err.strip() == "cardrules: interrupted" and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "haggis", "--agents", "greedy,random"],
+    ["tournament", "haggis", "--agents", "greedy,random"],
+])
+@pytest.mark.parametrize("option", ["--json", "--csv"])
+def test_an_output_that_cannot_be_written_is_refused_before_any_game(command, option, tmp_path, monkeypatch,
+                                                                      capsys):
+    if command[0] == "tournament" and option == "--csv":
+        pytest.skip("a tournament writes JSON only")
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("games were played before the output was checked")
+
+    monkeypatch.setattr(f"cardrules.cli.{command[0]}_cmd.{command[0]}", no_games)
+    for where, why in [(tmp_path / "no" / "such" / "out", "no such folder"), (tmp_path, "it is a folder")]:
+        assert main([*command, option, str(where)]) == 1
+        assert f"cardrules: {option} {where}: cannot write there ({why})" in capsys.readouterr().err
+
+
+def test_a_tournament_of_one_agent_says_it_needs_two(capsys):
+    assert main(["tournament", "haggis", "--agents", "greedy"]) == 1
+    err = capsys.readouterr().err
+    assert "a tournament ranks agents against each other: give at least two" in err
+    assert "fewer players" not in err

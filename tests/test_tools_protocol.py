@@ -339,7 +339,7 @@ def test_load_a_file_and_watch_the_computer_play_it(monkeypatch, capsys):
 
 def test_load_a_file_and_play_it_at_the_keyboard(monkeypatch, capsys):
     path = str(TESTS / "toygame.py")
-    script = "help\nlist\nKS\n1\n1\n1\n"
+    script = "help\nlist\nKS\n#1\n#1\n#1\n"  # #N: the Nth legal action (a bare number only right after a list)
     status, out, err = run(["--load", path, "play", "highcard", "--seed", "1"], script, monkeypatch, capsys)
     assert status == 0, err
     assert "you are player 0" in out and "How to write an action in highcard:" in out
@@ -350,7 +350,7 @@ def test_load_a_file_and_play_it_at_the_keyboard(monkeypatch, capsys):
 
 
 def test_play_reads_everything_of_a_game_from_its_gamedef(monkeypatch, capsys):
-    script = "help\n" + "1\n" * 3
+    script = "help\n" + "#1\n" * 3
     status, out, err = run(["play", "duel", "--seed", "3", "--rule", "4", "--opponents", "random"], script,
                            monkeypatch, capsys)  # fmt: skip
     assert status == 0, err

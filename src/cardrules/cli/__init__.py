@@ -13,7 +13,8 @@ import argparse
 import importlib
 import importlib.util
 import sys
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Iterator, Sequence
 
 from .._hotloops import IMPLEMENTATION
 from .._version import __version__
@@ -45,7 +46,34 @@ def build_parser() -> argparse.ArgumentParser:
         if importlib.util.find_spec(f"{__name__}.{name}_cmd") is None:
             continue
         importlib.import_module(f"{__name__}.{name}_cmd").register(sub)
+    for each in parsers(parser):
+        each.formatter_class = HelpFormatter
     return parser
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help whose descriptions and epilogs are wrapped to the terminal's width, paragraph
+    by paragraph, except the paragraphs with indented lines (the examples), which are
+    kept as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = []
+        for paragraph in text.strip("\n").split("\n\n"):
+            if any(line[:1].isspace() for line in paragraph.splitlines()):
+                paragraphs.append("\n".join(indent + line for line in paragraph.splitlines()))
+            else:
+                words = " ".join(paragraph.split())
+                paragraphs.append(textwrap.indent(textwrap.fill(words, width - len(indent)), indent))
+        return "\n\n".join(paragraphs)
+
+
+def parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """``parser`` and every sub-command's parser under it, depth first."""
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                yield from parsers(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

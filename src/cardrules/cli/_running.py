@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import os
 import signal
 import sys
 import threading
@@ -34,6 +35,23 @@ def agent_names(text: str) -> list[str]:
 def factory(name: str, game: str) -> Factory:
     """The agent ``name`` as a factory, so every game gets a new agent seeded for it."""
     return Factory(AGENTS[name], game)
+
+
+def check_output(path: str | None, option: str) -> None:
+    """Refuse, before any game is played, an output file that cannot be written: its
+    folder missing, a folder in its place, or no permission."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        why = "it is a folder"
+    elif not os.path.isdir(folder):
+        why = "no such folder"
+    elif not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        why = "permission denied"
+    else:
+        return
+    raise CardRulesError(f"{option} {path}: cannot write there ({why})")
 
 
 def positive(text: str) -> int:
@@ -97,7 +115,11 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="games per task sent to the workers (default: the games in about 64 tasks)",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress on stderr (on a terminal, a line that updates; elsewhere, a line every 10 s)",
+    )
 
 
 def _start_worker(loads: tuple[str, ...]) -> None:  # pragma: no cover - runs in the worker processes
@@ -173,29 +195,40 @@ def _stop(pool: Any) -> None:
 
 
 class Progress:
-    """A progress line on ``stream`` (games done, games a second, time left), shown once a
-    run has taken a second, and only when ``stream`` is a terminal."""
+    """Progress on ``stream`` (games done, games a second, time left).  On a terminal, one
+    line that updates in place, shown once a run has taken ``delay`` seconds; elsewhere
+    (a log, a pipe), a line every ``every`` seconds.  Nothing with ``quiet``."""
 
-    def __init__(self, stream: TextIO | None = None, *, quiet: bool = False, delay: float = 1.0) -> None:
+    def __init__(
+        self, stream: TextIO | None = None, *, quiet: bool = False, delay: float = 1.0, every: float = 10.0
+    ) -> None:
         self.stream = sys.stderr if stream is None else stream
         isatty = getattr(self.stream, "isatty", None)
-        self.enabled = not quiet and callable(isatty) and bool(isatty())
-        self.delay = delay
+        self.terminal = callable(isatty) and bool(isatty())
+        self.enabled = not quiet
+        self.delay = delay if self.terminal else every
+        self.every = 0.1 if self.terminal else every
         self.start = time.monotonic()
         self.shown = 0  # the length of the line on screen
-        self.last = 0.0
+        self.last = 0.0 if self.terminal else self.start
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled:
             return
         now = time.monotonic()
         elapsed = now - self.start
-        if elapsed < self.delay or (now - self.last < 0.1 and done < total):
+        if elapsed < self.delay or (now - self.last < self.every and done < total):
             return
+        if not self.terminal and done >= total:
+            return  # in a log: no line for the end, which the results show
         self.last = now
         rate = done / elapsed if elapsed > 0 else 0.0
         left = (total - done) / rate if rate > 0 else 0.0
         line = f"{done}/{total} games, {rate:.1f} games/s, {_duration(left)} left"
+        if not self.terminal:
+            self.stream.write(f"cardrules: {line}\n")
+            self.stream.flush()
+            return
         self.stream.write("\r" + line.ljust(self.shown))
         self.stream.flush()
         self.shown = len(line)

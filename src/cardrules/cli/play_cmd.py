@@ -5,8 +5,10 @@ or ``--opponents random``).  Before each of your turns the table is drawn as you
 sees it (what to beat, cards held, scores, whose turn); you type an action as text, in
 the game's notation (``7H``, ``bid 3``, ``exchange 2S 7H``, ``war``, ``5H 6H 7H``,
 ``pass``, ``no play``, ``prophet``, ``judge right``...).  ``list`` numbers the legal
-actions (``list 5H`` only those with 5H; a number then picks one), ``help`` or ``?``
-explains the notation, ``table`` draws the table again, ``quit`` stops.  A wrong input
+actions (``list 5H`` only those with 5H), and a number typed right after the list picks
+one; ``#3`` picks the third legal action at any time (elsewhere a number is card text:
+``10`` is a ten).  ``help`` or ``?`` explains the notation, ``table`` draws the table
+again, ``quit`` stops.  A wrong input
 says why and names the nearest legal actions.  Every other action is shown as it
 happens, as your seat may be told it, and so are the results of each season or hand.
 
@@ -37,22 +39,24 @@ from typing import Any, TextIO
 from ..agents import RandomAgent, strong_agent
 from ..errors import CardRulesError
 from ..protocol import GAMES, Agent, GameDef
+from ._rulefiles import split_rule_arg
 
 #: What ``help`` says of a game that does not say how to write its actions.
 PLAIN_NOTATION = "  the text of an action, as 'list' shows it"
 
 COMMANDS = """\
-  list [TEXT]  number the legal actions (only those containing TEXT); then a number picks one
+  list [TEXT]  number the legal actions (only those containing TEXT); a number typed next picks one
+  #N           the Nth legal action (as 'list' numbers them), at any time
   table        draw the table again
   help, ?      this help
   quit         stop the game"""
 
 EXAMPLES = """\
 examples:
-  cardrules play haggis                     you (player 0) against the computer, 2 players
+  cardrules play haggis                     you (player 0) against the computer
   cardrules play haggis --players 3 --seed 7
   cardrules play aegis --seat 1 --opponents random
-  cardrules play eleusis                    you are scientist 1; the computer plays the rest
+  cardrules play eleusis                    you: scientist 1; the rest: computer
   cardrules play eleusis --seat 0 --rule 'card.rank > prev.rank'    you are God
   cardrules play eleusis --hot-seat --players 4   several people at one keyboard
   cardrules play gunsore --auto --seed 1    watch the computer play both seats"""
@@ -102,15 +106,12 @@ def register(sub: Any) -> None:
 def rules_from_arg(game: GameDef[Any, Any], arg: str, name: str | None = None) -> Any:
     """The ``Rules`` of ``game`` that ``arg`` gives as text: a file (``name`` picks one of
     several named ones), ``FILE:NAME``, or the text itself; the game reads the text
-    (its ``rules_from_text``)."""
+    (its ``rules_from_text``).  An argument that looks like a file name and is no file
+    is an error ("no such file")."""
     if game.rules_from_text is None:
         raise CardRulesError(f"{game.name} takes no rules as text")
-    path = arg
-    if name is None and ":" in arg and not _looks_like_path(arg):
-        head, _, tail = arg.rpartition(":")
-        if _looks_like_path(head):
-            path, name = head, tail
-    if not _looks_like_path(path):
+    path, name = split_rule_arg(arg, name)
+    if path is None:
         return game.rules_from_text(arg, name)
     try:
         with open(path, encoding="utf-8") as f:
@@ -119,18 +120,6 @@ def rules_from_arg(game: GameDef[Any, Any], arg: str, name: str | None = None) -
         why = getattr(exc, "strerror", None) or str(exc)
         raise CardRulesError(f"cannot read the rule file {path}: {why}") from None
     return game.rules_from_text(text, name)
-
-
-def _looks_like_path(arg: str) -> bool:
-    """A rule argument names a file when one exists, or when it looks like a file name
-    (a path separator, or a name ending in .rule/.rules/.txt) rather than rule text."""
-    import os
-
-    if os.path.isfile(arg):
-        return True
-    if "\n" in arg or " " in arg.strip():
-        return False
-    return "/" in arg or os.sep in arg or arg.endswith((".rule", ".rules", ".txt"))
 
 
 def _budget(text: str | None) -> dict[str, Any]:
@@ -311,6 +300,7 @@ class _Session:
         self.write("")
         self.write(self.g.render(st, p))
         self.listed = tuple(legal)
+        numbered = False  # the last thing shown is the numbered list: a number picks from it
         while True:
             self.out.write(f"player {p}> ")
             self.out.flush()
@@ -320,6 +310,7 @@ class _Session:
                 return None
             text = " ".join(line.split())
             low = text.lower()
+            after_list, numbered = numbered, False
             if low in ("quit", "exit"):  # not "q": the Haggis queen
                 return None
             if low in ("help", "?", "h"):
@@ -333,10 +324,11 @@ class _Session:
                 self.write("type an action, 'list' or 'help'")
                 continue
             if low == "list" or low.startswith("list "):
-                self._list(legal, text[5:].strip())
+                numbered = self._list(legal, text[5:].strip())
                 continue
-            if text.isdigit():
-                k = int(text)
+            by_number = text[1:].strip() if text.startswith("#") else text if after_list else ""
+            if by_number.isdigit():
+                k = int(by_number)
                 if 1 <= k <= len(legal):
                     return legal[k - 1]
                 self.write(f"no action {k}: 'list' numbers the {len(legal)} legal actions")
@@ -345,15 +337,19 @@ class _Session:
                 return self.g.parse_action(st, text)
             except CardRulesError as exc:
                 self.write(f"  {exc}")
+                if text.isdigit():
+                    self.write(f"  (to choose by number: 'list', then the number; or #{text})")
 
-    def _list(self, legal: Sequence[Any], needle: str) -> None:
+    def _list(self, legal: Sequence[Any], needle: str) -> bool:
+        """Number the legal actions that contain ``needle``; whether any was shown."""
         low = needle.lower()
         rows = [(i, str(a)) for i, a in enumerate(legal, 1) if low in str(a).lower()]
         if not rows:
             self.write(f"no legal action contains {needle!r}")
-            return
+            return False
         limit = 60
         for i, text in rows[:limit]:
             self.write(f"  {i:>4}  {text}")
         if len(rows) > limit:
             self.write(f"  ... {len(rows) - limit} more: 'list TEXT' shows those containing TEXT")
+        return True

@@ -2,19 +2,19 @@
 
 ``cardrules rule check RULE...`` compiles each rule file (a bare expression, or named
 rules) or rule text; on a fault it prints the located message and exits with status 1.  For each good
-rule it prints its name, the history depth it uses and the share of cards it accepts on
+rule it prints one line: its name, its profile (:func:`cardrules.lang.analysis.profile`:
+the history depth it uses, what it reads, its size) and the share of cards it accepts on
 random main lines (:func:`cardrules.lang.tools.acceptance`), with a warning under 10% or
 over 90% (published advice: such rules are too hard, or too easy, to find).
 
 ``cardrules rule judge RULE --line "5H 7C" CARD...`` says, for each card, whether it may
-extend the main line, and why.  A file of several rules needs ``--rule NAME``.
-
-``check`` also prints each rule's profile (:func:`cardrules.lang.analysis.profile`).
+extend the main line, and why.  A file of several rules needs ``FILE:NAME`` or
+``--name NAME``.
 
 ``cardrules rule diff A B`` compares two rules (how a god checks a scientist's guess):
 it prints ``equivalent`` (exit status 0) or the shortest main line and card they judge
 differently, with both rules' explanations (status 1); status 2 when a rule cannot be
-read.  ``A`` and ``B`` are rule files, ``FILE:NAME`` (or ``--rule-a``/``--rule-b``) for
+read.  ``A`` and ``B`` are rule files, ``FILE:NAME`` (or ``--name-a``/``--name-b``) for
 one rule of a file of several, or rule text.  It uses
 :func:`cardrules.lang.analysis.equivalent`: exact for rules without aggregates that look
 back at most 2 cards, else a bounded search (every main line of up to two cards, then
@@ -35,10 +35,10 @@ from typing import Any
 from ..cards import Card, parse_card, parse_cards, standard_deck
 from ..errors import CardRulesError
 from ..lang.analysis import EquivalenceNotProven, equivalent, profile
-from ..lang.ast import Aggregate, Name, unparse, walk
+from ..lang.ast import unparse
 from ..lang.parser import parse_rule_text
 from ..lang.rules import Rule, compile_rule, compile_rules
-from ..lang.tools import acceptance
+from ._rulefiles import split_rule_arg
 
 _COMMENT = re.compile(r"#[^\n]*")
 
@@ -55,13 +55,13 @@ examples:
   cardrules rule diff god.rule 'card is red'""",
     "check": """\
 examples:
-  cardrules rule check odd-black-even-red.rule       a file (a bare rule, or named rules)
-  cardrules rule check 'card.rank > prev.rank'       rule text
+  cardrules rule check odd-black-even-red.rule     a file of one or more rules
+  cardrules rule check 'card.rank > prev.rank'     rule text
   cardrules rule check --lines 500 a.rule b.rule""",
     "judge": """\
 examples:
   cardrules rule judge 'card.color != prev.color' --line "5H 7C" 9D 10S
-  cardrules rule judge rules.txt --rule alternate --line "5H" 6S
+  cardrules rule judge rules.txt --name alternate --line "5H" 6S
   cardrules rule judge rules.txt:alternate 6S""",
     "diff": """\
 examples:
@@ -92,7 +92,7 @@ def register(sub: Any) -> None:
         "check",
         help="compile rules; print each rule's depth, acceptance and profile",
         description="Compile each rule; print its history depth, the share of cards it accepts on "
-        "random main lines and its profile; warn under 10%% or over 90%%.  Exit status 1 on a fault.",
+        "random main lines and its profile; warn under 10% or over 90%.  Exit status 1 on a fault.",
     )
     c.add_argument("files", nargs="+", metavar="RULE", help=_RULE_ARG)
     c.add_argument(
@@ -108,7 +108,8 @@ def register(sub: Any) -> None:
     j.add_argument("file", metavar="RULE", help=_RULE_ARG)
     j.add_argument("cards", nargs="+", metavar="CARD", help="a card to judge, e.g. 9D")
     j.add_argument("--line", default="", help='the main line, starter first, e.g. "5H 7C" (default: empty)')
-    j.add_argument("--rule", default=None, help="the rule's name, in a file of several rules")
+    j.add_argument("--name", default=None, help="the rule's name, in a file of several rules (or FILE:NAME)")
+    j.add_argument("--rule", dest="name", help=argparse.SUPPRESS)  # the old spelling
     j.set_defaults(func=run_judge)
     d = _parser(
         rsub,
@@ -119,8 +120,10 @@ def register(sub: Any) -> None:
     )
     d.add_argument("first", metavar="A", help=_RULE_ARG + " (the god's rule)")
     d.add_argument("second", metavar="B", help="the same for the other rule (a scientist's guess)")
-    d.add_argument("--rule-a", default=None, help="the rule's name in A, if A holds several")
-    d.add_argument("--rule-b", default=None, help="the rule's name in B, if B holds several")
+    d.add_argument("--name-a", default=None, help="the rule's name in A, if A holds several (or FILE:NAME)")
+    d.add_argument("--name-b", default=None, help="the rule's name in B, if B holds several (or FILE:NAME)")
+    d.add_argument("--rule-a", dest="name_a", help=argparse.SUPPRESS)  # the old spellings
+    d.add_argument("--rule-b", dest="name_b", help=argparse.SUPPRESS)
     d.add_argument(
         "--max-length",
         type=int,
@@ -152,46 +155,55 @@ def load_rules(path: str) -> dict[str, Rule]:
 
 
 def _describe(rule: Rule, lines: int) -> tuple[str, float]:
-    share = acceptance(rule, lines=lines)
-    parts = [f"looks back {rule.depth}"]
-    names = {n.name for n in walk(rule.tree) if isinstance(n, Name)}
-    if "position" in names:
-        parts.append("uses position")
-    if any(isinstance(n, Aggregate) for n in walk(rule.tree)):
-        parts.append("looks at the whole line")
+    """One line for ``rule``: its profile (:func:`cardrules.lang.analysis.profile`), with
+    what else it uses, and the share of cards it accepts; and that share."""
+    p = profile(rule, lines=lines)
+    uses = [f"looks back {p.depth}"]
+    if p.uses_position:
+        uses.append("uses position")
+    if p.uses_line:
+        uses.append("looks at the whole line")
     if rule.uses_has:
-        parts.append("uses has()")
+        uses.append("uses has()")
     if rule.start_tree is not None:
-        parts.append("judges the starter")
-    if share == 0:
-        parts.append("never accepts")
-    elif share == 1:
-        parts.append("always accepts")
-    else:
-        parts.append(f"accepts {share:.0%}")
-    return ", ".join(parts), share
+        uses.append("judges the starter")
+    reads = ", ".join(a for a in ("rank", "suit", "color") if a in p.attributes) or "nothing"
+    branches = "1 branch" if p.branches == 1 else f"{p.branches} branches"
+    share = p.acceptance
+    accepts = "never accepts" if share == 0 else "always accepts" if share == 1 else f"accepts {share:.0%}"
+    return f"{', '.join(uses)}; reads {reads}; {branches}, size {p.size}; {accepts}", share
 
 
 def run_check(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
-        is_file = Path(path).is_file()
         try:
-            rules = load_rules(path) if is_file else {"": compile_rule(path)}
+            file, name = split_rule_arg(path, None)
+        except CardRulesError as exc:  # no such file
+            print(f"cardrules: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        try:
+            if file is None:
+                rules = {"": compile_rule(path)}
+            else:
+                rules = load_rules(file)
+                if name is not None:
+                    rules = {name: _pick(file, rules, name, "FILE:NAME")}
         except CardRulesError as exc:  # SourceError included: located, with a caret
-            where = path if is_file else "rule"
+            where = path if file is not None else "rule"
             print(f"{where}: {exc}", file=sys.stderr)
             status = 1
             continue
+        is_file = file is not None
         if not rules:
             print(f"{path}: no rule in this file", file=sys.stderr)
             status = 1
         for name, rule in rules.items():
             # rule text is named once: its line starts with the text itself
-            label = f"{path}: {name}" if is_file else " ".join(path.split())
+            label = f"{file}: {name}" if is_file else " ".join(path.split())
             summary, share = _describe(rule, args.lines)
             print(f"{label}: {summary}")
-            print(f"{label}: profile: {profile(rule, lines=args.lines)}")
             if share == 0:
                 print(f"{label}: warning: never accepts a card: unplayable")
             elif share < LOW:
@@ -204,7 +216,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    rule = _rule_arg(args.file, args.rule, "--rule")
+    rule = _rule_arg(args.file, args.name, "--name")
     line = parse_cards(args.line)
     for token in args.cards:
         card = parse_card(token)
@@ -223,16 +235,18 @@ def _pick(where: str, rules: dict[str, Rule], name: str | None, option: str) -> 
         return next(iter(rules.values()))
     if not rules:
         raise CardRulesError(f"{where} holds no rule")
-    raise CardRulesError(f"{where} holds several rules; choose one with {option} ({', '.join(rules)})")
+    raise CardRulesError(
+        f"{where} holds several rules; choose one with {option} or {where}:NAME ({', '.join(rules)})"
+    )
 
 
 def _rule_arg(arg: str, name: str | None, option: str) -> Rule:
     """A rule from a file name, ``FILE:NAME``, or rule text given on the command line."""
-    if Path(arg).is_file():
-        return _pick(arg, load_rules(arg), name, option)
-    head, sep, tail = arg.rpartition(":")
-    if sep and name is None and Path(head).is_file():
-        return _pick(head, load_rules(head), tail, option)
+    path, name = split_rule_arg(arg, name, option)
+    if path is not None:
+        return _pick(path, load_rules(path), name, option)
+    if name is not None:
+        raise CardRulesError(f"{option} picks a rule of a rule file, and {arg!r} is no file")
     return compile_rule(arg)
 
 
@@ -274,8 +288,8 @@ def _line_text(line: tuple[Card, ...]) -> str:
 
 def run_diff(args: argparse.Namespace) -> int:
     try:
-        a = _rule_arg(args.first, args.rule_a, "--rule-a")
-        b = _rule_arg(args.second, args.rule_b, "--rule-b")
+        a = _rule_arg(args.first, args.name_a, "--name-a")
+        b = _rule_arg(args.second, args.name_b, "--name-b")
     except CardRulesError as exc:
         print(f"cardrules: {exc}", file=sys.stderr)
         return 2

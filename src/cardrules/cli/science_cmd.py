@@ -1,6 +1,6 @@
 """``cardrules science RULE [--rounds N] [--seed S]``: the scientist against a rule.
 
-``RULE`` is a rule file (``FILE:NAME`` or ``--rule NAME`` for one rule of a file of
+``RULE`` is a rule file (``FILE:NAME`` or ``--name NAME`` for one rule of a file of
 several) or rule text.  Each round is :func:`cardrules.eleusis.play_science` with a
 :class:`cardrules.eleusis.Scientist`: every turn prints the card played, the verdict and
 the scientist's current best rule with its probability (``*`` marks a stated guess,
@@ -32,9 +32,8 @@ def register(sub: Any) -> None:
         "  cardrules science examples/rules/alternating-colours.rule --rounds 5 --seed 3\n",
     )
     p.add_argument("rule", metavar="RULE", help="a rule file, FILE:NAME, or rule text")
-    p.add_argument(
-        "--rule", dest="rule_name", default=None, help="the rule's name, in a file of several rules"
-    )
+    p.add_argument("--name", default=None, help="the rule's name, in a file of several rules (or FILE:NAME)")
+    p.add_argument("--rule", dest="name", help=argparse.SUPPRESS)  # the old spelling
     p.add_argument("--rounds", type=int, default=1, help="rounds to play (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first round (default 0)")
     p.add_argument("--turns", type=int, default=30, help="turns per round (default 30)")
@@ -51,7 +50,7 @@ def _one_line(rule: object) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.rounds < 1:
         raise CardRulesError(f"--rounds must be at least 1, not {args.rounds}")
-    rule = _rule_arg(args.rule, args.rule_name, "--rule")
+    rule = _rule_arg(args.rule, args.name, "--name")
     print(f"secret rule: {rule}")
     solved = score = cards = 0
     for k in range(args.rounds):

@@ -17,9 +17,9 @@ EXAMPLES = """\
 examples:
   cardrules simulate haggis --games 200 --agents greedy,random
   cardrules simulate haggis --agents greedy,random,random       (three players)
-  cardrules simulate eleusis --players 4 --agents random        (one kind for all)
+  cardrules simulate eleusis --players 4 --agents random        (one for all)
   cardrules simulate aegis --games 10000 --workers 2 --csv games.csv
-  cardrules simulate gunsore --games 100000 --dask tcp://scheduler:8786 --json out.json
+  cardrules simulate gunsore --games 100000 --dask tcp://host:8786 --json g.json
 """
 
 
@@ -69,6 +69,8 @@ def seat_agents(game: str, text: str, players: int | None) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     names = seat_agents(args.game, args.agents, args.players)
+    _running.check_output(args.json, "--json")
+    _running.check_output(args.csv, "--csv")
     n = len(names)
     progress = _running.Progress(quiet=args.quiet)
     try:

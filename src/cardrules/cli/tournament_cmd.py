@@ -14,8 +14,8 @@ from .simulate_cmd import write_json
 EXAMPLES = """\
 examples:
   cardrules tournament haggis --agents greedy,random --games 100
-  cardrules tournament haggis --players 3 --agents greedy,strong,random --games 20
-  cardrules tournament aegis --agents greedy,random --games 1000 --workers 2 --json table.json
+  cardrules tournament haggis --players 3 --agents greedy,strong,random
+  cardrules tournament aegis --agents greedy,random --workers 2 --json t.json
 """
 
 
@@ -46,6 +46,13 @@ def run(args: argparse.Namespace) -> int:
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise CardRulesError(f"each agent plays once in a tournament; repeated: {', '.join(repeated)}")
+    if len(names) < 2:
+        raise CardRulesError(
+            f"a tournament ranks agents against each other: give at least two, such as "
+            f"--agents {names[0]},{'random' if names[0] != 'random' else 'greedy'} (to measure one agent "
+            "against itself, use cardrules simulate)"
+        )
+    _running.check_output(args.json, "--json")
     progress = _running.Progress(quiet=args.quiet)
     try:
         with _running.executor(args) as executor:

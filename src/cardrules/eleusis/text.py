@@ -22,7 +22,7 @@ from ..errors import CardRulesError, IllegalActionError
 from ..lang.errors import RuleSyntaxError
 from ..lang.rules import compile_rule, compile_rules
 from ..protocol import CHANCE
-from .rules import BecomeProphet, Judge, Play, Rules, State, _step, _view, legal_actions
+from .rules import BecomeProphet, Judge, NoPlay, Play, Rules, State, _step, _view, legal_actions
 
 # -- the layout, records and the summary ------------------------------------------------
 
@@ -141,7 +141,7 @@ def summary(state: State) -> str:
         lines.append(f"true prophet: player {state.prophet}")
     if state.expelled:
         lines.append("expelled: " + ", ".join(map(str, state.expelled)))
-    lines.append(f"the rule was: {state.rules.secret.source.strip()}")
+    lines.append(f"the rule was: {rule_text(state.rules.secret)}")
     return "\n".join(lines)
 
 
@@ -159,6 +159,8 @@ _NOTATION: Final = _notation.Notation(
 
 def _extra(state: State, key: str, cards: list[Card]) -> Any:
     ws = key.split()
+    if ws == ["no", "play"]:  # not legal now (else it had matched): apply() says why
+        return NoPlay()
     if ws[:1] == ["play"]:
         ws = ws[1:]
     if ws and len(cards) == len(ws):
@@ -178,7 +180,47 @@ def read_action(state: State, text: str, check: Callable[[State, Any], Any]) -> 
     """The action ``text`` names (what :func:`cardrules.eleusis.parse_action` reads);
     ``check(state, action)``, the game's ``apply``, decides on an action the legal
     actions do not list (a string of cards), and its error says why it is refused."""
-    return _notation.read(state, text, legal_actions(state), _NOTATION, extra=_extra, check=check)
+    def checked(state: State, action: Any) -> Any:
+        try:
+            return check(state, action)
+        except IllegalActionError as exc:
+            raise IllegalActionError(_in_words(str(exc))) from None
+
+    return _notation.read(state, text, legal_actions(state), _NOTATION, extra=_extra, check=checked)
+
+
+#: The game's refusals name the Python actions (``NoPlay()``); a person reads the words
+#: they type instead.
+_WORDS: Final = (
+    ("Judge(right) (or Judge(False, card))", "'judge right' or 'judge wrong' ('judge wrong 5H': a no-play)"),
+    ("Judge(False, card)", "'judge wrong' and the card, e.g. 'judge wrong 5H'"),
+    ("Judge(True)", "'judge right'"),
+    ("BecomeProphet() or Pass()", "type 'prophet' or 'pass'"),
+    ("Play(cards) or NoPlay()", "cards (5H, or a string 5H 6C) or 'no play'"),
+    ("NoPlay()", "'no play'"),
+)
+
+
+def _in_words(message: str) -> str:
+    for python, words in _WORDS:
+        message = message.replace(python, words)
+    return message
+
+
+def rule_text(rule: Any) -> str:
+    """A rule's text on one line, without its comments (the header of a table)."""
+    lines = (_uncommented(line) for line in rule.source.splitlines())
+    return " ".join(" ".join(lines).split())
+
+
+def _uncommented(line: str) -> str:
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[:i]
+    return line
 
 
 def render(state: State, player: int | None = None) -> str:
@@ -208,7 +250,7 @@ def render(state: State, player: int | None = None) -> str:
     for w in views:
         if w.player == 0:
             if w.rule is not None:
-                lines.append("the secret rule: " + " ".join(w.rule.source.split()))
+                lines.append("the secret rule: " + rule_text(w.rule))
             continue
         owner = "your hand" if player is not None else f"player {w.player}'s hand"
         lines.append(f"{owner}: {' '.join(map(str, w.hand)) or '-'}")

@@ -24,7 +24,7 @@ from ..protocol import CHANCE
 from .combos import Combo, Play, _play_text, card_points, combinations
 from .rules import _PASS, Bet, GiveTrick, Pass, State, View, _suits, legal_actions
 
-_NOTATION = _notation.Notation(aliases={"p": "pass"}, card_sets=True, split="as")
+_NOTATION = _notation.Notation(aliases={"p": "pass", "no play": "pass"}, card_sets=True, split="as")
 
 
 def _extra(state: State, key: str, cards: list[Card]) -> Any:
@@ -62,7 +62,16 @@ def parse_action(state: State, text: str, *, check: Callable[[State, Any], State
     """The legal action ``text`` names (:func:`cardrules.haggis.parse_action`);
     ``check(state, action)`` is the game's ``apply``, whose error says why an action the
     text names is not legal."""
-    return _notation.read(state, text, legal_actions(state), _NOTATION, extra=_extra, check=check)
+    legal = legal_actions(state)
+    try:
+        return _notation.read(state, text, legal, _NOTATION, extra=_extra, check=check)
+    except IllegalActionError:
+        if _PASS in legal or _notation.key_of(text, _NOTATION) != "pass":
+            raise
+    # no card text is near "pass": say what the player may do instead of listing plays
+    singles = [a for a in legal if type(a) is Play and len(a.combo.cards) == 1]
+    example = f", e.g. a single card: {singles[0]}" if singles else ""
+    raise IllegalActionError(f"{text.strip()!r}: you lead this trick: you may not pass; play cards{example}")
 
 
 def render(state: State, player: int | None, *, view: Callable[[State, int], View]) -> str:

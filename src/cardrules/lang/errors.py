@@ -105,13 +105,19 @@ _TOO_DEEP = (
 def depth_guard(error: type[CardRulesError]) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """Decorate a public entry point of the languages so that running out of Python's
     stack (a deep caller, or text nested near the limits) raises ``error``, a
-    :class:`~cardrules.CardRulesError`, instead of a bare :class:`RecursionError`."""
+    :class:`~cardrules.CardRulesError`, instead of a bare :class:`RecursionError`.
+
+    A fault in the text (a :class:`SourceError`) is raised again from the entry point
+    with the frames of the compiler dropped: the message says what is wrong and where,
+    and a typo's traceback is the caller's line, not the compiler's insides."""
 
     def decorate(fn: Callable[_P, _R]) -> Callable[_P, _R]:
         @functools.wraps(fn)
         def guarded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
             try:
                 return fn(*args, **kwargs)
+            except SourceError as fault:
+                raise fault.with_traceback(None) from None
             except RecursionError:
                 # Made without running Python code (no __init__): the stack may still be
                 # nearly full here.
