@@ -232,9 +232,11 @@ def test_ismcts_plays_full_games(name: str, players: int, params: dict[str, obje
 @pytest.mark.parametrize(("name", "players"), [("aegis", 2), ("gunsore", 2), ("haggis", 3), ("eleusis", 4)])
 def test_tensors_hold_the_view(name: str, players: int) -> None:
     """The observation and information-state tensors: the hand decoded from the tensor is
-    the view's hand; the scores block is the view's scores; the view block is the view's
-    code; equal views (also of states the sampler makes, which differ in hidden cards)
-    give equal tensors and different views different tensors."""
+    the view's hand; the scores block is the view's scores; the information state is the
+    observation followed by the view's whole code (perfect recall), as OpenSpiel's own
+    Python games keep the past in the information state only; equal views (also of
+    states the sampler makes, which differ in hidden cards) give equal tensors, and
+    different views different information-state tensors."""
     from cardrules.cards import canonical
     from cardrules.integrations import tensors
 
@@ -242,10 +244,11 @@ def test_tensors_hold_the_view(name: str, players: int) -> None:
     enc = game.encoding
     obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False))
     info = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert "view" not in obs.dict and "view" in info.dict
     assert game.make_py_observer(
         pyspiel.IIGObservationType(public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
     ) is None
-    by_view: dict[str, bytes] = {}
+    by_view: dict[str, tuple[bytes, bytes]] = {}
     by_tensor: dict[bytes, str] = {}
     for k, state in enumerate(walk(game, seed=8, stop=1200)):
         if k % 3:
@@ -254,25 +257,27 @@ def test_tensors_hold_the_view(name: str, players: int) -> None:
             view = GAMES[name].view(state.cardrules_state, p)
             obs.set_from(state, p)
             info.set_from(state, p)
-            t = obs.tensor.copy()
-            assert (info.tensor == t).all()
+            t, ti = obs.tensor.copy(), info.tensor.copy()
+            assert len(t) < len(ti) and (ti[: len(t)] == t).all()
             assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), t)
+            assert np.array_equal(np.asarray(state.information_state_tensor(p), np.float32), ti)
             assert tensors.decode_hand(t, enc) == tuple(sorted(view.hand, key=enc.card_id.__getitem__))
             assert canonical(tensors.decode_hand(t, enc)) == canonical(view.hand)
             assert list(obs.dict["scores"]) == [float(s) for s in view.scores]
             code = tensors.view_code(view, enc.card_id)
-            assert list(obs.dict["view"][: len(code)]) == [float(x) for x in code]
-            assert not obs.dict["view"][len(code) :].any()
+            assert list(info.dict["view"][: len(code)]) == [float(x) for x in code]
+            assert not info.dict["view"][len(code) :].any()
             key = repr(view) + "|" + str(state.position.pending if state.current_player() == p else ())
-            by_view.setdefault(key, t.tobytes())
-            assert by_view[key] == t.tobytes()
-            assert by_tensor.setdefault(t.tobytes(), key) == key
+            by_view.setdefault(key, (t.tobytes(), ti.tobytes()))
+            assert by_view[key] == (t.tobytes(), ti.tobytes())
+            assert by_tensor.setdefault(ti.tobytes(), key) == key
         cr = state.cardrules_state
         if not state.is_chance_node() and not state.is_terminal() and not state.position.pending:
             p = cr.to_act
             other = cos.CardRulesState(game, enc.enter(sample_state(name, cr, p, seed=k)))
-            obs.set_from(state, p)
-            t = obs.tensor.copy()
-            obs.set_from(other, p)
-            assert np.array_equal(obs.tensor, t)
+            for observer in (obs, info):
+                observer.set_from(state, p)
+                t = observer.tensor.copy()
+                observer.set_from(other, p)
+                assert np.array_equal(observer.tensor, t)
     assert len(by_tensor) > 10

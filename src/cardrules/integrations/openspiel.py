@@ -13,7 +13,10 @@ node per dealt card; composite actions as short token sequences by the same play
 ``state.cardrules_state`` is the underlying cardrules state, and :func:`from_cardrules`
 makes an OpenSpiel state from one.  Observation and information-state strings are the
 player's :func:`view` (``repr``), followed by the tokens it has chosen so far for the
-action it is entering; the tensors hold the same (:mod:`cardrules.integrations.tensors`).
+action it is entering.  The tensors (:mod:`cardrules.integrations.tensors`) hold the
+view's readable blocks (the hand, the trick, the scores ...) and the pending tokens; the
+information-state tensor (perfect recall) also holds the whole view's code, as
+OpenSpiel's own Python games keep the history in the information state only.
 Returns are the game's own final scores (general-sum).
 """
 
@@ -107,12 +110,13 @@ class CardRulesGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> CardRulesObserver | None:
-        """The observer of a player's view (observation and information state alike:
-        the view already recalls what the player saw).  ``None`` for the public-only
-        and private-only observation types, which a cardrules view does not split."""
-        if iig_obs_type is not None and not (
-            iig_obs_type.public_info and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        ):
+        """The observer of a player's view: with ``perfect_recall`` (the information
+        state) the tensor ends with the whole view's code, else (the observation, the
+        default) it holds the readable blocks only.  ``None`` for the public-only and
+        private-only observation types, which a cardrules view does not split."""
+        iig_obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        mine = pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if not (iig_obs_type.public_info and iig_obs_type.private_info == mine):
             return None
         return CardRulesObserver(self.encoding, iig_obs_type, params)
 
@@ -229,7 +233,8 @@ class CardRulesObserver:
         if params:
             raise CardRulesError(f"observation parameters are not supported; passed {dict(params)}")
         self.encoding = encoding
-        self._tensor = tensor_of(encoding)
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self._tensor = tensor_of(encoding, recall)
         self.tensor = self._tensor.new()
         self.dict: dict[str, Any] = {
             name: self.tensor[start : start + size] for name, (start, size) in self._tensor.offsets.items()

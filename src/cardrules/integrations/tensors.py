@@ -83,13 +83,18 @@ class Tensor:
     (every one, every multi-hot index and every card of a pile gathered into one index
     array, added at once; the numbers written at once; the view's code as one slice)."""
 
-    def __init__(self, enc: Encoding) -> None:
+    def __init__(self, enc: Encoding, recall: bool = True) -> None:
         self.enc = enc
+        #: whether the tensor ends with the whole view's code (perfect recall: what the
+        #: player saw so far, OpenSpiel's information state) or only holds the readable
+        #: blocks and the pending tokens (what the player sees now: an observation)
+        self.recall = recall
         blocks = enc.blocks()
         #: the blocks, (name, size) in order
-        self.layout: list[tuple[str, int]] = [
-            *((b.name, b.size) for b in blocks), ("pending", enc.pending_size()), ("view", enc.view_size())
-        ]
+        self.layout: list[tuple[str, int]] = [(b.name, b.size) for b in blocks]
+        self.layout.append(("pending", enc.pending_size()))
+        if recall:
+            self.layout.append(("view", enc.view_size()))
         #: each block's (start, size)
         self.offsets: dict[str, tuple[int, int]] = {}
         start = 0
@@ -126,7 +131,7 @@ class Tensor:
         self._saved: dict[tuple[int, int], tuple[Any, Any]] = {}
         self._memo: dict[int, tuple[Any, list[int]]] = {}  # view_code's
         self._pending = self.offsets["pending"]
-        self._view = self.offsets["view"]
+        self._view = self.offsets.get("view")
 
     def write(self, out: Any, state: Any, player: int, pending: tuple[int, ...] = ()) -> None:
         """Write ``player``'s view of ``state`` (and the ``pending`` tokens) into ``out``.
@@ -183,6 +188,8 @@ class Tensor:
         out[self._number_places] = values  # (the places of every number, worked out once)
         if pending:
             self.fill_pending(out, pending)
+        if self._view is None:  # an observation: no recall of the past
+            return
         if len(self._memo) > 4096:
             self._memo.clear()
         code = view_code(view, self.enc.card_id, self._memo)
@@ -206,22 +213,24 @@ class Tensor:
         raise CardRulesError(f"{self.enc.name}: {why}")
 
 
-def tensor_of(enc: Encoding) -> Tensor:
-    """The :class:`Tensor` of ``enc`` (made once per encoding)."""
-    made: Tensor | None = enc.__dict__.get("_tensor")
+def tensor_of(enc: Encoding, recall: bool = True) -> Tensor:
+    """The :class:`Tensor` of ``enc``, with the view's whole code (``recall``) or
+    without it (made once per encoding)."""
+    key = "_tensor" if recall else "_observation_tensor"
+    made: Tensor | None = enc.__dict__.get(key)
     if made is None:
-        made = enc.__dict__["_tensor"] = Tensor(enc)
+        made = enc.__dict__[key] = Tensor(enc, recall)
     return made
 
 
-def layout(enc: Encoding) -> list[tuple[str, int]]:
+def layout(enc: Encoding, recall: bool = True) -> list[tuple[str, int]]:
     """The tensor's blocks for ``enc``'s game, rules and players: (name, size) in order."""
-    return list(tensor_of(enc).layout)
+    return list(tensor_of(enc, recall).layout)
 
 
-def tensor_size(enc: Encoding) -> int:
+def tensor_size(enc: Encoding, recall: bool = True) -> int:
     """The tensor's length."""
-    return tensor_of(enc).size
+    return tensor_of(enc, recall).size
 
 
 def decode_hand(tensor: Any, enc: Encoding) -> tuple[Card, ...]:
