@@ -6,9 +6,9 @@ score and seconds per decision, per rule and in all.
 
 By default the rules are the example rules (``examples/rules/*.rule``); ``--extra`` adds
 the independent rules of ``benchmarks/science_rules.rules``.  A third set,
-``benchmarks/heldout_rules.rules`` (``--rules benchmarks/heldout_rules.rules``), was
-written before the scientist's second round of work and measured only at its end: it is
-the fair test of generality.  A fourth set, ``benchmarks/published_rules.rules``, holds
+``benchmarks/heldout_rules.rules`` (``--rules benchmarks/heldout_rules.rules``), is one
+that no setting of the search or of the scientist was chosen on: a test of generality.
+A fourth set, ``benchmarks/published_rules.rules``, holds
 the 26 rules of the "Game of Science" benchmark whose published results the goals are
 set against, first measured after every choice had been made.  Round ``k`` of a rule uses
 seed ``k`` for the deck and for the scientist, ``k`` from ``--first`` (0): ``--first 3``

@@ -51,7 +51,10 @@ html_theme = "furo"
 html_title = f"cardrules {release}"
 exclude_patterns = ["_build"]
 autodoc_member_order = "bysource"
+# Type hints go into the description, and only for the parameters a docstring
+# describes: signatures stay short, and a class's fields are not listed twice.
 autodoc_typehints = "description"
+autodoc_typehints_description_target = "documented"
 # No default "members": Sphinx lets a default ``members: True`` override a directive's
 # own list (``:members: a, b``), so each automodule says ``:members:`` itself.
 autodoc_default_options = {"show-inheritance": True}
@@ -199,8 +202,20 @@ def _public_bases(app: Any, name: str, obj: Any, options: Any, bases: list[Any])
     bases[:] = [b for b in bases if not getattr(b, "__name__", "").startswith("_")] or [object]
 
 
+def _drop_plain_bases(app: Any, doctree: Any) -> None:
+    """Drop "Bases: object": a class with no public base says nothing by it."""
+    from docutils import nodes
+    from sphinx import addnodes
+
+    for content in doctree.findall(addnodes.desc_content):
+        for para in list(content.findall(nodes.paragraph)):
+            if para.parent is content and para.astext() == "Bases: object":
+                content.remove(para)
+
+
 def setup(app: Any) -> dict[str, Any]:
     _add_lexers(app)
+    app.connect("doctree-read", _drop_plain_bases)
     app.connect("missing-reference", _resolve_alias)
     app.connect("autodoc-process-bases", _public_bases)
     return {"parallel_read_safe": True}
