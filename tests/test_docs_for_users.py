@@ -36,10 +36,6 @@ ALLOWED: tuple[str, ...] = ()
 PATTERN = re.compile("|".join(f"(?:{p})" for p in FORBIDDEN), re.IGNORECASE)
 
 #: pages that others are rewriting now; each still speaks of the project's history
-PENDING = {
-    "docs/performance/integrations.rst",
-    "docs/performance/speedups.rst",
-}
 
 
 def _pages() -> list[Path]:
@@ -102,10 +98,7 @@ def _params() -> list[object]:
     params: list[object] = []
     for path in _pages():
         name = path.relative_to(ROOT).as_posix()
-        marks = (
-            [pytest.mark.xfail(reason="being rewritten for users", strict=False)] if name in PENDING else []
-        )
-        params.append(pytest.param(path, id=name, marks=marks))
+        params.append(pytest.param(path, id=name))
     return params
 
 
