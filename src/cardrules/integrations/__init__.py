@@ -10,3 +10,18 @@
   framework-free :mod:`cardrules.encoding`, which also lets a game of one's own in);
 - :mod:`cardrules.integrations.tensors`: the observation tensor, filled with NumPy.
 """
+
+from __future__ import annotations
+
+__all__ = ["missing_extra"]
+
+
+def missing_extra(exc: ModuleNotFoundError, *extras: str) -> ModuleNotFoundError:
+    """The error an adapter raises when the package ``exc`` names is missing: it says
+    which extra to install (its ``name`` stays the missing package's)."""
+    names = " or ".join(extras)
+    why = (
+        f"{exc.name} is not installed: this adapter needs the {names} extra "
+        f"(python -m pip install 'cardrules[{extras[0]}]')"
+    )
+    return ModuleNotFoundError(why, name=exc.name)

@@ -27,7 +27,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote
 
-import pyspiel
+from . import missing_extra
+
+try:
+    import pyspiel
+except ModuleNotFoundError as _exc:
+    raise missing_extra(_exc, "openspiel") from None
 
 from ..cards import parse_card
 from ..encoding import Encoding, Position, encoding_for, encoding_type

@@ -30,10 +30,15 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from . import missing_extra
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as _exc:
+    raise missing_extra(_exc, "pettingzoo") from None
 
 from ..encoding import Encoding, Position, encoding_for
 from ..errors import IllegalActionError

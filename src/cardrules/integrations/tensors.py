@@ -51,7 +51,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
+from . import missing_extra
+
+try:
+    import numpy as np
+except ModuleNotFoundError as _exc:
+    raise missing_extra(_exc, "openspiel", "pettingzoo") from None
 
 from ..cards import Card
 from ..encoding import (
