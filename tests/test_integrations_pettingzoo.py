@@ -193,3 +193,30 @@ def test_a_step_with_no_action_id_is_refused_and_changes_nothing(bad: object) ->
     assert e.position is before and e.agent_selection == agent
     e.step(np.int64(legal[0]))  # a NumPy integer is an id
     assert e.position is not before
+
+
+def test_the_docs_table_is_true_of_the_environments() -> None:
+    """docs/integrations/pettingzoo.rst's table: actions, observation shape, reward bound
+    and version of each environment with its default rules."""
+    from pathlib import Path
+
+    from cardrules.encoding import encoding_for
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "integrations" / "pettingzoo.rst").read_text()
+    table = page[page.index("The environments at a glance") :]
+    for name, players, call in [
+        ("aegis", 2, 'env("aegis")'),
+        ("gunsore", 2, 'env("gunsore")'),
+        ("haggis", 2, 'env("haggis")'),
+        ("haggis", 3, 'env("haggis", players=3)'),
+        ("eleusis", 5, 'env("eleusis")'),
+    ]:
+        e = env(name, players=players)
+        e.reset(seed=0)
+        agent = e.agents[0]
+        _, high = encoding_for(name, None, players).utility_bounds()
+        row = table[table.index(f"``{call}``") :].split("   * -")[0]
+        assert f"``Discrete({e.action_space(agent).n})``" in row
+        assert f"``{e.observation_space(agent)['observation'].shape}``" in row
+        assert f"0 to {high:g}" in row
+        assert f"``{e.unwrapped.metadata['name']}``" in row
