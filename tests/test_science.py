@@ -672,18 +672,21 @@ def test_the_science_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["science", "card is red", "--rounds", "0"]) == 1
 
 
-def test_the_science_command_shows_a_guess_with_its_start_part(capsys: pytest.CaptureFixture[str]) -> None:
-    """A guess the best-rule column does not show (a start: part added to it) is printed
-    on its turn, on one line; the rounds' guesses are the command's own."""
+def test_the_science_command_shows_each_guess_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every guess of a round is printed on its turn, on one line (a rule with a
+    ``start:`` part takes several lines of text); the rounds' guesses are the command's
+    own."""
+    from cardrules.cli.science_cmd import _one_line
+
     secret = 'rule "r":\n    start: card is ace\n    play: card.rank >= prev.rank'
+    assert _one_line(compile_rule(secret)) == 'rule "r": start: card is ace; play: card.rank >= prev.rank'
     assert main(["science", secret, "--rounds", "1", "--seed", "0"]) == 0
     out = capsys.readouterr().out
     result = play_science(compile_rule(secret), Scientist(seed=0), seed=0)
-    with_start = [(t, g) for t, g in result.guesses if "start:" in str(g)]
-    assert with_start  # this round needs one
-    for turn, guess in with_start:
+    assert result.guesses
+    for turn, guess in result.guesses:
         line = next(x for x in out.splitlines() if x.startswith(f"  turn {turn:2}:"))
-        assert "; ".join(x.strip() for x in str(guess).splitlines()[1:]) in line
+        assert _one_line(guess) in line
 
 
 # -- the prior, the choice of a card, the decision to guess ------------------------------------
@@ -1145,3 +1148,58 @@ def test_a_verdict_s_information_is_the_mutual_information_of_rules_and_verdict(
     mutual = h([p_yes, 1 - p_yes]) - sum(p * h([a, 1 - a]) for p, a in joint)
     accepting = sum(w / total * (1 - unknown) for w, ok in rules if ok)
     assert science._information(accepting, unknown, rate) == pytest.approx(mutual, abs=1e-9)
+
+
+# -- judging a guess: on the lines the secret builds, its start: part not judged -------
+
+ONLY_RED = compile_rule('rule "only red":\n    start: card is red\n    play:  card is red')
+ONLY_ACES = compile_rule('rule "only aces":\n    start: card is ace\n    play:  card is ace')
+
+
+class _Guesser:
+    """A scientist that plays its first card and states ``rule`` from the first turn; it
+    records what it is told of its wrong guesses."""
+
+    def __init__(self, rule):
+        self.rule = rule
+        self.told = []
+
+    def choose(self, hand, observations):
+        return hand[0]
+
+    def guess(self, observations):
+        return self.rule
+
+    def wrong_guess(self, rule, observations):
+        self.told.append((rule, len(observations)))
+
+
+@pytest.mark.parametrize(
+    ("guess", "secret"),
+    [("card is red", ONLY_RED), ("card.rank <= prev.rank", ONLY_ACES), ("card is ace", ONLY_ACES)],
+)
+def test_a_guess_is_judged_on_the_lines_the_secret_builds(guess, secret):
+    # the spec's examples: the guess's own start: part is not judged
+    from cardrules.eleusis import guess_is_right
+
+    rule = compile_rule(guess)
+    assert guess_is_right(rule, secret)
+    assert equivalent(rule, secret, in_play=True) is not None  # the symmetric check would refuse it
+    scientist = _Guesser(rule)
+    r = play_science(secret, scientist, seed=3)
+    assert r.solved and r.turns == 1 and r.wrong_guesses == 0 and scientist.told == []
+
+
+def test_a_wrong_guess_is_told_and_costs_the_penalty():
+    from cardrules.eleusis import guess_is_right
+
+    wrong = compile_rule("card is black")
+    assert not guess_is_right(wrong, ONLY_RED)
+    scientist = _Guesser(wrong)
+    r = play_science(ONLY_RED, scientist, seed=3, turns=5)
+    assert not r.solved and r.wrong_guesses == 5 and r.score == 0
+    assert [n for _, n in scientist.told] == [2, 3, 4, 5, 6]  # the starter, then one card a turn
+    # a guess that differs only where the secret never builds a line is still right,
+    # but one that differs on a line the secret builds is wrong
+    assert guess_is_right(compile_rule("card is red or prev is black"), ONLY_RED)
+    assert not guess_is_right(compile_rule("card is red or card is ace"), ONLY_RED)

@@ -66,7 +66,7 @@ from .rules import Phase as Phase
 from .rules import SideLine as SideLine
 from .rules import Task as Task
 from .sampler import _sampler
-from .science import ScienceRound, Scientist, play_science
+from .science import ScienceRound, Scientist, guess_is_right, play_science
 from .text import _HELP, Layout, _after_action, _rules_from_text, describe, layout_text, read_action, summary
 from .text import render as _render
 
@@ -181,7 +181,7 @@ def render(state: State, player: int | None = None) -> str:
 
 
 __all__ += ["parse_action", "render"]
-__all__ += ["Observation", "ScienceRound", "Scientist", "induce", "play_science"]
+__all__ += ["Observation", "ScienceRound", "Scientist", "guess_is_right", "induce", "play_science"]
 
 
 def sample_state(view: View, *, seed: object = None, rules: Rules | None = None) -> State:

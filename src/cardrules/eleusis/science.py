@@ -53,13 +53,14 @@ import attrs
 
 from ..cards import Card, canonical, standard_deck
 from ..errors import CardRulesError
-from ..lang.analysis import EquivalenceNotProven, equivalent
+from ..lang.analysis import SAMPLES_PER_LENGTH, EquivalenceNotProven, equivalent
+from ..lang.inplay import in_play_search
 from ..lang.rules import Rule
 from ..protocol import seeded_order
 from .induction import Hypothesis, Observation, atoms, check_standard_cards, ranked, searcher
 from .rules import BecomeProphet, Judge, NoPlay, Pass, Play, Rules, _chance_cards, _start
 
-__all__ = ["ScienceRound", "Scientist", "observations_from_view", "play_science"]
+__all__ = ["ScienceRound", "Scientist", "guess_is_right", "observations_from_view", "play_science"]
 
 #: The prior probability of "a rule the search does not know", kept beside the
 #: hypotheses so that probabilities are not overstated.  Such a rule is taken to judge
@@ -886,6 +887,37 @@ class ScienceRound:
     observations: tuple[Observation, ...]
 
 
+def guess_is_right(guess: Rule, secret: Rule, *, max_length: int = 10) -> bool:
+    """Whether ``guess`` is right about ``secret``, as a science round judges it: it gives
+    the secret rule's verdict on every card, along every main line the *secret* rule
+    builds (from every starter its ``start:`` part accepts, then each card it accepts).
+    The guess's own ``start:`` part is not judged: the round's starter is already on the
+    table, and the cards the secret refused as starters were never shown.
+
+    Exact where :func:`~cardrules.lang.equivalent` is exact; otherwise the same bounded
+    search (every built line of up to 2 cards, then random built lines of up to
+    ``max_length`` cards).
+
+    >>> from cardrules.eleusis import compile_rule
+    >>> only_aces = compile_rule('''
+    ... rule "only aces":
+    ...     start: card is ace
+    ...     play:  card is ace
+    ... ''')
+    >>> guess_is_right(compile_rule("card.rank <= prev.rank"), only_aces)
+    True
+    >>> guess_is_right(compile_rule("card is ace"), compile_rule("card.rank <= prev.rank"))
+    False
+    """
+    for rule in (guess, secret):
+        if not isinstance(rule, Rule):
+            raise TypeError(f"guess_is_right takes compiled Rules, not {type(rule).__name__}")
+    found, _ = in_play_search(
+        secret, guess, max_length=max_length, seed=0, samples=SAMPLES_PER_LENGTH, starts=False
+    )
+    return found is None
+
+
 def _two_decks_order(seed: object) -> tuple[Card, ...]:
     """Two standard decks shuffled by the library's seeded shuffle (``seed``, chance
     number 0): the order a seeded New Eleusis deal starts from."""
@@ -911,8 +943,9 @@ def play_science(
     out of play and not shown).  Each turn the scientist plays one card of its hand
     (``scientist.choose(hand, observations)``), the rule judges it against the main
     line, the scientist draws the next card (if any), then may state a guess
-    (``scientist.guess(observations)``): right when ``equivalent(guess, rule,
-    in_play=True)`` finds no difference, else it costs ``penalty``.  The round ends at
+    (``scientist.guess(observations)``): right when it gives the rule's verdict on
+    every card along every main line the rule builds (:func:`guess_is_right`; the
+    guess's own ``start:`` part is not judged), else it costs ``penalty``.  The round ends at
     the first right guess or after ``turns`` turns.  A scientist with a
     ``wrong_guess(rule, observations)`` method is told of each wrong guess.
 
@@ -962,10 +995,7 @@ def play_science(
         if not isinstance(stated, Rule):
             raise CardRulesError(f"a guess is a compiled Rule or None, not {stated!r}")
         guesses.append((turn, stated))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", EquivalenceNotProven)
-            right = equivalent(stated, rule, in_play=True) is None
-        if right:
+        if guess_is_right(stated, rule):
             solved = True
             break
         wrong += 1
