@@ -154,7 +154,9 @@ def sampler(v: View, rules: Rules | None):
         hands = [(), ()]
         hands[v.player] = v.hand
         hands[o] = canonical(cards)
-        return State(rules, 2, tuple(hands), v.table, v.scores, to_act, ())
+        # the view shows the cards played, which it reads from the history: a sample
+        # keeps them there, so that its view is the view it was drawn from
+        return State(rules, 2, tuple(hands), v.table, v.scores, to_act, tuple(map(Play, v.played)))
 
     return draw
 

@@ -17,7 +17,9 @@ Values are encoded by their declared type: a card as its canonical string (``"10
 tuple as a list, an attrs class (a haggis ``Combo``) as an object of its fields, a trick
 table or an Eleusis rule as its source text (types register their codec with
 :func:`register_codec`).  ``seed`` is an int, a string or null (any other seed is stored as
-its ``str``, which seeds chance identically).
+its ``str``, which seeds chance identically).  The text is always valid UTF-8: a string
+that is not (a lone surrogate such as ``"\\ud800"``) is written with JSON's ``\\u``
+escapes, and reads back as the same string.
 
 >>> from cardrules import parse_cards
 >>> encode_value(parse_cards("10H QS"))
@@ -217,7 +219,14 @@ def to_json(state: Any, *, indent: int | None = None) -> str:
         "rules": encode_value(state.rules),
         "history": [_encode_action(a) for a in state.history],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=indent)
+    text = json.dumps(doc, ensure_ascii=False, indent=indent)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # a lone surrogate (a seed "\ud800", a rule's text): written as its JSON escape,
+        # which every JSON reader gives back as the same string, and a file can hold
+        text = json.dumps(doc, ensure_ascii=True, indent=indent)
+    return text
 
 
 def from_json(text: str | bytes) -> Any:
