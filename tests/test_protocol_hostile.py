@@ -216,3 +216,70 @@ def test_fuzz_render(name: str, players: int, data: st.DataObject) -> None:
         assert not (player is None or (type(player) is int and 0 <= player < players))
         return
     assert isinstance(text, str) and text
+
+
+# -- Haggis: malformed actions ---------------------------------------------------------------
+
+
+def _giving_state() -> Any:
+    from cardrules import haggis
+
+    g = GAMES["haggis"]
+    for seed in range(50):
+        state = g.new_game(haggis.Rules(bomb_trick="choose"), players=3, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            if state.giving:
+                return state
+            legal = g.legal_actions(state)
+            bombs = [a for a in legal if type(a) is haggis.Play and a.combo.kind == "bomb"]
+            state = g.apply(state, rng.choice(bombs or legal))
+    raise AssertionError("no bomb won a trick in 50 games")
+
+
+def test_haggis_a_play_while_a_trick_is_given() -> None:
+    from cardrules import IllegalActionError, haggis
+
+    state = _giving_state()
+    with pytest.raises(IllegalActionError, match="give it to an opponent"):
+        GAMES["haggis"].apply(state, haggis.Play(5))  # type: ignore[arg-type]
+
+
+_JUNK_VALUES = st.sampled_from(
+    [None, 5, -1, 2**70, "7H", "", (), (None,), 1.5, True, [1], "set", "bomb", 3, 30]
+)
+
+
+@settings(max_examples=80)
+@given(data=st.data())
+def test_fuzz_haggis_malformed_actions(data: st.DataObject) -> None:
+    """A hand-made action with fields of any type is applied when legal, else
+    IllegalActionError; its text can be written."""
+    from cardrules import IllegalActionError, haggis
+    from cardrules.haggis.combos import Combo
+
+    g = GAMES["haggis"]
+    states = [*_states("haggis", 3)[1:], _giving_state()]
+    state = data.draw(st.sampled_from(states))
+    legal = g.legal_actions(state)
+    plays = [a for a in legal if type(a) is haggis.Play]
+    kind = data.draw(st.integers(0, 5))
+    if kind == 0:
+        action: Any = haggis.Play(data.draw(_JUNK_VALUES))
+    elif kind == 1:
+        action = haggis.Play(Combo(*(data.draw(_JUNK_VALUES) for _ in range(5))))
+    elif kind == 2 and plays:
+        combo = data.draw(st.sampled_from(plays)).combo
+        field = data.draw(st.sampled_from(attrs.fields(Combo)))
+        action = haggis.Play(attrs.evolve(combo, **{field.name: data.draw(_JUNK_VALUES)}))
+    elif kind == 3:
+        action = haggis.Bet(data.draw(_JUNK_VALUES))
+    elif kind == 4:
+        action = haggis.GiveTrick(data.draw(_JUNK_VALUES))
+    else:
+        action = data.draw(_JUNK_VALUES)
+    assert isinstance(str(action), str)
+    try:
+        g.apply(state, action)
+    except IllegalActionError:
+        assert action not in legal
