@@ -7,6 +7,8 @@ complaints in one place and let real bugs through.  Errors that describe bad *va
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "CardParseError",
     "CardRulesError",
@@ -18,8 +20,31 @@ __all__ = [
 ]
 
 
+#: the longest run of characters without a space an error message echoes whole; a
+#: longer one (a 5,000-character "name", a 3 MB action text) is cut
+MAX_ECHO = 150
+_LONG_RUN = re.compile(r"\S{" + str(MAX_ECHO + 1) + ",}")
+
+
+def cut_echoes(message: str) -> str:
+    """``message`` with every run of more than :data:`MAX_ECHO` characters without a space
+    cut to its start and its length: what a message echoes of a caller's text stays
+    readable however long that text is."""
+    if len(message) <= MAX_ECHO:
+        return message
+    return _LONG_RUN.sub(lambda m: f"{m[0][:60]}... ({len(m[0])} characters)", message)
+
+
 class CardRulesError(Exception):
-    """Base class of every error cardrules raises on purpose."""
+    """Base class of every error cardrules raises on purpose.
+
+    A message echoes what it was given, cut (:func:`cut_echoes`): a run of more than
+    :data:`MAX_ECHO` characters without a space shows its start and its length."""
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            args = (cut_echoes(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class InvalidCardError(CardRulesError, ValueError):
