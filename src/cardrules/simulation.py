@@ -315,6 +315,8 @@ def _play_batch(batch: _Batch) -> list[GameResult | GameFailure]:
     """The task an executor runs: every game of ``batch``, failures included."""
     try:
         game_named(batch.game, batch.module)  # a game of the user's registers as its module loads
+        # the payload _payload pickled in the simulate call that made this task, sent by
+        # the caller's own executor: never data from outside the program
         entries, rules = pickle.loads(batch.payload)
     except Exception as exc:  # say so for every game of the batch rather than lose it
         error = f"the worker cannot load the agents or the game: {type(exc).__name__}: {exc}"

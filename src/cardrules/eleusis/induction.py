@@ -449,6 +449,8 @@ _COMPARE: Final[dict[str, Callable[[int, int], bool]]] = {
 
 @functools.cache
 def _expression(py: str) -> Callable[[Sequence[Card], Card], int]:
+    # ``py`` is an expression of the library's own atom table (_raw_atoms), never text
+    # from outside: the search compiles its building blocks once
     fn: Callable[[Sequence[Card], Card], int] = eval(f"lambda l, c: {py}", _namespace())
     return fn
 
@@ -604,7 +606,7 @@ def atoms() -> tuple[Atom, ...]:
     factor = learnt_factors(zip(texts, weights, strict=True), TEMPLATE_COUNTS)
     made: list[Atom] = []
     for (text, py, depth, scale), size, weight in zip(raw, sizes, weights, strict=True):
-        fn = eval(f"lambda l, c: {py}", ns)
+        fn = eval(f"lambda l, c: {py}", ns)  # the library's own atom table, never outside text
         reads_card = re.search(r"\bcard\b", text) is not None
         reads_line = re.search(r"\bprev[23]?\b|\bline\b|\blast\b|\bposition\b", text) is not None
         weight *= factor[template(text)]
