@@ -3,6 +3,8 @@
 Every one derives from :class:`CardRulesError`, so a caller can catch the library's
 complaints in one place and let real bugs through.  Errors that describe bad *values*
 (a card string, a state file) are also :class:`ValueError`, as Python code expects.
+A message that echoes what it was given cuts a run of more than 150 characters without
+a space to its start and its length, so a message stays short however long the text.
 """
 
 from __future__ import annotations
@@ -38,8 +40,8 @@ def cut_echoes(message: str) -> str:
 class CardRulesError(Exception):
     """Base class of every error cardrules raises on purpose.
 
-    A message echoes what it was given, cut (:func:`cut_echoes`): a run of more than
-    :data:`MAX_ECHO` characters without a space shows its start and its length."""
+    A message echoes what it was given, cut: a run of more than 150 characters without a
+    space shows its start and its length."""
 
     def __init__(self, *args: object) -> None:
         if args and isinstance(args[0], str):

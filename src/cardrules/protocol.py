@@ -559,7 +559,7 @@ class GameDef(Generic[S, R]):
         :class:`IllegalActionError` naming the nearest legal actions when none matches.
         Without a game's own reader, ``text`` is matched against the legal actions'
         ``str`` (case and card notation aside).  A text longer than
-        :data:`MAX_ACTION_TEXT` characters (far beyond any action's) is refused before
+        :data:`~cardrules.protocol.MAX_ACTION_TEXT` characters (far beyond any action's) is refused before
         it is read."""
         self.check_state(state)
         if isinstance(text, str) and len(text) > MAX_ACTION_TEXT:
