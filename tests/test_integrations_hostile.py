@@ -258,3 +258,17 @@ def test_fuzz_raw_env_constructor(name: str, options: dict[str, Any]) -> None:
         return
     e.reset(seed=1)
     assert e.agents
+
+
+def test_from_cardrules_and_the_resampler_take_only_their_games_states() -> None:
+    from cardrules.integrations.sampling import sample_state
+
+    game = pyspiel.load_game("python_cardrules_aegis")
+    for bad in (5, None, GAMES["haggis"].new_game(seed=1)):
+        with pytest.raises(TypeError, match="must be a state of aegis"):
+            cos.from_cardrules(game, bad)
+        with pytest.raises(TypeError, match="must be a state of aegis"):
+            sample_state("aegis", bad, 0)
+    other_rules = GAMES["aegis"].new_game(GAMES["aegis"].Rules(target=30), seed=1)
+    with pytest.raises(CardRulesError, match="rules and players"):
+        cos.from_cardrules(game, other_rules)

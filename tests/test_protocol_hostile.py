@@ -283,3 +283,11 @@ def test_fuzz_haggis_malformed_actions(data: st.DataObject) -> None:
         g.apply(state, action)
     except IllegalActionError:
         assert action not in legal
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_view_takes_only_its_games_states(name: str) -> None:
+    g = GAMES[name]
+    for bad in [*_JUNK, *(GAMES[o].new_game(seed=1) for o in GAME_NAMES if o != name)]:
+        with pytest.raises(TypeError, match=f"must be a state of {name}"):
+            g.view(bad, 0)

@@ -388,6 +388,8 @@ class GameDef(Generic[S, R]):
 
     def view(self, state: S, player: int) -> Any:
         """What ``player`` may see of ``state``, and nothing more."""
+        if not isinstance(state, self.State):
+            self.check_state(state)
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.players:
             raise CardRulesError(f"{self.name}: no player {player!r} in a {state.players}-player game")
         return self._view(state, player)

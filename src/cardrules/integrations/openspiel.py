@@ -362,6 +362,7 @@ def from_cardrules(game: CardRulesGame, state: Any) -> CardRulesState:
     same game, rules and players).  Its OpenSpiel history holds the tokens of
     ``state.history``."""
     enc = game.encoding
+    enc.game.check_state(state)
     out = game.new_initial_state()
     for token in enc.action_tokens(enc.game.new_game(enc.rules, players=enc.players), state.history):
         out.apply_action(token)
