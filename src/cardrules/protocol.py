@@ -172,6 +172,11 @@ class SearchHooks:
     standing: Callable[[Any], list[float]] | None = None
 
 
+#: ``value`` read back through the JSON codec, which checks the declared type of every
+#: field (:func:`cardrules.serialize.decode_value`): set by :mod:`cardrules.serialize` as
+#: it loads (the package loads it), so that this module does not import it back
+_typed_copy: Callable[[Any], Any] | None = None
+
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}
 _BY_NAME: dict[str, GameDef[Any, Any]] = {}
 
@@ -462,13 +467,12 @@ class GameDef(Generic[S, R]):
     def _check_view_types(self, view: Any) -> None:
         """Refuse a view with a field of a type its class does not declare (an attrs
         view, read back through the JSON codec, which checks every declared type)."""
-        if not attrs.has(type(view)):
+        if not attrs.has(type(view)) or _typed_copy is None:
             return
         from .sampling import SampleError
-        from .serialize import decode_value, encode_value
 
         try:
-            typed = decode_value(type(view), encode_value(view), "view")
+            typed = _typed_copy(view)
         except CardRulesError as exc:
             raise SampleError(f"{self.name}: the view is impossible: {_cut(str(exc))}") from None
         except (TypeError, ValueError, AttributeError, LookupError) as exc:

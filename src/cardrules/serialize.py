@@ -39,6 +39,7 @@ from typing import Any, Final, Literal, Union
 
 import attrs
 
+from . import protocol as _protocol
 from .cards import Card, parse_card
 from .errors import CardRulesError, StateFormatError
 from .protocol import CHANCE, GAMES, GameDef, game_of
@@ -278,3 +279,14 @@ def from_json(text: str | bytes) -> Any:
             raise StateFormatError("a seeded state never waits at a chance node")
         state = attrs.evolve(state, seed=seed)
     return state
+
+
+def _typed_copy(value: Any) -> Any:
+    """``value`` (an attrs record) encoded and decoded again: a field of a type its class
+    does not declare raises :class:`~cardrules.StateFormatError`."""
+    return decode_value(type(value), encode_value(value), "view")
+
+
+# what GameDef.sampler checks a view's field types with (the protocol cannot import this
+# module: this module imports it)
+_protocol._typed_copy = _typed_copy
