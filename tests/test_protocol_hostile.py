@@ -291,3 +291,28 @@ def test_view_takes_only_its_games_states(name: str) -> None:
     for bad in [*_JUNK, *(GAMES[o].new_game(seed=1) for o in GAME_NAMES if o != name)]:
         with pytest.raises(TypeError, match=f"must be a state of {name}"):
             g.view(bad, 0)
+
+
+def test_a_sampler_that_deals_another_games_states_is_named() -> None:
+    from cardrules import GameDef
+
+    g = GAMES["gunsore"]
+    other = GAMES["aegis"]
+    wrong = GameDef(
+        "wrong_sampler",
+        rules_type=g.Rules,
+        state_type=type("WrongState", (g.State,), {}),
+        action_types=g.action_types[1:],
+        player_counts=g.player_counts,
+        default_players=g.default_players,
+        start=g._start,
+        legal_actions=g._legal,
+        step=g._step,
+        chance_cards=g._chance_cards,
+        deal=g._deal,
+        view=g._view,
+        sampler=lambda v, r: lambda rng: other.new_game(seed=1),
+        view_type=g.view_type,
+    )
+    with pytest.raises(CardRulesError, match="its sampler dealt an? aegis state"):
+        wrong.sample_state(g.view(g.new_game(seed=1), 0))

@@ -451,7 +451,14 @@ class GameDef(Generic[S, R]):
         self._check_view_types(view)
         try:
             draw = self._sampler(view, rules)
-            self._check_sample(view, draw(random.Random(0)))
+            sample = draw(random.Random(0))
+            if not isinstance(sample, self.State):  # the game's sampler is wrong, not the view
+                raise _WrongSample(
+                    f"{self.name}: its sampler dealt {_kind(sample)}, not a state of {self.name}"
+                )
+            self._check_sample(view, sample)
+        except _WrongSample as exc:
+            raise CardRulesError(str(exc)) from None
         except CardRulesError as exc:
             if isinstance(exc, SampleError):
                 raise
@@ -651,6 +658,10 @@ class GameDef(Generic[S, R]):
 
 #: the longest text :meth:`GameDef.parse_action` reads (an action's text is a line)
 MAX_ACTION_TEXT: Final = 10_000
+
+
+class _WrongSample(Exception):
+    """A sampler that deals states of another class (a fault of the game's, not the view's)."""
 
 
 def _cut(text: str, limit: int = 200) -> str:
