@@ -314,5 +314,5 @@ def test_a_sampler_that_deals_another_games_states_is_named() -> None:
         sampler=lambda v, r: lambda rng: other.new_game(seed=1),
         view_type=g.view_type,
     )
-    with pytest.raises(CardRulesError, match="its sampler dealt an? aegis state"):
+    with pytest.raises(CardRulesError, match="its sampler dealt an aegis state"):
         wrong.sample_state(g.view(g.new_game(seed=1), 0))

@@ -673,7 +673,7 @@ def _kind(value: object) -> str:
     """What ``value`` is, for a message: its type, and the game it belongs to."""
     game = _BY_STATE.get(type(value))
     if game is not None:
-        return f"a {game.name} state"
+        return f"{'an' if game.name[0] in 'aeiou' else 'a'} {game.name} state"
     return f"{type(value).__module__}.{type(value).__qualname__}".removeprefix("builtins.")
 
 
