@@ -174,8 +174,12 @@ def test_parameters_are_checked_when_the_game_is_loaded(spec: str, params: Any, 
 
 def test_a_direct_constructor_checks_players_too() -> None:
     cls = type(pyspiel.load_game("python_cardrules_haggis"))
-    with pytest.raises(CardRulesError, match="played by"):
+    with pytest.raises(CardRulesError, match="players=4611686018427387904 does not fit OpenSpiel's int"):
         cls({"players": 2**62})
+    with pytest.raises(CardRulesError, match="played by"):
+        cls({"players": 9})
+    with pytest.raises(CardRulesError, match="max_hands must be of type int, not ''"):
+        cls({"max_hands": ""})
     with pytest.raises(CardRulesError, match="unknown parameter"):
         cls({"": 1})
 

@@ -366,6 +366,11 @@ class Encoding:
         unknown = set(p) - set(known)
         if unknown:
             raise CardRulesError(f"{cls.name}: unknown parameter(s) {', '.join(sorted(unknown))}")
+        for key, value in params.items():  # a framework's parameters are plain values of the defaults' types
+            want = type(known[key])
+            if type(value) is not want:
+                kind = want.__name__
+                raise CardRulesError(f"{cls.name}: parameter {key} must be of type {kind}, not {value!r}")
         players = p.pop("players", None)
         options, extra = cls._rules_options(p)
         return GAMES[cls.name].Rules(**options), players, extra

@@ -118,6 +118,11 @@ class CardRulesGame(pyspiel.Game):
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = dict(params or {})
+        for key, value in params.items():  # OpenSpiel holds an int parameter in a C int
+            if type(value) is int and not -_INT_MAX - 1 <= value <= _INT_MAX:
+                raise CardRulesError(
+                    f"{self.game_name}: parameter {key}={value} does not fit OpenSpiel's int"
+                )
         for key, value in params.items():  # OpenSpiel's game strings cannot hold , ( ) = as such
             if isinstance(value, str):
                 params[key] = _quote(unquote(value))
