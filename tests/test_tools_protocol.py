@@ -141,8 +141,9 @@ def view(state: State, player: int) -> View:
     return View(player, state.hands[player], state.table, _played(state), state.scores, state.rules)
 
 
-def sampler(v: View, rules: Rules | None):
-    """The opponent's hand from the cards neither seen nor played, once per draw."""
+def sampler(v: View, rules: Rules | None, cls: type[State] = State):
+    """The opponent's hand from the cards neither seen nor played, once per draw (states
+    of ``cls``: each game's own)."""
     rules = rules if rules is not None else v.rules
     unseen = [c for c in _deck(rules) if c not in v.hand and c not in v.played]
     o = 1 - v.player
@@ -154,7 +155,9 @@ def sampler(v: View, rules: Rules | None):
         hands = [(), ()]
         hands[v.player] = v.hand
         hands[o] = canonical(cards)
-        return State(rules, 2, tuple(hands), v.table, v.scores, to_act, ())
+        # the view shows the cards played, which it reads from the history: a sample
+        # keeps them there, so that its view is the view it was drawn from
+        return cls(rules, 2, tuple(hands), v.table, v.scores, to_act, tuple(map(Play, v.played)))
 
     return draw
 
@@ -221,8 +224,8 @@ DUEL = register_game(GameDef(
 PLAIN = register_game(GameDef(
     "duel_plain", rules_type=Rules, state_type=PlainState, action_types=(Play,), player_counts=(2,),
     default_players=2, start=_start_of(PlainState), legal_actions=legal_actions, step=step,
-    chance_cards=chance_cards, deal=deal, view=view, sampler=sampler, greedy_agent=GreedyDuelist,
-    module=__name__,
+    chance_cards=chance_cards, deal=deal, view=view, sampler=lambda v, r: sampler(v, r, PlainState),
+    greedy_agent=GreedyDuelist, module=__name__,
 ))  # fmt: skip
 
 

@@ -106,6 +106,8 @@ def _python_replace(cls: type[T]) -> Callable[..., T]:
     source = f"def replace(record, /, *, {params}):\n    return _cls(\n        {args},\n    )\n"
     filename = f"<cardrules record maker {cls.__module__}.{cls.__qualname__}-{next(_serial)}>"
     namespace: dict[str, Any] = {"_cls": cls, "_KEEP": _KEEP}
+    # generated here from the field names of a record class of the program's own, never
+    # from text that comes from outside
     exec(compile(source, filename, "exec"), namespace)
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)

@@ -366,6 +366,11 @@ class Encoding:
         unknown = set(p) - set(known)
         if unknown:
             raise CardRulesError(f"{cls.name}: unknown parameter(s) {', '.join(sorted(unknown))}")
+        for key, value in params.items():  # a framework's parameters are plain values of the defaults' types
+            want = type(known[key])
+            if type(value) is not want:
+                kind = want.__name__
+                raise CardRulesError(f"{cls.name}: parameter {key} must be of type {kind}, not {value!r}")
         players = p.pop("players", None)
         options, extra = cls._rules_options(p)
         return GAMES[cls.name].Rules(**options), players, extra
@@ -787,5 +792,6 @@ def encoding_for(name: str, rules: Any = None, players: int | None = None, **ext
     game = GAMES[name]
     if rules is None:
         rules = game.Rules()
+    elif not isinstance(rules, game.Rules):
+        raise CardRulesError(f"{name}: rules must be a {name}.Rules, not {type(rules).__name__}")
     return cls(rules, game._players(players), **extra)
-

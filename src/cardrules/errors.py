@@ -3,9 +3,13 @@
 Every one derives from :class:`CardRulesError`, so a caller can catch the library's
 complaints in one place and let real bugs through.  Errors that describe bad *values*
 (a card string, a state file) are also :class:`ValueError`, as Python code expects.
+A message that echoes what it was given cuts a run of more than 150 characters without
+a space to its start and its length, so a message stays short however long the text.
 """
 
 from __future__ import annotations
+
+import re
 
 __all__ = [
     "CardParseError",
@@ -18,8 +22,31 @@ __all__ = [
 ]
 
 
+#: the longest run of characters without a space an error message echoes whole; a
+#: longer one (a 5,000-character "name", a 3 MB action text) is cut
+MAX_ECHO = 150
+_LONG_RUN = re.compile(r"\S{" + str(MAX_ECHO + 1) + ",}")
+
+
+def cut_echoes(message: str) -> str:
+    """``message`` with every run of more than :data:`MAX_ECHO` characters without a space
+    cut to its start and its length: what a message echoes of a caller's text stays
+    readable however long that text is."""
+    if len(message) <= MAX_ECHO:
+        return message
+    return _LONG_RUN.sub(lambda m: f"{m[0][:60]}... ({len(m[0])} characters)", message)
+
+
 class CardRulesError(Exception):
-    """Base class of every error cardrules raises on purpose."""
+    """Base class of every error cardrules raises on purpose.
+
+    A message echoes what it was given, cut: a run of more than 150 characters without a
+    space shows its start and its length."""
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            args = (cut_echoes(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class InvalidCardError(CardRulesError, ValueError):

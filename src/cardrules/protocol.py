@@ -50,6 +50,7 @@ from .errors import CardRulesError, IllegalActionError, UnknownGameError
 __all__ = [
     "CHANCE",
     "GAMES",
+    "MAX_ACTION_TEXT",
     "Agent",
     "GameDef",
     "SearchHooks",
@@ -171,6 +172,11 @@ class SearchHooks:
     standing: Callable[[Any], list[float]] | None = None
 
 
+#: ``value`` read back through the JSON codec, which checks the declared type of every
+#: field (:func:`cardrules.serialize.decode_value`): set by :mod:`cardrules.serialize` as
+#: it loads (the package loads it), so that this module does not import it back
+_typed_copy: Callable[[Any], Any] | None = None
+
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}
 _BY_NAME: dict[str, GameDef[Any, Any]] = {}
 
@@ -206,6 +212,8 @@ class GameDef(Generic[S, R]):
         Eleusis: a secret rule; ``name`` picks one of several named rules);
     tools
         ``sampler(view, rules) -> draw(rng) -> State`` (see :meth:`sampler`),
+        ``view_type`` (the class of the game's views, which :meth:`sampler` checks;
+        default: the type of a new game's view),
         ``greedy_agent(seed) -> agent``, ``search`` (:class:`SearchHooks`),
         ``encoding(rules, players)`` (the integer actions and observations of the
         OpenSpiel and PettingZoo adapters);
@@ -247,6 +255,7 @@ class GameDef(Generic[S, R]):
         search: SearchHooks | None = None,
         encoding: Callable[[R, int], Any] | None = None,
         module: str | None = None,
+        view_type: type | None = None,
     ) -> None:
         if not isinstance(name, str) or not name.isidentifier():
             raise CardRulesError(f"a game's name must be a Python identifier, not {name!r}")
@@ -293,6 +302,8 @@ class GameDef(Generic[S, R]):
         #: ``encoding(rules, players)`` for the OpenSpiel and PettingZoo adapters, or ``None``
         self.encoding = encoding
         self.module = module
+        #: the class of the game's views (``None``: learned from the first view asked for)
+        self._view_type = view_type
         # each state class's record maker's replace (attrs.evolve's result, made faster):
         # new_game(seed=...) puts the seed on the start's state with it
         self._replace: dict[type, Callable[..., Any]] = {}
@@ -382,6 +393,8 @@ class GameDef(Generic[S, R]):
 
     def view(self, state: S, player: int) -> Any:
         """What ``player`` may see of ``state``, and nothing more."""
+        if not isinstance(state, self.State):
+            self.check_state(state)
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.players:
             raise CardRulesError(f"{self.name}: no player {player!r} in a {state.players}-player game")
         return self._view(state, player)
@@ -398,15 +411,106 @@ class GameDef(Generic[S, R]):
                 raise IllegalActionError(f"action {i} ({action}): {exc}") from exc
         return state
 
+    @property
+    def view_type(self) -> type:
+        """The class of the game's views (given to the ``GameDef``, or the type of a new
+        game's view)."""
+        if self._view_type is None:
+            self._view_type = type(self._view(self.new_game(), self.default_seat))
+        return self._view_type
+
+    def check_state(self, state: object, what: str = "state") -> None:
+        """Raise :class:`TypeError` unless ``state`` is a state of this game."""
+        if not isinstance(state, self.State):
+            raise TypeError(f"{self.name}: {what} must be a state of {self.name}, not {_kind(state)}")
+
     def sampler(self, view: Any, *, rules: R | None = None) -> Callable[[random.Random], S]:
         """A function ``draw(rng) -> State`` giving states consistent with ``view``: the
         analysis of what the view rules out is done once, here, and each call of
         ``draw`` only deals the hidden cards anew (what a search does many times per
         decision).  ``rules`` are the game's rules (a view does not always show them;
-        default ``Rules()``).  Raises :class:`CardRulesError` for a game without one."""
+        default ``Rules()``).  Raises :class:`CardRulesError` for a game without one.
+
+        A view that no state of the game can have (a tampered one: the wrong player to
+        act, cards that are not there ...) is refused here, once, with
+        :class:`~cardrules.sampling.SampleError` (a :class:`CardRulesError`): the game's
+        sampler checks what it must to work at all, and then one state is drawn and
+        checked: its view must be ``view``, and its legal actions and the first of them
+        must work.  Before all that, every field of the view must be of its declared
+        type.  A view of another game raises :class:`TypeError`."""
         if self._sampler is None:
             raise CardRulesError(f"{self.name} has no state sampler")
-        return self._sampler(view, rules)
+        if not isinstance(view, self.view_type):
+            raise TypeError(f"{self.name}: sampler takes a view of {self.name}, not {_kind(view)}")
+        if rules is not None and not isinstance(rules, self.Rules):
+            raise CardRulesError(
+                f"{self.name}: rules must be a {self.name}.Rules, not {type(rules).__name__}"
+            )
+        from .sampling import SampleError
+
+        self._check_view_types(view)
+        try:
+            draw = self._sampler(view, rules)
+            sample = draw(random.Random(0))
+            if not isinstance(sample, self.State):  # the game's sampler is wrong, not the view
+                raise _WrongSample(
+                    f"{self.name}: its sampler dealt {_kind(sample)}, not a state of {self.name}"
+                )
+            self._check_sample(view, sample)
+        except _WrongSample as exc:
+            raise CardRulesError(str(exc)) from None
+        except CardRulesError as exc:
+            if isinstance(exc, SampleError):
+                raise
+            raise SampleError(f"{self.name}: the view is impossible: {exc}") from None
+        except (AssertionError, AttributeError, LookupError, TypeError, ValueError, ArithmeticError) as exc:
+            # a field of a type or size no real view has: the view is not one of the game's
+            raise SampleError(
+                f"{self.name}: the view is impossible "
+                f"(sampling it fails: {type(exc).__name__}: {_cut(str(exc))})"
+            ) from None
+        return draw
+
+    def _check_view_types(self, view: Any) -> None:
+        """Refuse a view with a field of a type its class does not declare (an attrs
+        view, read back through the JSON codec, which checks every declared type)."""
+        if not attrs.has(type(view)) or _typed_copy is None:
+            return
+        from .sampling import SampleError
+
+        try:
+            typed = _typed_copy(view)
+        except CardRulesError as exc:
+            raise SampleError(f"{self.name}: the view is impossible: {_cut(str(exc))}") from None
+        except (TypeError, ValueError, AttributeError, LookupError) as exc:
+            raise SampleError(f"{self.name}: the view is impossible: {_cut(str(exc))}") from None
+        if typed != view:
+            raise SampleError(f"{self.name}: the view is impossible: a field is not of its declared type")
+
+    def _check_sample(self, view: Any, sample: S) -> None:
+        """Refuse ``view`` unless ``sample`` (drawn from it) shows exactly ``view`` to its
+        player and can be played on from."""
+        from .sampling import SampleError
+
+        player = getattr(view, "player", None)
+        if type(player) is not int or not 0 <= player < sample.players:
+            raise SampleError(f"{self.name}: the view is impossible: no player {_cut(repr(player))}")
+        if self._view(sample, player) != view:
+            raise SampleError(
+                f"{self.name}: the view is impossible: no state of the game shows it "
+                "(a state dealt from it shows its player something else)"
+            )
+        if sample.to_act is CHANCE:
+            self.chance_cards(sample)
+        elif not sample.is_over:
+            if not (type(sample.to_act) is int and 0 <= sample.to_act < sample.players):
+                raise SampleError(f"{self.name}: the view is impossible: player {sample.to_act!r} to act")
+            legal = self.legal_actions(sample)
+            if not legal:
+                raise SampleError(
+                    f"{self.name}: the view is impossible: the player to act has no legal action"
+                )
+            self.apply(sample, legal[0])
 
     @property
     def can_sample(self) -> bool:
@@ -417,7 +521,15 @@ class GameDef(Generic[S, R]):
         """A whole state consistent with everything ``view`` shows, its hidden cards
         dealt at random (uniformly where the view only fixes how many cards lie
         where): ``view(sample, view.player) == view``.  ``seed`` makes it reproducible."""
-        return self.sampler(view, rules=rules)(random.Random(None if seed is None else f"sample:{seed}"))
+        return self.sampler(view, rules=rules)(random.Random(None if seed is None else _seed_bytes(seed)))
+
+    def _sample_own_view(self, view: Any, *, seed: object = None, rules: R | None = None) -> S:
+        """:meth:`sample_state` of a view the library itself just took of a real state
+        (the OpenSpiel resampler, many times a decision): the checks of a view that may
+        be tampered with are left out, the sample is the same."""
+        assert self._sampler is not None
+        draw = self._sampler(view, rules)
+        return draw(random.Random(None if seed is None else _seed_bytes(seed)))
 
     def chance_cards(self, state: S) -> tuple[Card, ...]:
         """At a chance node the cards to shuffle, in canonical order; else ``()``."""
@@ -459,7 +571,15 @@ class GameDef(Generic[S, R]):
         """The legal action ``text`` names (``str(action)`` reads back as ``action``);
         :class:`IllegalActionError` naming the nearest legal actions when none matches.
         Without a game's own reader, ``text`` is matched against the legal actions'
-        ``str`` (case and card notation aside)."""
+        ``str`` (case and card notation aside).  A text longer than
+        :data:`~cardrules.protocol.MAX_ACTION_TEXT` characters (far beyond any action's) is refused before
+        it is read."""
+        self.check_state(state)
+        if isinstance(text, str) and len(text) > MAX_ACTION_TEXT:
+            raise IllegalActionError(
+                f"{self.name}: an action's text is at most {MAX_ACTION_TEXT} characters, "
+                f"not {len(text)} ({_cut(text, 40)!r})"
+            )
         if self._parse_action is not None:
             return self._parse_action(state, text)
         from .notation import Notation, read
@@ -469,6 +589,7 @@ class GameDef(Generic[S, R]):
     def render(self, state: S, player: int | None = None) -> str:
         """The table as text: all of it, or only what ``player`` may see (drawn from
         :meth:`view`, so nothing hidden can show)."""
+        self.check_state(state)
         if player is not None:
             self.view(state, player)  # checks the player
         if self._render is not None:
@@ -533,6 +654,33 @@ class GameDef(Generic[S, R]):
             state = self._deal(state, Shuffle(seeded_order(seed, k, self._chance_cards(state))))
             k += 1
         return state
+
+
+#: the longest text :meth:`GameDef.parse_action` reads (an action's text is a line)
+MAX_ACTION_TEXT: Final = 10_000
+
+
+class _WrongSample(Exception):
+    """A sampler that deals states of another class (a fault of the game's, not the view's)."""
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    """``text``, cut to about ``limit`` characters (for an error message that echoes it)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _kind(value: object) -> str:
+    """What ``value`` is, for a message: its type, and the game it belongs to."""
+    game = _BY_STATE.get(type(value))
+    if game is not None:
+        return f"{'an' if game.name[0] in 'aeiou' else 'a'} {game.name} state"
+    return f"{type(value).__module__}.{type(value).__qualname__}".removeprefix("builtins.")
+
+
+def _seed_bytes(seed: object) -> bytes:
+    """A sampler's seed as bytes: every string seeds it, a lone surrogate too (what
+    ``random.Random`` gives for the text of ``sample:{seed}``, where it can encode it)."""
+    return f"sample:{seed}".encode("utf-8", "surrogatepass")
 
 
 def register_game(game: GameDef[Any, Any]) -> GameDef[Any, Any]:

@@ -17,7 +17,9 @@ Values are encoded by their declared type: a card as its canonical string (``"10
 tuple as a list, an attrs class (a haggis ``Combo``) as an object of its fields, a trick
 table or an Eleusis rule as its source text (types register their codec with
 :func:`register_codec`).  ``seed`` is an int, a string or null (any other seed is stored as
-its ``str``, which seeds chance identically).
+its ``str``, which seeds chance identically).  The text is always valid UTF-8: a string
+that is not (a lone surrogate such as ``"\\ud800"``) is written with JSON's ``\\u``
+escapes, and reads back as the same string.
 
 >>> from cardrules import parse_cards
 >>> encode_value(parse_cards("10H QS"))
@@ -37,6 +39,7 @@ from typing import Any, Final, Literal, Union
 
 import attrs
 
+from . import protocol as _protocol
 from .cards import Card, parse_card
 from .errors import CardRulesError, StateFormatError
 from .protocol import CHANCE, GAMES, GameDef, game_of
@@ -217,7 +220,14 @@ def to_json(state: Any, *, indent: int | None = None) -> str:
         "rules": encode_value(state.rules),
         "history": [_encode_action(a) for a in state.history],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=indent)
+    text = json.dumps(doc, ensure_ascii=False, indent=indent)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # a lone surrogate (a seed "\ud800", a rule's text): written as its JSON escape,
+        # which every JSON reader gives back as the same string, and a file can hold
+        text = json.dumps(doc, ensure_ascii=True, indent=indent)
+    return text
 
 
 def from_json(text: str | bytes) -> Any:
@@ -269,3 +279,14 @@ def from_json(text: str | bytes) -> Any:
             raise StateFormatError("a seeded state never waits at a chance node")
         state = attrs.evolve(state, seed=seed)
     return state
+
+
+def _typed_copy(value: Any) -> Any:
+    """``value`` (an attrs record) encoded and decoded again: a field of a type its class
+    does not declare raises :class:`~cardrules.StateFormatError`."""
+    return decode_value(type(value), encode_value(value), "view")
+
+
+# what GameDef.sampler checks a view's field types with (the protocol cannot import this
+# module: this module imports it)
+_protocol._typed_copy = _typed_copy

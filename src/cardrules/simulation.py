@@ -31,7 +31,10 @@ Failures
    A game whose agent raises (or returns an illegal action) does not stop the others:
    every other game is played, and then :class:`SimulationError` is raised, carrying the
    :class:`GameFailure` of each failed game (its number, seed and error) and the summary of
-   the games that finished.
+   the games that finished.  An executor that breaks its contract (no ``map``, a ``map``
+   that raises, returns too few results or something other than a task's results) fails
+   the games it lost the same way, each failure saying what the executor did; the
+   results that came back are kept.
 """
 
 from __future__ import annotations
@@ -312,6 +315,8 @@ def _play_batch(batch: _Batch) -> list[GameResult | GameFailure]:
     """The task an executor runs: every game of ``batch``, failures included."""
     try:
         game_named(batch.game, batch.module)  # a game of the user's registers as its module loads
+        # the payload _payload pickled in the simulate call that made this task, sent by
+        # the caller's own executor: never data from outside the program
         entries, rules = pickle.loads(batch.payload)
     except Exception as exc:  # say so for every game of the batch rather than lose it
         error = f"the worker cannot load the agents or the game: {type(exc).__name__}: {exc}"
@@ -419,27 +424,61 @@ def _execute(
             stop = min(start + size, run.games)
             batches.append((run, _Batch(run.game, module, payload, run.seed, start, stop, max_actions)))
     tasks = [b for _, b in batches]
-    outcomes: Iterator[list[GameResult | GameFailure]] = iter(executor.map(_play_batch, tasks))
-    for k, (run, _) in enumerate(batches):
+
+    def lost(k: int, error: str, trace: str = "", stop: int | None = None) -> None:
+        """Batches ``k`` to ``stop - 1`` (default: all the rest) are lost: every game of
+        theirs fails with ``error``."""
+        for run2, batch2 in batches[k:stop]:
+            for i in range(batch2.start, batch2.stop):
+                failures.append(GameFailure(i, f"{run2.seed}:{i}", error, trace))
+
+    mapper = getattr(executor, "map", None)
+    if not callable(mapper):
+        lost(0, f"the executor {_short(executor)} has no map(fn, iterable) method")
+        return results, failures
+    try:
+        outcomes: Iterator[Any] = iter(mapper(_play_batch, tasks))
+    except Exception as exc:  # map itself raised, or returned nothing to iterate
+        lost(0, f"the executor's map raised {type(exc).__name__}: {_short(str(exc))}", traceback.format_exc())
+        return results, failures
+    for k, (run, batch) in enumerate(batches):
         try:
             got = next(outcomes)
-        except StopIteration:  # pragma: no cover - an executor that drops results
-            got = None
-            error = "the executor returned no result"
-            trace = ""
-        except Exception as exc:  # the task itself was lost (a worker died, ...)
-            got = None
-            error = f"{type(exc).__name__}: {exc}"
-            trace = traceback.format_exc()
-        if got is None:  # this batch is lost, and with ``map`` so are the batches after it
-            for run2, batch2 in batches[k:]:
-                for i in range(batch2.start, batch2.stop):
-                    failures.append(GameFailure(i, f"{run2.seed}:{i}", error, trace))
+        except StopIteration:  # an executor that drops results
+            lost(k, f"the executor's map returned {k} results for {len(batches)} tasks")
             break
-        take(run, got)
+        except Exception as exc:  # the task itself was lost (a worker died, ...)
+            # with ``map``, so are the batches after it
+            lost(k, f"{type(exc).__name__}: {_short(str(exc))}", traceback.format_exc())
+            break
+        why = _wrong_batch(got, batch)
+        if why is not None:  # this batch's games are lost; the next results may be right
+            why = f"the executor's map returned {why} for games {batch.start} to {batch.stop - 1}"
+            lost(k, why, stop=k + 1)
+        else:
+            take(run, got)
         if progress is not None:
             progress(done, total)
     return results, failures
+
+
+def _short(value: object, limit: int = 200) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _wrong_batch(got: object, batch: _Batch) -> str | None:
+    """What is wrong with ``got`` as the results of ``batch`` (``None``: nothing): a list
+    of one :class:`GameResult` or :class:`GameFailure` per game, in order."""
+    if not isinstance(got, list):
+        return f"{_short(got)} (not a list of results)"
+    games = range(batch.start, batch.stop)
+    if len(got) != len(games):
+        return f"{len(got)} results (not {len(games)})"
+    for i, o in zip(games, got, strict=True):
+        if not isinstance(o, (GameResult, GameFailure)) or o.game != i:
+            return f"{_short(o)} (not the result of game {i})"
+    return None
 
 
 def _raise_failures(

@@ -55,7 +55,7 @@ def no_such_file(path: str) -> str:
     message = f"no such file: {path}"
     for folder in (Path("examples") / "rules", _EXAMPLES):
         example = folder / Path(path).name
-        if example.is_file():
+        if os.path.isfile(example):  # False, not OSError, for a name too long for the system
             shown = os.path.relpath(example)
             shown = shown if not shown.startswith("..") else str(example)
             return f"{message} (the example of that name is {shown})"

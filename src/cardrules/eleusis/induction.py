@@ -65,6 +65,7 @@ from .prior_counts import TEMPLATE_COUNTS
 
 __all__ = [
     "KIND_PSEUDOCOUNT",
+    "MAX_LINE",
     "SIZE_COST",
     "TEMPLATE_COUNTS",
     "TEMPLATE_PSEUDOCOUNT",
@@ -96,6 +97,11 @@ KIND_PSEUDOCOUNT: Final = 30.0
 TEMPLATE_PSEUDOCOUNT: Final = 30.0
 
 _DECK: Final = canonical(standard_deck())
+
+#: The most cards a main line (or a hand) can hold: every card of the most decks a New
+#: Eleusis round is played with (20).  A longer line, which no game can produce, is
+#: refused before any work is done on it.
+MAX_LINE: Final = 20 * 52
 
 
 def _cards_tuple(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -443,6 +449,8 @@ _COMPARE: Final[dict[str, Callable[[int, int], bool]]] = {
 
 @functools.cache
 def _expression(py: str) -> Callable[[Sequence[Card], Card], int]:
+    # ``py`` is an expression of the library's own atom table (_raw_atoms), never text
+    # from outside: the search compiles its building blocks once
     fn: Callable[[Sequence[Card], Card], int] = eval(f"lambda l, c: {py}", _namespace())
     return fn
 
@@ -598,7 +606,7 @@ def atoms() -> tuple[Atom, ...]:
     factor = learnt_factors(zip(texts, weights, strict=True), TEMPLATE_COUNTS)
     made: list[Atom] = []
     for (text, py, depth, scale), size, weight in zip(raw, sizes, weights, strict=True):
-        fn = eval(f"lambda l, c: {py}", ns)
+        fn = eval(f"lambda l, c: {py}", ns)  # the library's own atom table, never outside text
         reads_card = re.search(r"\bcard\b", text) is not None
         reads_line = re.search(r"\bprev[23]?\b|\bline\b|\blast\b|\bposition\b", text) is not None
         weight *= factor[template(text)]
@@ -958,7 +966,7 @@ class Searcher:
         the ones experiments can tell apart.  Empty for any other rule, or when a
         starter was refused (the search then fits a ``start:`` part itself)."""
         if not isinstance(h, Hypothesis):
-                    raise CardRulesError(f"extensions takes a Hypothesis of the search, not {h!r}")
+            raise CardRulesError(f"extensions takes a Hypothesis of the search, not {h!r}")
         observations = [_checked_observation(o, "extensions") for o in observations]
         if h.kind not in (AND, OR) or len(h.parts) != 2 or h.start is not None:
             return []
@@ -1104,6 +1112,8 @@ def induce(
     >>> len(rules), all(r.accepts(o.line, o.card) == o.accepted for r in rules for o in obs[1:])
     (3, True)
     """
+    if isinstance(observations, (str, bytes)) or not isinstance(observations, Iterable):
+        raise TypeError(f"induce takes Observation records (a list), not {type(observations).__name__}")
     obs = [_checked_observation(o) for o in observations]
     searcher()  # made once per process: its setup is not this call's search time
     start = time.perf_counter()
@@ -1128,9 +1138,25 @@ def induce(
 
 def _checked_observation(o: object, who: str = "induce") -> Observation:
     if not isinstance(o, Observation):
-        raise CardRulesError(f"{who} takes Observation records, not {o!r}")
+        raise CardRulesError(f"{who} takes Observation records, not {_short(o)}")
+    check_line_length(o.line)
     check_standard_cards(o.line, o.card)
     return o
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else f"{text[:200]}... ({len(text)} characters)"
+
+
+def check_line_length(cards: Sequence[object], what: str = "a line") -> None:
+    """Raise a :class:`~cardrules.errors.CardRulesError` when ``cards`` is longer than
+    :data:`MAX_LINE`: longer than any New Eleusis round can make it."""
+    if len(cards) > MAX_LINE:
+        raise CardRulesError(
+            f"{what} of {len(cards)} cards is longer than any New Eleusis round makes one "
+            f"(at most {MAX_LINE}: every card of 20 decks)"
+        )
 
 
 _STANDARD: Final = frozenset(_DECK)
@@ -1147,7 +1173,7 @@ def check_standard_cards(*groups: object) -> None:
             if not isinstance(card, Card) or card not in _STANDARD:
                 raise CardRulesError(
                     f"New Eleusis is played with standard cards (A to K of spades, hearts, "
-                    f"diamonds, clubs); {card!r} is not one"
+                    f"diamonds, clubs); {_short(card)} is not one"
                 )
 
 

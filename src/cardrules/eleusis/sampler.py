@@ -9,8 +9,36 @@ from typing import Any
 import attrs
 
 from ..cards import Card, canonical
+from ..protocol import CHANCE
 from ..sampling import SampleError, check_total, deal, unseen
 from .rules import _DECK, _NEXT, _STATE, Phase, Play, Rules, State, Task, View
+
+_CHANCE_PHASES = ("setup", "starter", "fresh", "reshuffle")
+
+
+def _check_roles(view: View, n: int) -> None:
+    """The cheap checks of who is who that a tampered view could break: the game itself
+    trusts them (a real view always passes)."""
+    scientists = range(1, n)
+    if not 0 <= view.player < n:
+        raise SampleError(f"eleusis: no player {view.player} in a {n}-player game")
+    if view.prophet is not None and view.prophet not in scientists:
+        raise SampleError(f"eleusis: the prophet {view.prophet} is no scientist of this game")
+    if not 0 <= view.turn < n or any(q not in scientists for q in view.expelled):
+        raise SampleError("eleusis: the turn or the expelled name no scientist of this game")
+    phase = view.phase
+    if phase in _CHANCE_PHASES:
+        want: object = CHANCE
+    elif phase == "over":
+        want = None
+    elif phase == "turn":
+        want = view.turn
+    elif phase == "judge":
+        want = view.prophet
+    else:
+        want = view.to_act if view.to_act in scientists else -1
+    if view.to_act != want or (phase == "turn" and view.turn in view.expelled):
+        raise SampleError(f"eleusis: in the {phase!r} phase, player {view.to_act!r} cannot be the one to act")
 
 
 def _sampler(view: View, rules: Rules | None) -> Any:
@@ -28,6 +56,7 @@ def _sampler(view: View, rules: Rules | None) -> Any:
     if rules.max_string != view.max_string:
         rules = attrs.evolve(rules, max_string=view.max_string)
     n, p = len(view.hand_sizes), view.player
+    _check_roles(view, n)
     side = [c for _, cards in view.sides for c in cards]
     total = sum(view.hand_sizes) + view.stock_size + len(view.main) + len(side)
     if total % 52:

@@ -57,7 +57,16 @@ from ..lang.analysis import SAMPLES_PER_LENGTH, EquivalenceNotProven, equivalent
 from ..lang.inplay import in_play_search
 from ..lang.rules import Rule
 from ..protocol import seeded_order
-from .induction import Hypothesis, Observation, atoms, check_standard_cards, ranked, searcher
+from .induction import (
+    Hypothesis,
+    Observation,
+    _short,
+    atoms,
+    check_line_length,
+    check_standard_cards,
+    ranked,
+    searcher,
+)
 from .rules import BecomeProphet, Judge, NoPlay, Pass, Play, Rules, _chance_cards, _start
 
 __all__ = ["ScienceRound", "Scientist", "guess_is_right", "observations_from_view", "play_science"]
@@ -87,6 +96,7 @@ def unknown_weight(observations: Sequence[Observation]) -> float:
         return UNKNOWN_WEIGHT
     q = unknown_rate(observations)
     return UNKNOWN_WEIGHT * math.exp(yes * math.log(q) + (n - yes) * math.log(1 - q))
+
 
 _DECK: Final = canonical(standard_deck())
 _DECK_INDEX: Final = {c: j for j, c in enumerate(_DECK)}
@@ -663,11 +673,11 @@ def _items(items: object, kind: type, whole: str, each: str) -> tuple[Any, ...]:
     """``items`` as a tuple, or a :class:`~cardrules.errors.CardRulesError` (``whole`` when
     it is no sequence, ``each`` when an item is not a ``kind``)."""
     if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
-        raise CardRulesError(f"{whole}, not {items!r}")
+        raise CardRulesError(f"{whole}, not {_short(items)}")
     out = tuple(items)
     for x in out:
         if not isinstance(x, kind):
-            raise CardRulesError(f"{each}, not {x!r}")
+            raise CardRulesError(f"{each}, not {_short(x)}")
     return out
 
 
@@ -677,10 +687,11 @@ def _observations(observations: Iterable[Observation]) -> tuple[Observation, ...
     out = _items(observations, Observation, "observations are a sequence of Observation records",
                  "observations are Observation records")  # fmt: skip
     for o in out:
+        check_line_length(o.line)
         if not isinstance(o.card, Card) or not all(isinstance(c, Card) for c in o.line):
-            raise CardRulesError(f"an observation's card and line are cards: {o!r}")
+            raise CardRulesError(f"an observation's card and line are cards: {_short(o)}")
         if type(o.accepted) is not bool:
-            raise CardRulesError(f"an observation's verdict is True or False: {o!r}")
+            raise CardRulesError(f"an observation's verdict is True or False: {_short(o)}")
         check_standard_cards(o.line, o.card)
     return out
 
@@ -688,6 +699,7 @@ def _observations(observations: Iterable[Observation]) -> tuple[Observation, ...
 def _cards(hand: Iterable[Card]) -> tuple[Card, ...]:
     """``hand`` as a tuple of cards, or a :class:`~cardrules.errors.CardRulesError`."""
     out = _items(hand, Card, "a hand is a sequence of cards", "a hand holds cards")
+    check_line_length(out, "a hand")
     check_standard_cards(out)
     return out
 
@@ -954,6 +966,11 @@ def play_science(
     """
     if not isinstance(rule, Rule):
         raise CardRulesError(f"play_science needs a compiled Rule, not {type(rule).__name__}")
+    if not all(callable(getattr(scientist, m, None)) for m in ("choose", "guess")):
+        raise TypeError(
+            "play_science needs a scientist with the methods choose(hand, observations) and "
+            f"guess(observations) (a Scientist), not {type(scientist).__name__}"
+        )
     for name, value, low in (("hand", hand, 1), ("turns", turns, 1), ("penalty", penalty, 0)):
         if type(value) is not int or value < low:
             raise CardRulesError(f"{name} must be an integer >= {low}, not {value!r}")

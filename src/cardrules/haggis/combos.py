@@ -169,7 +169,12 @@ class Play:
     combo: Combo
 
     def __str__(self) -> str:
-        return _play_text(self.combo)
+        try:
+            return _play_text(self.combo)
+        except (AttributeError, LookupError, TypeError, ValueError):
+            # a hand-made Play of no real combination: an error message still names it
+            text = repr(self.combo)
+            return f"Play({text if len(text) <= 120 else text[:120] + '...'})"
 
 
 def beats(a: Combo, b: Combo) -> bool:
@@ -728,7 +733,7 @@ def _combo_key(combo: Combo) -> int | None:
             mask += _KB[c]
         rank = combo.rank
         width = combo.width or 0
-        if type(rank) is not int or not 0 < rank < 14 or not 0 <= width < 6:
+        if type(rank) is not int or type(width) is not int or not 0 < rank < 14 or not 0 <= width < 6:
             return None
     except (KeyError, TypeError, AttributeError):
         return None

@@ -18,11 +18,21 @@ view's readable blocks (the hand, the trick, the scores ...) and the pending tok
 information-state tensor (perfect recall) also holds the whole view's code, as
 OpenSpiel's own Python games keep the history in the information state only.
 Returns are the game's own final scores (general-sum).
+
+``state.serialize()`` writes the state as JSON (:data:`STATE_FORMAT`: the cardrules
+state's own versioned JSON, :func:`cardrules.to_json`, with the pending tokens and the
+cards dealt so far), and ``game.deserialize_state(text)`` reads that and nothing else:
+it replays the history, the deal and the tokens with every check of the rules, so a
+stored text can only ever give a position of the game.  OpenSpiel's own C++
+``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` (what
+``random_sim_test(serialize=True)`` uses) store a Python game's attributes with
+:mod:`pickle`, for every Python game: they round-trip here too, but only text a program
+wrote itself may be read back with them.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote
@@ -36,13 +46,14 @@ except ModuleNotFoundError as _exc:
 
 from ..cards import parse_card
 from ..encoding import Encoding, Position, encoding_for, encoding_type
-from ..errors import CardRulesError
+from ..errors import CardRulesError, StateFormatError
 from ..protocol import CHANCE, GAMES, game_of
 from ..serialize import from_json, to_json
 from .tensors import seen_pending, tensor_of
 
 __all__ = [
     "GAME_NAMES",
+    "STATE_FORMAT",
     "CardRulesGame",
     "CardRulesObserver",
     "CardRulesState",
@@ -82,6 +93,29 @@ def _game_type(name: str) -> Any:
     )
 
 
+#: the ``format`` of the JSON that ``state.serialize()`` writes
+STATE_FORMAT = "cardrules/openspiel-state"
+#: the longest text ``game.deserialize_state`` reads (far beyond any real game's)
+MAX_STATE_TEXT = 8_000_000
+#: OpenSpiel's counts (actions, game length, utilities) are C ``int``s
+_INT_MAX = 2**31 - 1
+
+
+def _check_params(name: str, enc: Encoding) -> None:
+    """Refuse, when the game is loaded, parameters whose games OpenSpiel cannot describe
+    or whose first deal cannot be made, in the library's words."""
+    length = enc.max_game_length()
+    lo, hi = enc.utility_bounds()
+    if length > _INT_MAX or max(abs(lo), abs(hi)) > _INT_MAX:
+        raise CardRulesError(
+            f"{name}: these rules make games too long for OpenSpiel (a game may last {length} "
+            f"actions and score up to {max(abs(lo), abs(hi)):g}; OpenSpiel counts to {_INT_MAX}); "
+            "choose a smaller target"
+        )
+    # the first deal: rules that cannot be dealt with this many players say so now
+    enc.game.new_game(enc.rules, players=enc.players, seed=0)
+
+
 class CardRulesGame(pyspiel.Game):
     """One cardrules game as an OpenSpiel game (made by ``pyspiel.load_game``)."""
 
@@ -89,11 +123,17 @@ class CardRulesGame(pyspiel.Game):
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = dict(params or {})
+        for key, value in params.items():  # OpenSpiel holds an int parameter in a C int
+            if type(value) is int and not -_INT_MAX - 1 <= value <= _INT_MAX:
+                raise CardRulesError(
+                    f"{self.game_name}: parameter {key}={value} does not fit OpenSpiel's int"
+                )
         for key, value in params.items():  # OpenSpiel's game strings cannot hold , ( ) = as such
             if isinstance(value, str):
                 params[key] = _quote(unquote(value))
         rules, players, extra = encoding_type(self.game_name).rules_from_params(params)
         self.encoding = enc = encoding_for(self.game_name, rules, players, **extra)
+        _check_params(self.game_name, enc)
         lo, hi = enc.utility_bounds()
         info = pyspiel.GameInfo(
             num_distinct_actions=enc.num_actions,
@@ -111,6 +151,12 @@ class CardRulesGame(pyspiel.Game):
         # positions are immutable: every new game shares the first one (OpenSpiel makes
         # a new initial state to learn a tensor's shape, at every observation_tensor call)
         return CardRulesState(self, self._initial)
+
+    def deserialize_state(self, text: str) -> CardRulesState:
+        """The state ``state.serialize()`` wrote (:data:`STATE_FORMAT`); anything else
+        (another format, a pickle, a state of other rules or players, an action the
+        rules do not allow) raises :class:`~cardrules.StateFormatError` saying why."""
+        return CardRulesState(self, _read_position(self.encoding, text))
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
@@ -188,6 +234,11 @@ class CardRulesState(pyspiel.State):
             return [0.0] * self._enc.players
         return [float(s) for s in self._pos.state.scores]
 
+    def serialize(self) -> str:
+        """The position as JSON (:data:`STATE_FORMAT`), which ``game.deserialize_state``
+        reads back."""
+        return _write_position(self._enc, self._pos)
+
     def __str__(self) -> str:
         pos = self._pos
         text = self._enc.game.render(pos.state)
@@ -198,21 +249,84 @@ class CardRulesState(pyspiel.State):
         return text
 
 
-def _restore(name: str, state_json: str, pending: tuple[int, ...], dealt: tuple[str, ...]) -> Position:
-    state = from_json(state_json)
-    if not dealt and state.to_act is not CHANCE:
-        return Position(state, pending)
-    cards = Counter(GAMES[name].chance_cards(state))
-    drawn = tuple(parse_card(c) for c in dealt)
-    cards.subtract(drawn)
-    alphabet = encoding_for(name, state.rules, state.players).cards
-    return Position(state, pending, drawn, tuple(max(0, cards.get(c, 0)) for c in alphabet))
+def _write_position(enc: Encoding, pos: Position) -> str:
+    doc = {
+        "format": STATE_FORMAT,
+        "version": 1,
+        "game": enc.name,
+        "state": json.loads(to_json(pos.state)),
+        "pending": list(pos.pending),
+        "dealt": [str(c) for c in pos.dealt],
+    }
+    return json.dumps(doc, ensure_ascii=True)
+
+
+def _read_position(enc: Encoding | str, text: object) -> Position:
+    """The position :func:`_write_position` wrote, replayed with every check: the state
+    from its history (:func:`cardrules.from_json`), then the cards dealt so far and the
+    pending tokens through the encoding, as a framework would enter them.  ``enc`` is the
+    game's encoding, or the game's name (the encoding of the state's rules and players)."""
+    name = enc if isinstance(enc, str) else enc.name
+    where = f"{name}: deserialize_state"
+    if not isinstance(text, str):
+        raise StateFormatError(f"{where} reads a JSON text, not {type(text).__name__}")
+    if len(text) > MAX_STATE_TEXT:
+        raise StateFormatError(f"{where}: a text of {len(text)} characters is longer than any game's")
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        doc = None
+    if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
+        raise StateFormatError(
+            f"{where} reads only the JSON that state.serialize() writes (format {STATE_FORMAT!r}); "
+            f"this text is not that (it begins {text[:40]!r})"
+        )
+    if doc.get("version") != 1:
+        raise StateFormatError(f"{where}: unknown version {doc.get('version')!r} (this library writes 1)")
+    if doc.get("game") != name:
+        raise StateFormatError(
+            f"{where}: the text holds a state of {str(doc.get('game'))[:40]!r}, not of {name}"
+        )
+    pending, dealt = doc.get("pending"), doc.get("dealt")
+    if not (isinstance(pending, list) and all(type(t) is int for t in pending)):
+        raise StateFormatError(f"{where}: 'pending' must be a list of action ids")
+    if not (isinstance(dealt, list) and all(isinstance(c, str) for c in dealt)):
+        raise StateFormatError(f"{where}: 'dealt' must be a list of cards")
+    if pending and dealt:
+        raise StateFormatError(f"{where}: a position has pending tokens or cards dealt, not both")
+    state = from_json(json.dumps(doc.get("state")))
+    if isinstance(enc, str):
+        enc = encoding_for(name, state.rules, state.players)
+    if game_of(state) is not enc.game or state.players != enc.players or state.rules != enc.rules:
+        raise StateFormatError(f"{where}: the state is not one of this game's rules and players")
+    pos = enc.enter(state)
+    try:
+        for card in dealt:
+            token = enc.card_id.get(parse_card(card), -1) if pos.remaining is not None else -1
+            if token < 0 or sum(pos.remaining or ()) <= 1:
+                raise StateFormatError(f"card {card!r} cannot be dealt here")
+            pos = enc.apply(pos, token)
+        if pending and (pos.remaining is not None or enc.is_terminal(pos)):
+            raise StateFormatError("no player is entering an action here")
+        for token in pending:
+            if enc.completes(pos, token) is not None:
+                raise StateFormatError(f"token {token} completes an action; it cannot be pending")
+            pos = enc.apply(pos, token)
+    except CardRulesError as exc:
+        raise StateFormatError(f"{where}: {exc}") from None
+    return pos
+
+
+def _restore(name: str, text: str) -> Position:
+    # what OpenSpiel's C++ serialization unpickles: the same JSON, read the same way
+    return _read_position(name, text)
 
 
 def _reduce_position(self: Position) -> tuple[Callable[..., Position], tuple[Any, ...]]:
-    # OpenSpiel serializes a Python state by pickling it: the cardrules state goes as JSON
+    # OpenSpiel's C++ serialization pickles a Python state's attributes: the position
+    # goes as its JSON (what state.serialize() writes)
     name = game_of(self.state).name
-    return _restore, (name, to_json(self.state), self.pending, tuple(map(str, self.dealt)))
+    return _restore, (name, _write_position(encoding_for(name, self.state.rules, self.state.players), self))
 
 
 Position.__reduce__ = _reduce_position  # type: ignore[assignment,method-assign]
@@ -258,6 +372,7 @@ def from_cardrules(game: CardRulesGame, state: Any) -> CardRulesState:
     same game, rules and players).  Its OpenSpiel history holds the tokens of
     ``state.history``."""
     enc = game.encoding
+    enc.game.check_state(state)
     out = game.new_initial_state()
     for token in enc.action_tokens(enc.game.new_game(enc.rules, players=enc.players), state.history):
         out.apply_action(token)

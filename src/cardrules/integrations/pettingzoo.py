@@ -30,6 +30,8 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
+import attrs
+
 from . import missing_extra
 
 try:
@@ -41,7 +43,7 @@ except ModuleNotFoundError as _exc:
     raise missing_extra(_exc, "pettingzoo") from None
 
 from ..encoding import Encoding, Position, encoding_for
-from ..errors import IllegalActionError
+from ..errors import CardRulesError, IllegalActionError
 from ..protocol import GAMES
 from .tensors import seen_pending, tensor_of
 
@@ -172,8 +174,23 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     ) -> None:
         super().__init__()
         gd = GAMES[game]
+        if render_mode not in self.metadata["render_modes"] and render_mode is not None:
+            modes = ", ".join(map(repr, self.metadata["render_modes"]))
+            raise CardRulesError(f"{game}: render_mode must be None or one of {modes}, not {render_mode!r}")
         if rules is None:
+            known = {f.name for f in attrs.fields(gd.Rules)} if attrs.has(gd.Rules) else set(rule_options)
+            unknown = sorted(set(rule_options) - known)
+            if unknown:
+                raise CardRulesError(
+                    f"{game}: unknown option(s) {', '.join(unknown)} (options: players, render_mode, "
+                    f"rules, or the Rules fields {', '.join(sorted(known))})"
+                )
             rules = gd.Rules(**rule_options)
+        elif rule_options:
+            raise CardRulesError(
+                f"{game}: give either rules= or the Rules fields "
+                f"({', '.join(sorted(rule_options))}), not both"
+            )
         self.encoding: Encoding = encoding_for(game, rules, players)
         self.game_name = game
         self.metadata = {**raw_env.metadata, "name": f"cardrules_{game}_v0"}  # type: ignore[misc]
@@ -284,6 +301,17 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         return _Lazy(_OBS_KEYS, lambda key: self._observation(pos, player, key))
 
     def step(self, action: Any) -> None:
+        if self.position is None:
+            raise CardRulesError(f"{self.game_name}: call reset() before step()")
+        if not self.agents:
+            # every agent is done: as for a done agent, step(None) is what api_test
+            # and the usual loops send, and it does nothing; an action is refused
+            if action is None:
+                return
+            raise IllegalActionError(
+                f"{self.game_name}: the game is over and every agent is done; "
+                f"only step(None) is accepted until reset(), not {action!r}"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -16,7 +16,7 @@ import functools
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-from ..errors import CardRulesError
+from ..errors import CardRulesError, cut_echoes
 
 __all__ = ["RuleSyntaxError", "RuleTypeError", "SourceError", "depth_guard"]
 
@@ -42,7 +42,7 @@ class SourceError(CardRulesError):
     source_line: str
 
     def __init__(self, message: str, text: str | None = None, line: int = 1, column: int = 1) -> None:
-        self.message = message
+        self.message = message = cut_echoes(message)
         if text is None:  # a fault with no place in a text (e.g. a table used without its key)
             self.line = self.column = 0
             self.source_line = ""
