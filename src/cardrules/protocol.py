@@ -41,10 +41,12 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 
 import attrs
 
+from ._chance import CHANCE, _Chance
 from ._hotloops import same_objects
 from ._records import maker
 from ._shuffling import seeded_order
 from .cards import Card, canonical
+from .codec import typed_copy
 from .errors import CardRulesError, IllegalActionError, UnknownGameError
 
 __all__ = [
@@ -63,32 +65,6 @@ __all__ = [
 ]
 
 
-class _Chance:
-    """The type of :data:`CHANCE`.  There is exactly one instance."""
-
-    __slots__ = ()
-    _instance: _Chance | None = None
-
-    def __new__(cls) -> _Chance:
-        if cls._instance is None:
-            cls._instance = object.__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "CHANCE"
-
-    def __reduce__(self) -> str:
-        return "CHANCE"  # pickled by name: unpickling gives the singleton back
-
-    def __copy__(self) -> _Chance:
-        return self
-
-    def __deepcopy__(self, memo: object) -> _Chance:
-        return self
-
-
-#: ``state.to_act`` at a chance node: the next action must be a :class:`Shuffle`.
-CHANCE: Final = _Chance()
 
 
 def _to_card_tuple(order: Iterable[Card]) -> tuple[Card, ...]:
@@ -171,11 +147,6 @@ class SearchHooks:
     likelihood: Callable[[Any, Any], Callable[[Any], float] | None] | None = None
     standing: Callable[[Any], list[float]] | None = None
 
-
-#: ``value`` read back through the JSON codec, which checks the declared type of every
-#: field (:func:`cardrules.serialize.decode_value`): set by :mod:`cardrules.serialize` as
-#: it loads (the package loads it), so that this module does not import it back
-_typed_copy: Callable[[Any], Any] | None = None
 
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}
 _BY_NAME: dict[str, GameDef[Any, Any]] = {}
@@ -474,12 +445,12 @@ class GameDef(Generic[S, R]):
     def _check_view_types(self, view: Any) -> None:
         """Refuse a view with a field of a type its class does not declare (an attrs
         view, read back through the JSON codec, which checks every declared type)."""
-        if not attrs.has(type(view)) or _typed_copy is None:
+        if not attrs.has(type(view)):
             return
         from .sampling import SampleError
 
         try:
-            typed = _typed_copy(view)
+            typed = typed_copy(view)
         except CardRulesError as exc:
             raise SampleError(f"{self.name}: the view is impossible: {_cut(str(exc))}") from None
         except (TypeError, ValueError, AttributeError, LookupError) as exc:

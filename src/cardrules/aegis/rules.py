@@ -17,11 +17,12 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from .._chance import _Chance
 from .._hotloops import IMPLEMENTATION, subset_objects
 from .._records import maker
 from ..cards import Card, Suit, parse_card, parse_cards, standard_deck
 from ..errors import CardRulesError, IllegalActionError, RulesError
-from ..protocol import CHANCE, Shuffle, _Chance
+from ..protocol import CHANCE, Shuffle
 from ..tricks import TrickTable, builtin
 
 #: Tricks in a season (five cards each).

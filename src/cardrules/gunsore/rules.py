@@ -18,10 +18,11 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from .._chance import _Chance
 from .._records import maker
 from ..cards import JOKER, Card, canonical, parse_card, standard_deck
 from ..errors import CardRulesError, IllegalActionError, RulesError
-from ..protocol import CHANCE, Shuffle, _Chance
+from ..protocol import CHANCE, Shuffle
 from ..tricks import TrickTable, builtin
 
 #: The season a state is in.

@@ -14,10 +14,11 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from .._chance import _Chance
 from .._records import maker
 from ..cards import Card, canonical
 from ..errors import CardRulesError, IllegalActionError, RulesError
-from ..protocol import CHANCE, Shuffle, _Chance
+from ..protocol import CHANCE, Shuffle
 from .combos import (
     _DECKS,
     _KB,
