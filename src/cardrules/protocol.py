@@ -494,12 +494,16 @@ class GameDef(Generic[S, R]):
         where): ``view(sample, view.player) == view``.  ``seed`` makes it reproducible."""
         return self.sampler(view, rules=rules)(random.Random(None if seed is None else _seed_bytes(seed)))
 
-    def _sample_own_view(self, view: Any, *, seed: object = None, rules: R | None = None) -> S:
-        """:meth:`sample_state` of a view the library itself just took of a real state
-        (the OpenSpiel resampler, many times a decision): the checks of a view that may
-        be tampered with are left out, the sample is the same."""
-        assert self._sampler is not None
-        draw = self._sampler(view, rules)
+    def resample(self, state: S, player: int, *, seed: object = None) -> S:
+        """A state ``player`` cannot tell from ``state``: ``player``'s view of it,
+        sampled (:meth:`sample_state`) with ``state``'s rules.  The view is the
+        library's own of a real state, so the checks of a view that may have been
+        tampered with are left out (what a search that resamples many times a decision
+        wants); the sample is the same."""
+        if self._sampler is None:
+            raise CardRulesError(f"{self.name} has no state sampler")
+        self.check_state(state)
+        draw = self._sampler(self.view(state, player), state.rules)
         return draw(random.Random(None if seed is None else _seed_bytes(seed)))
 
     def chance_cards(self, state: S) -> tuple[Card, ...]:

@@ -20,4 +20,4 @@ def sample_state(name: str, state: Any, player: int, *, seed: int = 0) -> Any:
     game = GAMES[name]
     game.check_state(state)
     # the view of a real state: the checks of a tampered view are not needed
-    return game._sample_own_view(game.view(state, player), seed=seed, rules=state.rules)
+    return game.resample(state, player, seed=seed)
