@@ -50,7 +50,13 @@ def compile_speedups(root: str, work: str) -> str:
 
 class SpeedupsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        if self.target_name != "wheel" or os.environ.get("CARDRULES_NO_EXTENSION"):
+        if self.target_name != "wheel":
+            return
+        if os.environ.get("CARDRULES_NO_EXTENSION"):
+            self.app.display_info(
+                "cardrules: the optional C accelerator was skipped (CARDRULES_NO_EXTENSION is set); "
+                "the wheel is pure Python"
+            )
             return
         self._work = tempfile.mkdtemp(prefix="cardrules-build-")
         try:
@@ -60,8 +66,9 @@ class SpeedupsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                 shutil.copyfile(built, os.path.join(self.root, "src", "cardrules", name))
         except Exception as exc:  # no compiler, no headers, a read-only tree: pure Python
             self.app.display_warning(
-                f"cardrules: the optional C accelerator was not compiled ({type(exc).__name__}: {exc}); "
-                "the pure-Python versions will be used"
+                "cardrules: the optional C accelerator was skipped: it could not be compiled "
+                f"({type(exc).__name__}: {exc}); cardrules is installed in pure Python, with the same "
+                "behaviour (set CARDRULES_NO_EXTENSION=1 to skip it without trying)"
             )
             return
         if version != "editable":
