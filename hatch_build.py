@@ -43,8 +43,20 @@ def limited_api() -> bool:
 
 
 def platform_tag() -> str:
-    """The wheel's platform tag, as bdist_wheel and hatchling name it (``linux_x86_64``)."""
-    return sysconfig.get_platform().replace("-", "_").replace(".", "_")
+    """The wheel's platform tag, chosen as hatchling chooses it for a wheel it tags itself
+    (``linux_x86_64``; on macOS, from the deployment target)."""
+    import sys
+
+    from packaging.tags import sys_tags
+
+    # the first tag of this interpreter but a manylinux or musllinux one (which only
+    # auditwheel may claim)
+    tag = next(t for t in sys_tags() if "manylinux" not in t.platform and "musllinux" not in t.platform)
+    if sys.platform == "darwin":
+        from hatchling.builders.macos import process_macos_plat_tag
+
+        return str(process_macos_plat_tag(tag.platform, compat=False))
+    return tag.platform
 
 
 def compile_speedups(root: str, work: str) -> str:
