@@ -61,8 +61,12 @@ def piece_switch(piece: str) -> Callable[[bool], None]:
     """``switch(in_c)``: put ``piece`` in C (the library as imported with its C module) or
     back to its pure-Python twin, at every place the library uses it.  The library
     without its C module is these four switches off: the same code paths."""
-    from cardrules import GAMES, _hotloops, _records, _shuffling, aegis, eleusis, gunsore, haggis, protocol
+    from cardrules import GAMES, _hotloops, _records, _shuffling, protocol
+    from cardrules.aegis import rules as aegis
+    from cardrules.eleusis import rules as eleusis
+    from cardrules.gunsore import rules as gunsore
     from cardrules.haggis import combos
+    from cardrules.haggis import rules as haggis
 
     if piece == "all":
         switches = [piece_switch(p) for p in PIECES[:-1]]

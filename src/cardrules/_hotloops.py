@@ -18,8 +18,9 @@ compiled when cardrules is installed with a C compiler at hand:
 The pure-Python twins are the reference: the attrs constructor itself for records,
 the ``*_py`` functions here.  Both give the same results (the tests compare them, and
 CI runs the whole test suite with and without the C module); the C versions are faster
-(``docs/performance/speedups.rst``).  Neither knows a game's rules.  The C module declares
-that it needs no GIL (free-threaded CPython) and supports sub-interpreters.
+(``docs/performance/speedups.rst``).  Neither knows a game's rules.  The C module is
+built on CPython's limited API, one binary for CPython 3.10 and later; built for the
+free-threaded CPython (which has no limited API) it declares that it needs no GIL.
 
 :data:`IMPLEMENTATION` says which is in use (``"C"`` or ``"Python"``).  Setting the
 environment variable ``CARDRULES_PURE_PYTHON`` to a non-empty value before cardrules is

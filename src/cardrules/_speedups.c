@@ -38,20 +38,28 @@
  * Nothing here knows a game's rules.
  *
  * Threads and interpreters.  The module keeps no state of its own (a layout is an object
- * owned by its caller), so it declares that it needs no GIL (Py_mod_gil, free-threaded
- * CPython 3.13+) and supports sub-interpreters with their own GIL (3.12+).  Every object
- * it writes into is one it has just allocated and not yet shared (but for the list given
- * to fisher_yates, under that list's critical section without a GIL); it reads other
- * objects only through CPython's own thread-safe calls (PyMember_GetOne for a record's
- * slots, the tuples it was given, and PyDict_GetItemRef for the interned dict where it
- * exists).
+ * owned by its caller).  Every object it writes into is one it has just allocated and
+ * not yet shared (but for the list given to fisher_yates, under that list's critical
+ * section without a GIL); it reads other objects only through CPython's own thread-safe
+ * calls (PyMember_GetOne for a record's slots, the tuples it was given, and
+ * PyDict_GetItemRef for the interned dict without a GIL).  So the free-threaded build
+ * (3.13t, compiled without the limited API) declares that it needs no GIL (Py_mod_gil).
+ * Built for the full API of 3.12 or later it also declares support for sub-interpreters
+ * with their own GIL; the abi3 build cannot (that slot is not in the limited API of
+ * 3.10, and 3.10 and 3.11 refuse a slot they do not know), so there such an interpreter
+ * does not import it and uses the pure-Python twins.
  *
- * It uses CPython's documented C API only: a class's slots are found in its own
+ * It uses CPython's limited API only (the stable ABI of 3.10 and later: hatch_build.py
+ * compiles it with Py_LIMITED_API = 0x030A0000, so that one wheel, tagged cp310-abi3,
+ * serves CPython 3.10 to 3.13 and later): a class's slots are found in its own
  * tp_members (PyType_GetSlot) and read and written with PyMember_GetOne and
- * PyMember_SetOne, a new instance comes from the class's tp_alloc; nothing reads a
- * reference count, an instance's __dict__ or another package's private names.  It is not
- * the limited API (PyTuple_GET_ITEM and PyList_GET_ITEM, a type's tp_name and
- * tp_basicsize), so a wheel is built for one CPython version (3.10 to 3.13); an
+ * PyMember_SetOne, a new instance comes from the class's tp_alloc (PyType_GetSlot), a
+ * class's instance size is its __basicsize__; tuples and lists are read and written
+ * through PyTuple_GetItem, PyList_GetItem and PyList_SetItem, never through their
+ * structs.  Nothing reads a reference count, an instance's __dict__ or another package's
+ * private names.  The free-threaded build of CPython (3.13t) has no stable ABI: there
+ * hatch_build.py compiles the same source without Py_LIMITED_API, for that version
+ * alone, and the module holds the list's critical section and declares Py_mod_gil.  An
  * installation without a C compiler simply does not have this module, and cardrules
  * behaves the same without it.
  */
@@ -59,11 +67,39 @@
 #include <Python.h>
 #include <string.h>
 
-#if PY_VERSION_HEX < 0x030C0000 /* before 3.12: the member API's names in structmember.h */
+#ifndef Py_T_OBJECT_EX /* before 3.12: the member API's names in structmember.h */
 #include <structmember.h>
 #define Py_T_OBJECT_EX T_OBJECT_EX
 #define Py_READONLY READONLY
 #endif
+
+/* A class's __name__ (what its tp_name says of a class made in Python), a new
+ * reference, for an error message: "?" if it has none. */
+static PyObject *
+name_of(PyTypeObject *cls)
+{
+    PyObject *name = PyObject_GetAttrString((PyObject *)cls, "__name__");
+    if (name == NULL || !PyUnicode_Check(name)) {
+        PyErr_Clear();
+        Py_XDECREF(name);
+        name = PyUnicode_FromString("?");
+    }
+    return name;
+}
+
+/* A class's instance size (its __basicsize__; tp_basicsize is not in the limited API),
+ * or -1 with an exception set. */
+static Py_ssize_t
+basic_size(PyTypeObject *cls)
+{
+    PyObject *size = PyObject_GetAttrString((PyObject *)cls, "__basicsize__");
+    if (size == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PyLong_AsSsize_t(size);
+    Py_DECREF(size);
+    return n;
+}
 
 #define MAX_ITEMS 16
 
@@ -83,8 +119,12 @@ own_slot(PyTypeObject *cls, PyObject *name, const char *who)
         PyErr_Format(PyExc_TypeError, "%s: a slot's name must be a str", who);
         return NULL;
     }
-    const char *text = PyUnicode_AsUTF8(name);
+    const char *text = PyUnicode_AsUTF8AndSize(name, NULL);
     if (text == NULL) {
+        return NULL;
+    }
+    Py_ssize_t size = basic_size(cls);
+    if (size < 0) {
         return NULL;
     }
     PyMemberDef *member = (PyMemberDef *)PyType_GetSlot(cls, Py_tp_members);
@@ -96,12 +136,16 @@ own_slot(PyTypeObject *cls, PyObject *name, const char *who)
             continue;
         }
         if (member->type == Py_T_OBJECT_EX && !(member->flags & Py_READONLY) && member->offset > 0
-            && member->offset + (Py_ssize_t)sizeof(PyObject *) <= cls->tp_basicsize) {
+            && member->offset + (Py_ssize_t)sizeof(PyObject *) <= size) {
             return member;
         }
         break;
     }
-    PyErr_Format(PyExc_TypeError, "%s: %R is not a writable object slot of %s itself", who, name, cls->tp_name);
+    PyObject *cls_name = name_of(cls);
+    if (cls_name != NULL) {
+        PyErr_Format(PyExc_TypeError, "%s: %R is not a writable object slot of %U itself", who, name, cls_name);
+        Py_DECREF(cls_name);
+    }
     return NULL;
 }
 
@@ -112,8 +156,10 @@ alloc_instance(PyTypeObject *cls)
 {
     allocfunc alloc = (allocfunc)PyType_GetSlot(cls, Py_tp_alloc);
     if (alloc == NULL) {
-        if (!PyErr_Occurred()) {
-            PyErr_Format(PyExc_TypeError, "%s has no tp_alloc", cls->tp_name);
+        PyObject *cls_name = PyErr_Occurred() ? NULL : name_of(cls);
+        if (cls_name != NULL) {
+            PyErr_Format(PyExc_TypeError, "%U has no tp_alloc", cls_name);
+            Py_DECREF(cls_name);
         }
         return NULL;
     }
@@ -142,7 +188,7 @@ new_with_slot(PyTypeObject *cls, PyMemberDef *member, PyObject *value)
 static PyObject *
 interned_get(PyObject *interned, PyObject *key)
 {
-#if PY_VERSION_HEX >= 0x030D0000
+#ifdef Py_GIL_DISABLED /* a borrowed reference would not be safe without a GIL */
     PyObject *obj = NULL;
     int found = PyDict_GetItemRef(interned, key, &obj);
     if (found == 0) {
@@ -191,7 +237,7 @@ subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (interned_sizes == -1 && PyErr_Occurred()) {
         return NULL;
     }
-    Py_ssize_t n = PyTuple_GET_SIZE(items);
+    Py_ssize_t n = PyTuple_Size(items);
     if (n > MAX_ITEMS) {
         PyErr_Format(PyExc_ValueError, "subset_objects: at most %d items", MAX_ITEMS);
         return NULL;
@@ -202,6 +248,10 @@ subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_ssize_t pos = 0;
     Py_ssize_t index[MAX_ITEMS];
+    PyObject *item[MAX_ITEMS]; /* borrowed: the tuple holds them */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        item[i] = PyTuple_GetItem(items, i);
+    }
     for (Py_ssize_t k = 0; k <= n; k++) {
         /* the first combination of k positions, then the next ones in order */
         for (Py_ssize_t i = 0; i < k; i++) {
@@ -217,8 +267,8 @@ subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 if (subset == NULL) {
                     goto fail;
                 }
-                for (Py_ssize_t i = 0; i < k; i++) {
-                    PyTuple_SET_ITEM(subset, i, Py_NewRef(PyTuple_GET_ITEM(items, index[i])));
+                for (Py_ssize_t i = 0; i < k; i++) { /* a new tuple: PyTuple_SetItem cannot fail */
+                    PyTuple_SetItem(subset, i, Py_NewRef(item[index[i]]));
                 }
             }
             PyObject *obj = k <= interned_sizes ? interned_get(interned, subset)
@@ -227,7 +277,7 @@ subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if (obj == NULL) {
                 goto fail;
             }
-            PyTuple_SET_ITEM(out, pos++, obj);
+            PyTuple_SetItem(out, pos++, obj);
             /* advance to the next combination: the rightmost position that can move */
             Py_ssize_t i = k - 1;
             while (i >= 0 && index[i] == n - k + i) {
@@ -289,8 +339,8 @@ record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyTypeObject *cls = (PyTypeObject *)args[0];
-    Py_ssize_t n = PyTuple_GET_SIZE(args[1]);
-    if (PyTuple_GET_SIZE(args[2]) != n || PyTuple_GET_SIZE(args[3]) != n) {
+    Py_ssize_t n = PyTuple_Size(args[1]);
+    if (PyTuple_Size(args[2]) != n || PyTuple_Size(args[3]) != n) {
         PyErr_SetString(PyExc_ValueError, "record_layout: one default and one factory per field");
         return NULL;
     }
@@ -304,7 +354,7 @@ record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return PyErr_NoMemory();
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *name = PyTuple_GET_ITEM(args[1], i);
+        PyObject *name = PyTuple_GetItem(args[1], i);
         if ((layout->members[i] = own_slot(cls, name, "record_layout")) == NULL) {
             PyMem_Free(layout);
             Py_DECREF(names);
@@ -312,7 +362,7 @@ record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         name = Py_NewRef(name); /* a str (own_slot checked it), interned for field_index */
         PyUnicode_InternInPlace(&name);
-        PyTuple_SET_ITEM(names, i, name);
+        PyTuple_SetItem(names, i, name);
     }
     layout->n = n;
     layout->cls = (PyTypeObject *)Py_NewRef(cls);
@@ -347,12 +397,12 @@ static Py_ssize_t
 field_index(Layout *layout, PyObject *name)
 {
     for (Py_ssize_t i = 0; i < layout->n; i++) { /* keywords and field names are interned */
-        if (PyTuple_GET_ITEM(layout->names, i) == name) {
+        if (PyTuple_GetItem(layout->names, i) == name) {
             return i;
         }
     }
     for (Py_ssize_t i = 0; i < layout->n; i++) {
-        int eq = PyUnicode_Compare(PyTuple_GET_ITEM(layout->names, i), name);
+        int eq = PyUnicode_Compare(PyTuple_GetItem(layout->names, i), name);
         if (eq == 0) {
             return i;
         }
@@ -360,7 +410,11 @@ field_index(Layout *layout, PyObject *name)
             return -1;
         }
     }
-    PyErr_Format(PyExc_TypeError, "%s has no field named %R", layout->cls->tp_name, name);
+    PyObject *cls_name = name_of(layout->cls);
+    if (cls_name != NULL) {
+        PyErr_Format(PyExc_TypeError, "%U has no field named %R", cls_name, name);
+        Py_DECREF(cls_name);
+    }
     return -1;
 }
 
@@ -400,9 +454,9 @@ keyword_values(Layout *layout, const char *who, PyObject *const *kwvalues, PyObj
         PyErr_Format(PyExc_ValueError, "%s: too many fields", who);
         return -1;
     }
-    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_Size(kwnames);
     for (Py_ssize_t k = 0; k < nkw; k++) {
-        Py_ssize_t i = field_index(layout, PyTuple_GET_ITEM(kwnames, k));
+        Py_ssize_t i = field_index(layout, PyTuple_GetItem(kwnames, k));
         if (i < 0) {
             clear_values(layout->n, values);
             return -1;
@@ -422,17 +476,21 @@ build_with_defaults(Layout *layout, PyObject **values)
         if (values[i] != NULL) {
             continue;
         }
-        PyObject *factory = PyTuple_GET_ITEM(layout->factories, i);
+        PyObject *factory = PyTuple_GetItem(layout->factories, i);
         if (factory != Py_None) {
             if ((values[i] = PyObject_CallNoArgs(factory)) == NULL) {
                 goto fail;
             }
             continue;
         }
-        PyObject *value = PyTuple_GET_ITEM(layout->defaults, i);
+        PyObject *value = PyTuple_GetItem(layout->defaults, i);
         if (value == layout->required) {
-            PyErr_Format(PyExc_TypeError, "%s() is missing the field %R", layout->cls->tp_name,
-                         PyTuple_GET_ITEM(layout->names, i));
+            PyObject *cls_name = name_of(layout->cls);
+            if (cls_name != NULL) {
+                PyErr_Format(PyExc_TypeError, "%U() is missing the field %R", cls_name,
+                             PyTuple_GetItem(layout->names, i));
+                Py_DECREF(cls_name);
+            }
             goto fail;
         }
         values[i] = Py_NewRef(value);
@@ -444,9 +502,8 @@ fail:
 }
 
 static PyObject *
-new_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+new_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargs != 1) {
         PyErr_SetString(PyExc_TypeError, "new_record(layout, **fields): fields are given by name");
         return NULL;
@@ -466,9 +523,8 @@ new_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject *kwn
  * once, all below layout->n <= MAX_FIELDS): the record maker's own path, without the
  * keywords' matching (the FastMethod's positions, made at every step). */
 static PyObject *
-replace_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+replace_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "replace_record(layout, record, **changes): changes are given by name");
         return NULL;
@@ -478,9 +534,13 @@ replace_record(PyObject *module, PyObject *const *args, size_t nargsf, PyObject 
         return NULL;
     }
     PyObject *record = args[1];
-    if (!Py_IS_TYPE(record, layout->cls)) {
-        PyErr_Format(PyExc_TypeError, "replace_record: expected a %s, not %.200s", layout->cls->tp_name,
-                     Py_TYPE(record)->tp_name);
+    if (Py_TYPE(record) != layout->cls) {
+        PyObject *expected = name_of(layout->cls), *given = name_of(Py_TYPE(record));
+        if (expected != NULL && given != NULL) {
+            PyErr_Format(PyExc_TypeError, "replace_record: expected a %U, not %U", expected, given);
+        }
+        Py_XDECREF(expected);
+        Py_XDECREF(given);
         return NULL;
     }
     Py_ssize_t n = layout->n;
@@ -522,32 +582,34 @@ fisher_yates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *items = args[0];
-    Py_ssize_t n = PyList_GET_SIZE(items);
+    Py_ssize_t n = PyList_Size(items);
     if (n < 2) {
         Py_RETURN_NONE;
     }
-    if (PyBytes_GET_SIZE(args[1]) < 8 * (n - 1)) {
+    if (PyBytes_Size(args[1]) < 8 * (n - 1)) {
         PyErr_SetString(PyExc_ValueError, "fisher_yates: the stream must hold 8 bytes per item but one");
         return NULL;
     }
-    /* The items are swapped in place, as the Python loop does, without a reference
-       count changing; without a GIL, under the list's own critical section (the size
-       read again inside it, and the stream, immutable, long enough for it). */
-    const unsigned char *stream = (const unsigned char *)PyBytes_AS_STRING(args[1]);
-    LIST_LOCK(items)
-    Py_ssize_t size = PyList_GET_SIZE(items);
+    /* The items are swapped in place, as the Python loop does (a new reference to each
+       for PyList_SetItem to take over, which drops the list's old one); without a GIL,
+       under the list's own critical section (the size read again inside it, and the
+       stream, immutable, long enough for it). */
+    const unsigned char *stream = (const unsigned char *)PyBytes_AsString(args[1]);
+    LIST_LOCK(items);
+    Py_ssize_t size = PyList_Size(items);
     for (Py_ssize_t i = (size < n ? size : n) - 1; i > 0; i--, stream += 8) {
         unsigned long long draw = 0;
         for (int b = 0; b < 8; b++) {
             draw = draw << 8 | stream[b];
         }
         Py_ssize_t j = (Py_ssize_t)(draw % (unsigned long long)(i + 1));
-        /* PyList_SET_ITEM takes over a reference and drops none: a swap of two */
-        PyObject *swap = PyList_GET_ITEM(items, i);
-        PyList_SET_ITEM(items, i, PyList_GET_ITEM(items, j));
-        PyList_SET_ITEM(items, j, swap);
+        if (i != j) { /* the indices are in range: neither call can fail */
+            PyObject *a = Py_NewRef(PyList_GetItem(items, i));
+            PyList_SetItem(items, i, Py_NewRef(PyList_GetItem(items, j)));
+            PyList_SetItem(items, j, a);
+        }
     }
-    LIST_UNLOCK()
+    LIST_UNLOCK();
     Py_RETURN_NONE;
 }
 
@@ -568,8 +630,8 @@ same_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "same_objects(a, b) takes two tuples");
         return NULL;
     }
-    Py_ssize_t n = PyTuple_GET_SIZE(args[0]);
-    if (n != PyTuple_GET_SIZE(args[1])) {
+    Py_ssize_t n = PyTuple_Size(args[0]);
+    if (n != PyTuple_Size(args[1])) {
         Py_RETURN_FALSE;
     }
     if (n == 0) {
@@ -581,8 +643,8 @@ same_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return PyErr_NoMemory();
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        addresses[i] = (uintptr_t)PyTuple_GET_ITEM(args[0], i);
-        addresses[n + i] = (uintptr_t)PyTuple_GET_ITEM(args[1], i);
+        addresses[i] = (uintptr_t)PyTuple_GetItem(args[0], i);
+        addresses[n + i] = (uintptr_t)PyTuple_GetItem(args[1], i);
     }
     qsort(addresses, (size_t)n, sizeof(uintptr_t), compare_addresses);
     qsort(addresses + n, (size_t)n, sizeof(uintptr_t), compare_addresses);
@@ -611,7 +673,7 @@ static PyMethodDef speedups_methods[] = {
 };
 
 static PyModuleDef_Slot speedups_slots[] = {
-#if PY_VERSION_HEX >= 0x030C0000
+#ifdef Py_mod_multiple_interpreters /* the full API of 3.12+, or a limited API of 3.12+ */
     {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
 #endif
 #ifdef Py_GIL_DISABLED
