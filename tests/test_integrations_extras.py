@@ -4,6 +4,7 @@ missing package's name on the error, so tools that look for it still find it).""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 
 import pytest
@@ -19,6 +20,8 @@ import pytest
     ],
 )
 def test_a_missing_extra_is_named(module: str, missing: str, extra: str, monkeypatch) -> None:
+    if missing != "numpy" and module.endswith("pettingzoo") and importlib.util.find_spec("numpy") is None:
+        pytest.skip("numpy is not installed either: the error names it first")
     for name in [m for m in sys.modules if m == module or m.startswith("cardrules.integrations.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, missing, None)  # import of it fails as if not installed
