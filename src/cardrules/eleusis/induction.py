@@ -555,7 +555,7 @@ def learnt_factors(weighted: Iterable[tuple[str, float]], counts: Mapping[str, i
         k = atom_kind(t)
         by_kind[k] = by_kind.get(k, 0.0) + weight
         counted[k] = counted.get(k, 0) + counts.get(t, 0)
-    total = sum(by_kind.values())
+    total = math.fsum(by_kind.values())
     n = sum(counted.values())
     out: dict[str, float] = {}
     for t, weight in by_template.items():
@@ -733,8 +733,8 @@ def atom_probabilities() -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The atoms' prior probabilities (their weights normalised), and the same among the
     atoms fit as a condition (0 for the others)."""
     found = atoms()
-    total = sum(a.weight for a in found)
-    total_c = sum(a.weight for a in found if a.cond)
+    total = math.fsum(a.weight for a in found)
+    total_c = math.fsum(a.weight for a in found if a.cond)
     return (
         tuple(a.weight / total for a in found),
         tuple(a.weight / total_c if a.cond else 0.0 for a in found),

@@ -236,7 +236,7 @@ class Scientist:
             searcher()  # made once per process: its setup is not this decision's search time
             deadline = time.perf_counter() + 0.8 * self.time_per_move
             found = ranked(key, deadline=deadline)
-            total = sum(found.weights) + unknown_weight(key)
+            total = math.fsum(found.weights) + unknown_weight(key)
             shares = tuple(w / total for w in found.weights)
             entry = (Belief(found.hypotheses, shares, _main_line(key), unknown_rate(key)), total)
             self._cache[key] = entry
@@ -265,8 +265,8 @@ class Scientist:
                         known.add(fp)
                         hyps.append(e)
                         probs.append(e.weight / total)
-            lost = 1.0 - sum(cached.probabilities)  # the unknown rule's share
-            total = sum(probs) + lost
+            lost = 1.0 - math.fsum(cached.probabilities)  # the unknown rule's share
+            total = math.fsum(probs) + lost
             scale = 1.0 / total if total > 0 else 0.0
             order = sorted(range(len(hyps)), key=lambda i: -probs[i])  # stable: ties keep their order
             return Belief(
@@ -407,7 +407,7 @@ class Scientist:
         for j, card in enumerate(cards):
             acc = [i for i, v in enumerate(values) if v >> j & 1]
             rej = [i for i, v in enumerate(values) if not v >> j & 1]
-            pacc = sum(probs[i] for i in acc)
+            pacc = math.fsum(probs[i] for i in acc)
             # the known rules' verdict: the unknown rule's share counts as a refusal,
             # which favours the cards the likely rules accept (they extend the line,
             # where later cards can test them); counting it as a coin of the observed
@@ -418,7 +418,7 @@ class Scientist:
             # the rules that would accept the card and then no card at all: the line
             # would be stuck, and all but one of them would be guessed in vain
             dead = [probs[i] for i in acc if i < len(stuck[j]) and stuck[j][i]]
-            ends = sum(dead) - max(dead, default=0.0)
+            ends = math.fsum(dead) - max(dead, default=0.0)
             two = 0.0
             if time.perf_counter() < deadline:
                 rest = list(held)
@@ -466,7 +466,7 @@ class Scientist:
                     out[j] += p
         if not unknown:
             return out
-        rest = max(0.0, 1.0 - sum(b.probabilities))
+        rest = max(0.0, 1.0 - math.fsum(b.probabilities))
         return [x + b.unknown_rate * rest for x in out]
 
     def guess(self, observations: Sequence[Observation]) -> Rule | None:
@@ -517,7 +517,7 @@ class Scientist:
             return None
         group = self._settled_group(b, h)
         # Its start: variants are among the rules no experiment can tell from it.
-        s = max(sum(q for _, q in group), p)
+        s = max(math.fsum(q for _, q in group), p)
         # The guess is right too if the secret rule is another play part that builds
         # the same lines from every starter (with the same start: part).
         chance *= 1.0 + self._same_in_play(h, group) / p
@@ -555,7 +555,7 @@ class Scientist:
             return math.inf
         # what a verdict tells of the hypotheses: its entropy less the part of it that
         # is the unknown rule's coin (which tells nothing)
-        unknown = max(0.0, 1.0 - sum(b.probabilities))
+        unknown = max(0.0, 1.0 - math.fsum(b.probabilities))
         every = [_information(q, unknown, b.unknown_rate) for q in self._acceptance(b, _DECK, unknown=False)]
         needed = -math.log2(p)
         hand = [every[_DECK_INDEX[c]] for c in self._hand] if self._hand else every
@@ -577,7 +577,7 @@ class Scientist:
         if h is None:
             assert b.best is not None
             h = b.best
-        return sum(p for _, p in self._settled_group(b, h, walks=walks, length=length))
+        return math.fsum(p for _, p in self._settled_group(b, h, walks=walks, length=length))
 
     def _settled_group(
         self, b: Belief, h: Hypothesis, *, walks: int = 3, length: int = 4
@@ -709,7 +709,7 @@ def _left(starts: Sequence[tuple[int | None, float]], refuted: set[int | None] |
     were refuted with it."""
     if not refuted:
         return 1.0
-    return max(0.0, 1.0 - sum(q for st, q in starts if st in refuted))
+    return max(0.0, 1.0 - math.fsum(q for st, q in starts if st in refuted))
 
 
 @functools.cache
@@ -730,7 +730,7 @@ def _start_parts() -> tuple[tuple[int, int, float], ...]:
             sets[mask][1] += a.weight
         else:
             sets[mask] = [i, a.weight]
-    total = sum(w for _, w in sets.values())
+    total = math.fsum(w for _, w in sets.values())
     return tuple(sorted(((i, m, w / total) for m, (i, w) in sets.items()), key=lambda t: (-t[2], t[0])))
 
 
@@ -745,7 +745,7 @@ def _start_posterior(starter: Card) -> tuple[tuple[int | None, float], ...]:
     for i, mask, prior in _start_parts():
         if mask & bit:
             weights.append((i, START_SHARE * prior * n / mask.bit_count()))
-    total = sum(w for _, w in weights)
+    total = math.fsum(w for _, w in weights)
     out = [(i, w / total) for i, w in weights if w / total >= 1e-6]
     out.sort(key=lambda t: -t[1])
     return tuple(out)
