@@ -236,9 +236,9 @@ function runScience() {
     if (e.event === "start") item(`Starter ${e.starter}; the scientist's hand: ${e.hand.join(" ")}`, "pg-start");
     else if (e.event === "turn")
       item(`Turn ${e.turn}: plays ${e.card}, ${e.right ? "right" : "wrong"}. Main line: ${e.main.join(" ")}`,
-           e.right ? "pg-right" : "pg-wrong");
+           e.right ? "pg-turn pg-right" : "pg-turn pg-wrong");
     else if (e.event === "guess") item(`Guesses: ${e.rule}`, "pg-guess");
-    else if (e.event === "wrong") item("…a wrong guess (it costs 2).", "pg-wrong");
+    else if (e.event === "wrong") item("…a wrong guess (it costs 2).", "pg-refuted");
   };
   scienceId = ask("science", "science", [$("pg-source").value, seed, turns], (r) => {
     endScience();
