@@ -139,6 +139,12 @@ function refresh() {
   }
 }
 
+// The text box grows with the text (4 to 20 lines).
+function fitSource() {
+  const lines = $("pg-source").value.split("\n").length;
+  $("pg-source").rows = Math.max(4, Math.min(20, lines + 1));
+}
+
 function paintDeck(allowed) {
   const yes = new Set(allowed);
   for (const button of $("pg-deck").children) button.classList.toggle("pg-yes", yes.has(button.dataset.card));
@@ -265,6 +271,7 @@ function setMode(next) {
   texts[mode] = $("pg-source").value;
   mode = next;
   $("pg-source").value = texts[mode];
+  fitSource();
   $("pg-rule").hidden = mode !== "rule";
   $("pg-tables").hidden = mode !== "tables";
   $("pg-result").textContent = "…";
@@ -286,6 +293,8 @@ function setup() {
     deck.append(b);
   }
   $("pg-source").value = texts.rule;
+  fitSource();
+  $("pg-source").addEventListener("input", fitSource);
   $("pg-source").addEventListener("input", debounced(refresh));
   $("pg-line").addEventListener("input", debounced(() => (refreshLine(), refreshExplain())));
   $("pg-card").addEventListener("input", debounced(refreshExplain));
