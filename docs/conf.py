@@ -50,6 +50,9 @@ extensions = [
 html_theme = "furo"
 html_title = f"cardrules {release}"
 exclude_patterns = ["_build"]
+# The rule playground's page files (playground.rst) are copied to _static/ as they are;
+# docs/bundle_playground.py adds Pyodide and the wheels beside them in a built tree.
+html_static_path = ["_static"]
 autodoc_member_order = "bysource"
 # Type hints go into the description, and only for the parameters a docstring
 # describes: signatures stay short, and a class's fields are not listed twice.
