@@ -33,7 +33,7 @@ Graph = dict[str, set[str]]
 
 def module_names(root: Path) -> dict[str, Path | None]:
     """Every module of the package at ``root`` (a directory with ``__init__.py``): its
-    dotted name, and its source file (``None`` for a compiled extension module)."""
+    dotted name, and its source file (``None`` for a compiled extension module, found by its file or its stub)."""
     modules: dict[str, Path | None] = {}
     base = root.parent
     for path in sorted(root.rglob("*.py")):
@@ -46,6 +46,9 @@ def module_names(root: Path) -> dict[str, Path | None]:
             parts = list(path.relative_to(base).parts)
             parts[-1] = parts[-1][: -len(suffix)]
             modules.setdefault(".".join(parts), None)
+    # a compiled module not built here (no compiler) is still declared by its stub
+    for path in sorted(root.rglob("*.pyi")):
+        modules.setdefault(".".join(path.relative_to(base).with_suffix("").parts), None)
     return modules
 
 
