@@ -42,6 +42,12 @@ def register(sub: Any) -> None:
         metavar="PATH",
         help="the SQLite file of the tables (default cardrules.db)",
     )
+    p.add_argument(
+        "--fast-commits",
+        action="store_true",
+        help="commit each action without waiting for the disk: the games survive the server "
+        "being killed, not the machine losing power (default: wait)",
+    )
     p.set_defaults(func=run)
 
 
@@ -63,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..web.app import MAX_MESSAGE, create_app
 
-    app = create_app(args.db)
+    app = create_app(args.db, durable=not args.fast_commits)
     print(
         f"cardrules: serving the web table at http://{args.host}:{args.port}/ (tables in {args.db})",
         file=sys.stderr,

@@ -19,9 +19,16 @@ if TYPE_CHECKING:
 __all__ = ["COMPUTER_KINDS", "HUMAN", "GameTable", "Store", "TableError", "create_app"]
 
 
-def create_app(db_path: str, *, debug: bool = False) -> Starlette:
-    """The web table's ASGI application (:func:`cardrules.web.app.create_app`), its
-    tables kept in the SQLite file ``db_path``; needs Starlette (``cardrules[web]``)."""
+def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> Starlette:
+    """The web table's ASGI application, its tables kept in the SQLite file ``db_path``
+    (made when missing).  Every accepted action is committed to the file before anyone
+    is told of it; with ``durable`` (the default) each commit waits for the disk, so the
+    games survive the machine losing power, and without it they survive the server
+    being killed, with commits a few hundred times faster.  ``debug`` shows Starlette's
+    tracebacks.  Needs the extra ``cardrules[web]`` (Starlette).
+
+    Serve it with any ASGI server (``uvicorn.run(create_app("tables.db"))``) or mount it
+    in an application of your own (``Mount("/cards", app=create_app(...))``)."""
     from .app import create_app as make
 
-    return make(db_path, debug=debug)
+    return make(db_path, durable=durable, debug=debug)

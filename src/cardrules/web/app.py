@@ -115,7 +115,8 @@ class Server:
         async with self.lock(table.id):
             action = table.read_action(seat, text)
             new = table.after(action)
-            self.store.save(table, new)  # accepted once committed
+            # accepted once committed; the commit waits for the disk off the event loop
+            await anyio.to_thread.run_sync(self.store.save, table, new)
             table.commit(new, action)
             await self.broadcast(table)
         self.wake(table)
@@ -138,7 +139,7 @@ class Server:
                 options=table.options,
             )
             probe.start_with_rule(text)  # the library's error, with its caret, if it does not compile
-            self.store.save(probe, probe.state)
+            await anyio.to_thread.run_sync(self.store.save, probe, probe.state)
             table.rule_text, table.state, table.lines = probe.rule_text, probe.state, probe.lines
             await self.broadcast(table)
         self.wake(table)
@@ -159,7 +160,7 @@ class Server:
                 action = await anyio.to_thread.run_sync(table.choose)
                 async with self.lock(table.id):
                     new = table.after(action)
-                    self.store.save(table, new)
+                    await anyio.to_thread.run_sync(self.store.save, table, new)
                     table.commit(new, action)
                     await self.broadcast(table)
             except Exception:
@@ -218,12 +219,14 @@ def _page(name: str) -> Response:
     return FileResponse(STATIC / name, headers=_HEADERS, media_type="text/html")
 
 
-def create_app(db_path: str, *, debug: bool = False) -> Starlette:
+def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> Starlette:
     """The web table's ASGI application, its tables kept in the SQLite file ``db_path``
-    (made when missing; ``":memory:"`` keeps nothing).  Serve it with any ASGI server
+    (made when missing; ``":memory:"`` keeps nothing).  Every accepted action is
+    committed before anyone is told of it; ``durable=False`` commits without waiting for
+    the disk (see :class:`~cardrules.web.store.Store`).  Serve it with any ASGI server
     (``uvicorn.run(create_app("tables.db"))``), or mount it in your own Starlette app."""
 
-    store = Store(db_path)
+    store = Store(db_path, durable=durable)
     server = Server(store)
 
     async def lobby(request: Request) -> Response:

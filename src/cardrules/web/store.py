@@ -3,10 +3,13 @@
 Each table is one row: its settings (the game, the seats, the seat tokens' hashes, the
 secret seed, the rule's text) and its state as the library's versioned JSON record
 (:func:`cardrules.to_json`).  :meth:`Store.save` writes the record in one transaction,
-committed (``synchronous=FULL``) before the server tells anyone the action was accepted:
-a server killed at any moment and started again on the same file has every accepted
-action, and :meth:`Store.load` reads the record back with :func:`cardrules.from_json`,
-which replays and checks every action.
+committed before the server tells anyone the action was accepted: a server killed at any
+moment and started again on the same file has every accepted action (with
+``durable=True``, the default, SQLite's ``synchronous=FULL``: each commit waits for the
+disk, so the actions survive the machine losing power too; ``durable=False`` is
+``synchronous=NORMAL``, which survives the server being killed, not the machine, and
+commits a few hundred times faster), and :meth:`Store.load` reads the record back with
+:func:`cardrules.from_json`, which replays and checks every action.
 """
 
 from __future__ import annotations
@@ -37,14 +40,16 @@ CREATE TABLE IF NOT EXISTS tables (
 
 
 class Store:
-    """The tables kept in the SQLite file ``path`` (``":memory:"`` for none)."""
+    """The tables kept in the SQLite file ``path`` (``":memory:"`` for none); each commit
+    waits for the disk unless ``durable`` is false (see above)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, durable: bool = True) -> None:
         self.path = path
+        self.durable = durable
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA synchronous=" + ("FULL" if durable else "NORMAL"))
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.execute(_SCHEMA)
 
