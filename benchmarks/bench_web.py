@@ -288,7 +288,7 @@ def main() -> None:
     if result["killed_after"] is not None:
         print(
             f"SIGKILL after {result['killed_after']} actions ({result['unfinished_at_kill']} games unfinished), "
-            f"restarted in {result['restart_s']:.1f} s, {result['reconnects']} reconnections"
+            f"restarted in {result['restart_s']:.1f} s, {result['reconnects']} reconnection attempts"
         )
     print(f"records equal to the same seeds played in-process: {result['same_records']}/{result['games']}")
     if result["same_records"] != result["games"]:

@@ -59,7 +59,7 @@ def main() -> None:
             page.wait_for_selector("#seat-4")
             page.click("#create")
             page.wait_for_selector("a.join")
-            page.screenshot(path=str(OUT / "lobby.png"))
+            page.screenshot(path=str(OUT / "lobby.png"), full_page=True)
             for game, (seats, rules, moves) in TABLES.items():
                 rng = random.Random(game)
                 page = browser.new_page(viewport={"width": 900, "height": 760})

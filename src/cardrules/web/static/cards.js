@@ -1,7 +1,8 @@
 // Cards drawn as cards: "10H" -> a card showing 10 and a red heart.
 "use strict";
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-const CARD_RE = /^(10|[2-9AJQK])([SHDC])?$/;
+// a card of a standard deck, or a Haggis wild (J, Q or K without a suit)
+const CARD_RE = /^(?:(10|[2-9AJQK])([SHDC])|([JQK]))$/;
 
 function isCard(value) {
   return typeof value === "string" && CARD_RE.test(value);
@@ -14,11 +15,12 @@ function cardElement(text) {
   el.dataset.card = text;
   if (!m) { el.textContent = text; return el; }
   const suit = m[2] || "";
+  const face = m[1] || m[3];
   if (suit === "H" || suit === "D") el.classList.add("red");
   if (!suit) el.classList.add("wild");
   const rank = document.createElement("span");
   rank.className = "rank";
-  rank.textContent = m[1];
+  rank.textContent = face;
   const pip = document.createElement("span");
   pip.className = "suit";
   pip.textContent = suit ? SUITS[suit] : "\u2605";
