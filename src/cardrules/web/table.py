@@ -78,12 +78,12 @@ def _with_options(game: GameDef[Any, Any], rules: Any, options: Mapping[str, Any
 class GameTable:
     """One game at the web table.
 
-    ``seats`` names each seat's kind: ``"human"`` or one of :data:`COMPUTER_KINDS`.  A
+    ``seats`` names each seat's kind: ``"human"`` or one of :data:`~cardrules.web.table.COMPUTER_KINDS`.  A
     seat that never acts (New Eleusis's God) is ``"human"`` when a person takes it;
     when the game's rules are written as text and no rule is given, that person writes
     them at the table (:meth:`set_rule`) before the game starts, and until then
-    :attr:`state` is ``None``.  ``tokens`` are the seat tokens' hashes
-    (:func:`hash_token`) of the human seats.
+    ``state`` is ``None``.  ``tokens`` are the seat tokens' hashes
+    (:func:`~cardrules.web.table.hash_token`) of the human seats.
     """
 
     def __init__(
