@@ -199,6 +199,8 @@ def test_forged_and_malformed_messages_are_refused_and_change_nothing(tmp_path):
                 (other, json.dumps({"type": "act", "action": first["legal"][0] if first["legal"] else "keep"}), "it is not your turn"),
                 (mover, json.dumps({"type": "join", "token": tokens[1]}), "no message of type 'join'"),
             ]
+            mover.send_bytes(b'{"type": "state"}')
+            assert mover.receive_json() == {"type": "error", "message": "a message is JSON text, not binary"}
             for ws, text, why in bad:
                 ws.send_text(text)
                 answer = ws.receive_json()
@@ -339,3 +341,26 @@ def test_the_table_model_is_plain_library_code(tmp_path):
             table.commit(new, action)
             again = store.load("t1")
             assert again is not None and again.state == table.state and again.lines == table.lines
+
+
+def test_a_fault_in_a_game_s_code_is_an_error_reply_and_changes_nothing(tmp_path, monkeypatch):
+    with client(tmp_path / "t.db") as c:
+        table_id, tokens = new_table(c, "haggis", ["human", "human"])
+        server = c.app.state.server
+        before, record = server.tables[table_id].state, server.store.record(table_id)
+
+        def broken(state, text):
+            raise ValueError("a bug")
+
+        monkeypatch.setattr(GAMES["haggis"], "parse_action", broken)
+        seat = before.to_act
+        with c.websocket_connect(f"/ws/{table_id}") as ws:
+            ws.send_json({"type": "join", "token": tokens[seat]})
+            ws.receive_json()
+            ws.send_json({"type": "act", "action": "pass"})
+            assert ws.receive_json() == {
+                "type": "error", "message": "the server could not handle this message; nothing was changed"
+            }
+            ws.send_json({"type": "state"})
+            assert ws.receive_json()["step"] == len(before.history)
+        assert server.tables[table_id].state is before and server.store.record(table_id) == record

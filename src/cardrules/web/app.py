@@ -260,7 +260,13 @@ def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> St
                 await socket.send_json(table.message(seat))
             server.wake(table)
             while True:
-                text = await socket.receive_text()
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if not isinstance(text, str):
+                    await _error(socket, "a message is JSON text, not binary")
+                    continue
                 await _handle(socket, server, table, seat, text)
         except WebSocketDisconnect:
             pass
@@ -343,3 +349,6 @@ async def _handle(socket: WebSocket, server: Server, table: GameTable, seat: int
             await _error(socket, f"no message of type {kind[:40]!r} (types: act, rule, state)")
     except CardRulesError as exc:
         await _error(socket, str(exc))
+    except Exception:  # a fault of the server's (or of a game's own code): nothing was changed
+        _log.exception("table %s: a message of seat %s failed", table.id, seat)
+        await _error(socket, "the server could not handle this message; nothing was changed")
