@@ -182,7 +182,7 @@ def games_catalog() -> list[dict[str, Any]]:
     for name in GAMES:
         g = GAMES[name]
         try:
-            defaults = encode_value(g.Rules()) if g.rules_from_text is None else {}
+            defaults = encode_value(g.Rules())
         except Exception:
             defaults = {}
         out.append(
