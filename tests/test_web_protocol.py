@@ -196,7 +196,7 @@ def test_forged_and_malformed_messages_are_refused_and_change_nothing(tmp_path):
                 (mover, json.dumps({"type": "act", "action": "exchange 2S 2S 2S 2S 2S 2S"}), str(illegal.value)),
                 (mover, json.dumps({"type": "act", "action": "x" * (MAX_MESSAGE + 1)}), "a message is at most"),
                 (mover, json.dumps({"type": "launch"}), "no message of type 'launch'"),
-                (mover, json.dumps({"type": "rule", "text": "card is red"}), "only player 0 writes the rule"),
+                (mover, json.dumps({"type": "rule", "text": "card is red"}), "no one writes the rules at this table"),
                 (other, json.dumps({"type": "act", "action": first["legal"][0] if first["legal"] else "keep"}), "it is not your turn"),
                 (mover, json.dumps({"type": "join", "token": tokens[1]}), "no message of type 'join'"),
             ]

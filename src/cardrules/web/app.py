@@ -125,10 +125,7 @@ class Server:
         if not isinstance(text, str):
             raise TableError("a rule is a text")
         async with self.lock(table.id):
-            if seat != table.god:
-                raise TableError(f"only {table.game.seat_name(table.god or 0)} writes the rule")
-            if table.state is not None:
-                raise TableError("the rule is written already: the game has started")
+            table.check_rule_writer(seat)
             probe = GameTable(
                 table.id,
                 table.game.name,

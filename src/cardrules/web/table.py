@@ -78,11 +78,11 @@ def _with_options(game: GameDef[Any, Any], rules: Any, options: Mapping[str, Any
 class GameTable:
     """One game at the web table.
 
-    ``seats`` names each seat's kind: ``"human"`` or one of :data:`~cardrules.web.table.COMPUTER_KINDS`.  A
-    seat that never acts (New Eleusis's God) is ``"human"`` when a person takes it;
-    when the game's rules are written as text and no rule is given, that person writes
-    them at the table (:meth:`set_rule`) before the game starts, and until then
-    ``state`` is ``None``.  ``tokens`` are the seat tokens' hashes
+    ``seats`` names each seat's kind: ``"human"`` or one of
+    :data:`~cardrules.web.table.COMPUTER_KINDS`.  A seat that never acts (New Eleusis's
+    God) is ``"human"`` when a person takes it; when the game's rules are written as
+    text and no rule is given, that person writes them at the table (:meth:`set_rule`)
+    before the game starts, and until then ``state`` is ``None``.  ``tokens`` are the seat tokens' hashes
     (:func:`~cardrules.web.table.hash_token`) of the human seats.
     """
 
@@ -108,7 +108,8 @@ class GameTable:
         #: the rule options the table was made with (``{"target": 50}``), or ``None``
         self.options = _check_options(options)
         self.state: Any = None
-        #: each seat's lines, one per action (``None`` for a deal, which shows nothing)
+        #: each seat's lines, one per player's action (a deal shows nothing: its order
+        #: is every hidden card)
         self.lines: list[list[str]] = [[] for _ in range(players)]
         if state is not None:
             self._load(state)
@@ -190,12 +191,18 @@ class GameTable:
         self.rule_text = text
         self._start(rules)
 
-    def set_rule(self, seat: int, text: str) -> None:
-        """The god at ``seat`` writes the rule: the game starts with it."""
+    def check_rule_writer(self, seat: int) -> None:
+        """Refuse, saying why, unless the person at ``seat`` may write the rule now."""
+        if self.god is None:
+            raise TableError("no one writes the rules at this table")
         if seat != self.god:
-            raise TableError(f"only {self.game.seat_name(self.god or 0)} writes the rule")
+            raise TableError(f"only {self.game.seat_name(self.god)} writes the rule")
         if self.state is not None:
             raise TableError("the rule is written already: the game has started")
+
+    def set_rule(self, seat: int, text: str) -> None:
+        """The god at ``seat`` writes the rule: the game starts with it."""
+        self.check_rule_writer(seat)
         self.start_with_rule(text)
 
     def _load(self, state: Any) -> None:
