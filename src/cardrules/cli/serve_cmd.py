@@ -1,0 +1,85 @@
+"""``cardrules serve``: the web table (:mod:`cardrules.web`), served by uvicorn.
+
+The lobby at ``http://HOST:PORT/`` makes a table of any registered game: each seat a
+person (who gets a join link) or the computer (``random``, ``greedy``, ``strong``).
+Every table is kept in the SQLite file ``--db``: a server stopped (or killed) and started
+again on the same file goes on with every game where it was.  It needs the extra
+``cardrules[web]`` (Starlette, uvicorn, websockets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from typing import Any
+
+from ..errors import CardRulesError
+
+#: the packages ``cardrules serve`` needs (the extra ``cardrules[web]``)
+NEEDS = ("starlette", "uvicorn", "websockets")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="serve the web table: play any game in a browser",
+        description="Serve the web table: a lobby makes a table of any game, with a join link "
+        "per person; the computer takes the other seats.  Every game is kept in an SQLite "
+        "file, so a restarted server goes on where it was.  Needs: pip install 'cardrules[web]'.",
+        epilog="examples:\n"
+        "  cardrules serve                        http://127.0.0.1:8000/, games in cardrules.db\n"
+        "  cardrules serve --port 8080 --db /var/lib/cardrules/tables.db\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)"
+    )
+    p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    p.add_argument(
+        "--db",
+        default="cardrules.db",
+        metavar="PATH",
+        help="the SQLite file of the tables (default cardrules.db)",
+    )
+    p.add_argument(
+        "--fast-commits",
+        action="store_true",
+        help="commit each action without waiting for the disk: the games survive the server "
+        "being killed, not the machine losing power (default: wait)",
+    )
+    p.set_defaults(func=run)
+
+
+def missing() -> list[str]:
+    """The packages of ``cardrules[web]`` that are not installed."""
+    return [name for name in NEEDS if importlib.util.find_spec(name) is None]
+
+
+def run(args: argparse.Namespace) -> int:
+    absent = missing()
+    if absent:
+        raise CardRulesError(
+            f"cardrules serve needs {', '.join(absent)}, which {'is' if len(absent) == 1 else 'are'} "
+            "not installed: pip install 'cardrules[web]'"
+        )
+    if not 0 <= args.port <= 65535:
+        raise CardRulesError(f"--port must be from 0 to 65535, not {args.port}")
+    import uvicorn
+
+    from ..web.app import MAX_MESSAGE, create_app
+
+    app = create_app(args.db, durable=not args.fast_commits)
+    print(
+        f"cardrules: serving the web table at http://{args.host}:{args.port}/ (tables in {args.db})",
+        file=sys.stderr,
+    )
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=4 * MAX_MESSAGE,  # bigger frames are refused by uvicorn itself
+        log_level="warning",
+        access_log=False,
+    )
+    return 0

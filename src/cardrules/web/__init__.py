@@ -1,0 +1,34 @@
+"""``cardrules serve``: a web table that embeds the library (the extra ``cardrules[web]``).
+
+:class:`~cardrules.web.table.GameTable` (one game, its seats and what each seat is
+shown) and :class:`~cardrules.web.store.Store` (the SQLite database) are plain library
+code; :func:`create_app` makes the Starlette application around them, and needs the
+extra (``pip install 'cardrules[web]'``).  The library itself never imports this package.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .store import Store
+from .table import COMPUTER_KINDS, HUMAN, GameTable, TableError
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+__all__ = ["COMPUTER_KINDS", "HUMAN", "GameTable", "Store", "TableError", "create_app"]
+
+
+def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> Starlette:
+    """The web table's ASGI application, its tables kept in the SQLite file ``db_path``
+    (made when missing).  Every accepted action is committed to the file before anyone
+    is told of it; with ``durable`` (the default) each commit waits for the disk, so the
+    games survive the machine losing power, and without it they survive the server
+    being killed, with commits a few hundred times faster.  ``debug`` shows Starlette's
+    tracebacks.  Needs the extra ``cardrules[web]`` (Starlette).
+
+    Serve it with any ASGI server (``uvicorn.run(create_app("tables.db"))``) or mount it
+    in an application of your own (``Mount("/cards", app=create_app(...))``)."""
+    from .app import create_app as make
+
+    return make(db_path, durable=durable, debug=debug)

@@ -1,0 +1,348 @@
+"""A table of the web server: one game, its seats, and what each seat is shown.
+
+Pure library code (no web package): :class:`GameTable` holds a game's state, who sits
+at each seat (a person, or a computer agent named as in :data:`cardrules.agents.AGENTS`),
+each person's seat token, and the lines of the game as each seat may be told them.  Every
+action goes through the game's :class:`~cardrules.GameDef`: a person's action is read
+with ``parse_action`` (its errors are the library's), a computer's is chosen by its agent
+from the seat's ``view`` alone, and both are applied with ``apply``.
+:meth:`GameTable.message` is all a seat is ever sent: its own view, its table drawn with
+``render(state, seat)``, its legal actions, its history lines (``describe_for``) and the
+scores; never the state itself (whose seed would tell every card still to come).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from ..agents import AGENTS, make_agent
+from ..codec import encode_value
+from ..errors import CardRulesError
+from ..protocol import GAMES, GameDef, Shuffle
+
+__all__ = ["COMPUTER_KINDS", "HUMAN", "MAX_HISTORY", "GameTable", "TableError", "hash_token", "new_token"]
+
+#: the kind of a seat a person takes
+HUMAN: Final = "human"
+#: the kinds of computer seat (the agents of :data:`cardrules.agents.AGENTS`)
+COMPUTER_KINDS: Final = ("random", "greedy", "strong")
+#: the most history lines a message carries (the latest ones)
+MAX_HISTORY: Final = 200
+
+
+class TableError(CardRulesError):
+    """A request a table refuses (not your turn, no such seat, a bad setting...)."""
+
+
+def new_token() -> str:
+    """An unguessable seat token (:func:`secrets.token_urlsafe`, 256 bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """What the store keeps of a token: its SHA-256, so that the database alone lets no
+    one take a seat."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _check_options(options: object) -> dict[str, Any] | None:
+    """Rule options as given (plain JSON values: numbers, texts, true/false), checked."""
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        raise TableError("rule options are an object of names and values")
+    for key, value in options.items():
+        if not isinstance(key, str) or not isinstance(value, (int, str, bool, float)):
+            raise TableError(f"rule option {key!r}: a number, a text or true/false, not {value!r}")
+    return dict(options) or None
+
+
+def _with_options(game: GameDef[Any, Any], rules: Any, options: Mapping[str, Any] | None) -> Any:
+    """``rules`` (``None``: the game's default ones) with ``options`` changed."""
+    if not options:
+        return rules
+    try:
+        if rules is None:
+            return game.Rules(**dict(options))
+        return attrs.evolve(rules, **dict(options))
+    except (TypeError, ValueError) as exc:
+        raise TableError(f"{game.name}: bad rule options: {exc}") from None
+
+
+class GameTable:
+    """One game at the web table.
+
+    ``seats`` names each seat's kind: ``"human"`` or one of
+    :data:`~cardrules.web.table.COMPUTER_KINDS`.  A seat that never acts (New Eleusis's
+    God) is ``"human"`` when a person takes it; when the game's rules are written as
+    text and no rule is given, that person writes them at the table (:meth:`set_rule`)
+    before the game starts, and until then ``state`` is ``None``.  ``tokens`` are the seat tokens' hashes
+    (:func:`~cardrules.web.table.hash_token`) of the human seats.
+    """
+
+    def __init__(
+        self,
+        table_id: str,
+        game: str,
+        players: int,
+        seats: Sequence[str],
+        tokens: Mapping[int, str],
+        seed: str,
+        state: Any = None,
+        rule_text: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.id = table_id
+        self.game: GameDef[Any, Any] = GAMES[game]
+        self.players = players
+        self.seats = tuple(seats)
+        self.tokens = dict(tokens)
+        self.seed = seed
+        self.rule_text = rule_text
+        #: the rule options the table was made with (``{"target": 50}``), or ``None``
+        self.options = _check_options(options)
+        self.state: Any = None
+        #: each seat's lines, one per player's action (a deal shows nothing: its order
+        #: is every hidden card)
+        self.lines: list[list[str]] = [[] for _ in range(players)]
+        if state is not None:
+            self._load(state)
+
+    # -- making one ----------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        table_id: str,
+        game: object,
+        seats: object,
+        *,
+        rules: object = None,
+        rule: str | None = None,
+        seed: str | None = None,
+    ) -> tuple[GameTable, dict[int, str]]:
+        """A new table and the token of each human seat (given once: the table keeps
+        only their hashes).  ``rules`` are rule options (``{"target": 50}``); ``rule``
+        the rules as text, for a game whose rules are written so (New Eleusis's secret
+        rule); ``seed`` decides chance (default: a secret random one)."""
+        if not isinstance(game, str) or game not in GAMES:
+            raise TableError(f"no game named {game!r} (games: {', '.join(GAMES)})")
+        g = GAMES[game]
+        if not isinstance(seats, (list, tuple)) or not all(isinstance(s, str) for s in seats):
+            raise TableError("seats are a list of kinds: human, " + ", ".join(COMPUTER_KINDS))
+        players = g._players(len(seats))
+        for i, kind in enumerate(seats):
+            if kind != HUMAN and kind not in COMPUTER_KINDS:
+                raise TableError(f"seat {i}: no kind {kind!r} (kinds: {HUMAN}, {', '.join(COMPUTER_KINDS)})")
+            if kind != HUMAN and i not in g.observer_seats and kind not in AGENTS:
+                raise TableError(f"seat {i}: no agent {kind!r}")
+        tokens = {i: new_token() for i, kind in enumerate(seats) if kind == HUMAN}
+        table = cls(
+            table_id,
+            game,
+            players,
+            seats,
+            {i: hash_token(t) for i, t in tokens.items()},
+            seed if seed is not None else secrets.token_hex(16),
+            options=_check_options(rules),
+        )
+        if rule is not None:
+            table.start_with_rule(rule)
+        elif not table.waits_for_rule:
+            table._start(_with_options(g, None, table.options))
+        return table, tokens
+
+    @property
+    def god(self) -> int | None:
+        """The seat that writes the rules (a human observer seat of a game whose rules
+        are written as text), or ``None``."""
+        g = self.game
+        if g.rules_from_text is None:
+            return None
+        for seat in sorted(g.observer_seats):
+            if seat < self.players and self.seats[seat] == HUMAN:
+                return seat
+        return None
+
+    @property
+    def waits_for_rule(self) -> bool:
+        """Whether the game waits for its rule, written at the table by :attr:`god`."""
+        return self.state is None and self.god is not None
+
+    def _start(self, rules: Any) -> None:
+        self._load(self.game.new_game(rules, players=self.players, seed=self.seed))
+
+    def start_with_rule(self, text: str) -> None:
+        """Start the game with the rules ``text`` gives (the game's ``rules_from_text``,
+        then the table's rule options); a rule that does not compile raises the
+        library's error (line, column, caret)."""
+        g = self.game
+        if g.rules_from_text is None:
+            raise TableError(f"{g.name} takes no rules as text")
+        if not isinstance(text, str):
+            raise TableError("a rule is a text")
+        rules = _with_options(g, g.rules_from_text(text, None), self.options)
+        self.rule_text = text
+        self._start(rules)
+
+    def check_rule_writer(self, seat: int) -> None:
+        """Refuse, saying why, unless the person at ``seat`` may write the rule now."""
+        if self.god is None:
+            raise TableError("no one writes the rules at this table")
+        if seat != self.god:
+            raise TableError(f"only {self.game.seat_name(self.god)} writes the rule")
+        if self.state is not None:
+            raise TableError("the rule is written already: the game has started")
+
+    def set_rule(self, seat: int, text: str) -> None:
+        """The god at ``seat`` writes the rule: the game starts with it."""
+        self.check_rule_writer(seat)
+        self.start_with_rule(text)
+
+    def _load(self, state: Any) -> None:
+        """Take ``state`` (and work out every seat's lines of its history)."""
+        g = self.game
+        self.lines = [[] for _ in range(self.players)]
+        history = state.history
+        replay = g.new_game(state.rules, players=self.players)
+        i = 0
+        while i < len(history):
+            action = history[i]
+            after = g.apply(replay, action)
+            i += 1
+            if type(action) is not Shuffle:
+                # the deals that follow an action belong to it, as in a seeded game
+                while i < len(history) and type(history[i]) is Shuffle:
+                    after = g.apply(after, history[i])
+                    i += 1
+                self._note(replay, action, after)
+            replay = after
+        self.state = state
+
+    def _note(self, before: Any, action: Any, after: Any) -> None:
+        if type(action) is Shuffle:
+            return  # a deal: its order is every hidden card
+        g = self.game
+        extra = g.after_action(before, after)
+        for seat in range(self.players):
+            line = g.describe_for(before, action, seat)
+            self.lines[seat].append(line if extra is None else f"{line}\n{extra}")
+
+    # -- seats -----------------------------------------------------------------------
+
+    def seat_of(self, token: object) -> int | None:
+        """The human seat whose token is ``token``, or ``None``."""
+        if not isinstance(token, str) or len(token) > 200:
+            return None
+        digest = hash_token(token)
+        found = None
+        for seat, kept in self.tokens.items():
+            if hmac.compare_digest(kept, digest):
+                found = seat
+        return found
+
+    @property
+    def to_act(self) -> int | None:
+        st = self.state
+        if st is None or st.is_over or type(st.to_act) is not int:
+            return None
+        return int(st.to_act)
+
+    @property
+    def computer_to_act(self) -> bool:
+        """Whether the seat to act is a computer's."""
+        p = self.to_act
+        return p is not None and self.seats[p] != HUMAN
+
+    # -- actions ---------------------------------------------------------------------
+
+    def read_action(self, seat: int, text: object) -> Any:
+        """The action the person at ``seat`` sends as ``text`` (the game's notation,
+        ``str(action)`` of a legal action); the library's error when it is not one."""
+        if not isinstance(text, str):
+            raise TableError(f"an action is a text, not {type(text).__name__}")
+        if self.state is None:
+            raise TableError("the game has not started: the rule is not written yet")
+        if self.state.is_over:
+            raise TableError("the game is over")
+        if self.to_act != seat:
+            who = self.to_act
+            raise TableError(
+                "it is not your turn" + (f": {self.game.seat_name(who)} is to act" if who is not None else "")
+            )
+        return self.game.parse_action(self.state, text)
+
+    def choose(self) -> Any:
+        """The action the computer at the seat to act chooses, from that seat's view
+        only; its agent is made anew, seeded by the table's seed, the seat and the
+        number of actions so far, so a table reloaded from the store plays on as it
+        would have (this may take a while: call it off the event loop)."""
+        p = self.to_act
+        if p is None or self.seats[p] == HUMAN:
+            raise TableError("no computer is to act")
+        st = self.state
+        agent = make_agent(self.seats[p], self.game.name, f"{self.seed}:{p}:{len(st.history)}")
+        return agent(self.game.view(st, p), self.game.legal_actions(st))
+
+    def after(self, action: Any) -> Any:
+        """The state after ``action`` (the table is not changed: see :meth:`commit`)."""
+        if self.state is None:
+            raise TableError("the game has not started")
+        return self.game.apply(self.state, action)
+
+    def commit(self, state: Any, action: Any) -> None:
+        """Take ``state``, reached from the current one by ``action``."""
+        self._note(self.state, action, state)
+        self.state = state
+
+    # -- what a seat is shown ----------------------------------------------------------
+
+    def message(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` is shown, as JSON values: never another seat's hidden
+        cards (it is made from ``view(state, seat)``, ``render(state, seat)`` and
+        ``describe_for``)."""
+        g = self.game
+        seats = [
+            {"name": g.seat_name(i), "kind": kind, "observer": i in g.observer_seats}
+            for i, kind in enumerate(self.seats)
+        ]
+        out: dict[str, Any] = {
+            "type": "state",
+            "table": self.id,
+            "game": g.name,
+            "title": g.title,
+            "seat": seat,
+            "seat_name": g.seat_name(seat),
+            "seats": seats,
+            "notation": g.notation or "",
+        }
+        st = self.state
+        if st is None:
+            out.update(status="rule", step=0, god=self.god, legal=[], history=[], scores=[0] * self.players)
+            return out
+        legal: list[str] = []
+        if self.to_act == seat and self.seats[seat] == HUMAN:
+            legal = [str(a) for a in g.legal_actions(st)]
+        lines = self.lines[seat]
+        out.update(
+            status="over" if st.is_over else "play",
+            step=len(st.history),
+            to_act=self.to_act,
+            view=encode_value(g.view(st, seat)),
+            text=g.render(st, seat),
+            legal=legal,
+            history=lines[-MAX_HISTORY:],
+            history_count=len(lines),
+            scores=list(st.scores),
+        )
+        if st.is_over:
+            out.update(winners=list(st.winners), summary=g.summary(st))
+            if self.rule_text is not None:
+                out["rule"] = self.rule_text
+        return out
