@@ -1,8 +1,8 @@
 // Cards drawn as cards: "10H" -> a card showing 10 and a red heart.
 "use strict";
-const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-// a card of a standard deck, or a Haggis wild (J, Q or K without a suit)
-const CARD_RE = /^(?:(10|[2-9AJQK])([SHDC])|([JQK]))$/;
+const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663", M: "\u263e" };
+// a card of a standard deck or of Haggis's moons, or a Haggis wild (J, Q or K without a suit)
+const CARD_RE = /^(?:(10|[2-9AJQK])([SHDCM])|([JQK]))$/;
 
 function isCard(value) {
   return typeof value === "string" && CARD_RE.test(value);
@@ -17,6 +17,7 @@ function cardElement(text) {
   const suit = m[2] || "";
   const face = m[1] || m[3];
   if (suit === "H" || suit === "D") el.classList.add("red");
+  if (suit === "M") el.classList.add("moon");
   if (!suit) el.classList.add("wild");
   const rank = document.createElement("span");
   rank.className = "rank";
