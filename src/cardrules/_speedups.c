@@ -59,7 +59,8 @@
  * structs.  Nothing reads a reference count, an instance's __dict__ or another package's
  * private names.  The free-threaded build of CPython (3.13t) has no stable ABI: there
  * hatch_build.py compiles the same source without Py_LIMITED_API, for that version
- * alone, and the module holds the list's critical section and declares Py_mod_gil.  An
+ * alone, and the module holds the list's critical section (and swaps its items with
+ * PyList_GET_ITEM/PyList_SET_ITEM inside it: see fisher_yates) and declares Py_mod_gil.  An
  * installation without a C compiler simply does not have this module, and cardrules
  * behaves the same without it.
  */
@@ -604,9 +605,20 @@ fisher_yates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         Py_ssize_t j = (Py_ssize_t)(draw % (unsigned long long)(i + 1));
         if (i != j) { /* the indices are in range: neither call can fail */
+#ifdef Py_GIL_DISABLED
+            /* PyList_SetItem takes the list's critical section again, and in CPython
+               3.13 a thread that takes one it already holds suspends the outer one while
+               it waits, which lets another thread in between the two stores.  So, built
+               without the limited API for that interpreter, swap the two pointers under
+               the section held here: the list still owns one reference to each item. */
+            PyObject *a = PyList_GET_ITEM(items, i);
+            PyList_SET_ITEM(items, i, PyList_GET_ITEM(items, j));
+            PyList_SET_ITEM(items, j, a);
+#else
             PyObject *a = Py_NewRef(PyList_GetItem(items, i));
             PyList_SetItem(items, i, Py_NewRef(PyList_GetItem(items, j)));
             PyList_SetItem(items, j, a);
+#endif
         }
     }
     LIST_UNLOCK();
