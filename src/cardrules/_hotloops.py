@@ -116,7 +116,10 @@ try:
     if os.environ.get("CARDRULES_PURE_PYTHON"):
         raise ImportError("CARDRULES_PURE_PYTHON is set")
     from . import _speedups as c_speedups
-except ImportError:  # not compiled at install time (no C compiler), or not wanted
+except (ImportError, SystemError):
+    # not compiled at install time (no C compiler), or not wanted; or, in a source
+    # checkout, an abi3 module built for a CPython with a GIL, which a free-threaded
+    # CPython finds by its name but cannot initialise (SystemError)
     c_speedups = None
     subset_objects = subset_objects_py
     same_objects = same_objects_py

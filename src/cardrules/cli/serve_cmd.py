@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
         "per person; the computer takes the other seats.  Every game is kept in an SQLite "
         "file, so a restarted server goes on where it was.  Needs: pip install 'cardrules[web]'.",
         epilog="examples:\n"
-        "  cardrules serve                        http://127.0.0.1:8000/, games in cardrules.db\n"
+        "  cardrules serve             http://127.0.0.1:8000/, the games in cardrules.db\n"
         "  cardrules serve --port 8080 --db /var/lib/cardrules/tables.db\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
