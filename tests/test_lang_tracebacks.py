@@ -65,7 +65,10 @@ def test_a_collected_unit_leaves_the_line_cache() -> None:
     name = scope["f"].__code__.co_filename
     assert scope["f"](1) == 2 and linecache.getlines(name) == ["def f(x):\n", "    return x + 1\n"]
     del scope
-    gc.collect()
+    for _ in range(3):  # a free-threaded CPython may free it only a collection later
+        gc.collect()
+        if name not in linecache.cache:
+            break
     assert name not in linecache.cache
 
 

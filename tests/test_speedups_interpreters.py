@@ -33,7 +33,7 @@ sys.path[:0] = {path!r}
 import cardrules._hotloops as h
 from cardrules import GAMES, to_json
 out = {{"implementation": h.IMPLEMENTATION}}
-for name in sorted(GAMES):
+for name in ("aegis", "eleusis", "gunsore", "haggis"):
     g = GAMES[name]
     state = g.new_game(seed="sub")
     rng = random.Random(7)
@@ -84,7 +84,7 @@ def _play_here() -> dict[str, str]:
     import random
 
     out: dict[str, str] = {}
-    for name in sorted(GAMES):
+    for name in ("aegis", "eleusis", "gunsore", "haggis"):  # not the games tests register
         g = GAMES[name]
         state = g.new_game(seed="sub")
         rng = random.Random(7)
