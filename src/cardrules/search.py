@@ -61,7 +61,7 @@ from ._seeded import SeededAgent
 from .errors import CardRulesError
 from .protocol import CHANCE, GAMES, GameDef, SearchHooks, Shuffle
 
-__all__ = ["REJECTION_TRIES", "REWARD_SCALE", "ISMCTSAgent", "model_likelihood"]
+__all__ = ["REJECTION_TRIES", "REWARD_SCALE", "TRACK_BUDGET", "ISMCTSAgent", "model_likelihood"]
 
 #: The hooks of a game that declares none: nothing beyond its rules.
 _NO_HOOKS: Final = SearchHooks()
