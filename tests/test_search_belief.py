@@ -9,7 +9,7 @@ import toygame
 from test_tools_protocol import DUEL, Play, Rules, State
 
 from cardrules import GAMES, Card, CardRulesError, Suit
-from cardrules.search import ISMCTSAgent, _from_pool, model_likelihood
+from cardrules.search import FRESH_SHARE, ISMCTSAgent, _from_pool, model_likelihood
 
 
 def S(rank):
@@ -65,12 +65,16 @@ def test_the_particles_are_weighted_exactly_by_the_opponents_observed_action():
 
 
 def test_resampling_keeps_the_particles_in_proportion_to_their_weights():
-    agent = ISMCTSAgent("duel", iterations=5, seed=1, belief="model", belief_samples=10)
+    # half the particles are new draws from the view, half follow the weights
+    assert FRESH_SHARE == 0.5
+    agent = ISMCTSAgent("duel", iterations=5, seed=1, belief="model", belief_samples=20)
     a = _after_first_trick((S(4), S(5), Card(1, Suit.HEARTS)))
     b = _after_first_trick((S(4), S(5), S(6)))
-    agent._tracker.after([(a, 0.8), (b, 0.2)], Play(S(5)), random.Random(1))
+    c = _after_first_trick((S(5), S(6), Card(1, Suit.HEARTS)))
+    agent._tracker.after([(a, 0.8), (b, 0.2)], Play(S(5)), random.Random(1), lambda rng: c)
     kept = Counter(s.hands[1] for s, _ in agent._tracker.particles)
-    assert kept == {(S(4), Card(1, Suit.HEARTS)): 8, (S(4), S(6)): 2}
+    assert kept == {(S(4), Card(1, Suit.HEARTS)): 8, (S(4), S(6)): 2, (S(6), Card(1, Suit.HEARTS)): 10}
+    assert all(w == 1.0 for _, w in agent._tracker.particles)
 
 
 class _Checking(ISMCTSAgent):

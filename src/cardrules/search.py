@@ -61,7 +61,14 @@ from ._seeded import SeededAgent
 from .errors import CardRulesError
 from .protocol import CHANCE, GAMES, GameDef, SearchHooks, Shuffle
 
-__all__ = ["REJECTION_TRIES", "REWARD_SCALE", "TRACK_BUDGET", "ISMCTSAgent", "model_likelihood"]
+__all__ = [
+    "FRESH_SHARE",
+    "REJECTION_TRIES",
+    "REWARD_SCALE",
+    "TRACK_BUDGET",
+    "ISMCTSAgent",
+    "model_likelihood",
+]
 
 #: The hooks of a game that declares none: nothing beyond its rules.
 _NO_HOOKS: Final = SearchHooks()
@@ -141,6 +148,12 @@ def _rejecting(draw: Draw, weight: Callable[[Any], float]) -> Draw:
 #: Expansions of the opponents' possible actions one particle may try to reach the next
 #: view (``belief="model"``) before it is given up.
 TRACK_BUDGET: Final = 48
+
+
+#: The share of ``belief="model"``'s particles drawn anew from the view at each decision
+#: (the rest are drawn by weight from the particles followed there): without them the
+#: particles soon become copies of one or two states, and the search plays for them.
+FRESH_SHARE: Final = 0.5
 
 
 def model_likelihood(action: Any, choice: Any, legal: Sequence[Any], epsilon: float) -> float:
@@ -227,12 +240,15 @@ class _Tracker:
                 return found[0], like * found[1] * model_likelihood(a, choice, legal, self.epsilon)
         return None
 
-    def after(self, pool: list[tuple[Any, float]], action: Any, rng: random.Random) -> None:
+    def after(self, pool: list[tuple[Any, float]], action: Any, rng: random.Random, fresh: Draw) -> None:
         """Keep ``pool`` (states of the decision just taken, weighted) with ``action``
-        applied: :data:`samples` of them drawn by weight (systematic resampling)."""
+        applied: of the :data:`samples` particles, a :data:`FRESH_SHARE` drawn anew by
+        ``fresh`` (the view's sampler), the others from ``pool`` by weight (systematic
+        resampling)."""
         total = sum(w for _, w in pool)
-        n = self.samples
-        kept: list[tuple[Any, float]] = []
+        new = round(self.samples * FRESH_SHARE)
+        n = self.samples - new
+        kept: list[tuple[Any, float]] = [(fresh(rng), 1.0) for _ in range(new)]
         if total > 0:
             step = total / n
             u = rng.random() * step
@@ -241,7 +257,7 @@ class _Tracker:
             for state, w in pool:
                 acc += w
                 while u < acc and i < n:
-                    kept.append((state, 1.0))
+                    kept.append((state, 1.0))  # weighted anew from the next decision on
                     u += step
                     i += 1
         apply = self.agent._apply
@@ -432,6 +448,7 @@ class ISMCTSAgent(SeededAgent):
                 draw = _rejecting(draw, weight)
         rng = random.Random(self._rng.getrandbits(64))  # one stream per decision
         tracker = self._tracker
+        uniform = draw
         pool: list[tuple[Any, float]] = []
         if tracker is not None:
             self._model = self._greedy(rng.getrandbits(32))
@@ -450,7 +467,7 @@ class ISMCTSAgent(SeededAgent):
             if n > most:
                 best, most = a, n
         if tracker is not None:
-            tracker.after(pool, best, rng)
+            tracker.after(pool, best, rng, uniform)
         return best
 
     def search(self, draw: Callable[[random.Random], Any], rng: random.Random) -> _Node:
