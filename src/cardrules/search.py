@@ -156,6 +156,12 @@ TRACK_BUDGET: Final = 48
 FRESH_SHARE: Final = 0.5
 
 
+#: Expansions one particle may try to reach the view when no other particle of the
+#: decision has found the way yet, and how many particles try that many.
+FIND_BUDGET: Final = 600
+FIND_TRIES: Final = 3
+
+
 def model_likelihood(action: Any, choice: Any, legal: Sequence[Any], epsilon: float) -> float:
     """The probability that a player modelled as "the model's ``choice`` with probability
     ``1 - epsilon``, else any of its ``legal`` actions uniformly" plays ``action`` (the
@@ -179,9 +185,10 @@ class _Tracker:
     agent's next turn: every other player's action is tried, the model's choice first,
     chance is dealt at random, and a particle survives only where the agent's view then
     is exactly the view it is given; its weight is multiplied by the model's probability
-    of each of those actions (:func:`model_likelihood`).  A particle that matches no
-    path within :data:`TRACK_BUDGET` expansions is given up (with its weight, which is
-    small: the model had to depart from its choice often)."""
+    of each of those actions (:func:`model_likelihood`).  Once one particle has reached
+    the view, the others try its actions first.  A particle that matches no path within
+    :data:`TRACK_BUDGET` expansions (:data:`FIND_BUDGET` while no particle has) is
+    given up."""
 
     __slots__ = ("agent", "epsilon", "particles", "player", "samples")
 
@@ -201,18 +208,36 @@ class _Tracker:
         if player != self.player:
             self.particles, self.player = [], player
         kept: list[tuple[Any, float]] = []
+        hint: list[Any] = []
+        searches = FIND_TRIES
         for state, weight in self.particles:
-            found = self._reach(state, view, player, rng, [TRACK_BUDGET])
+            if not hint and not searches:
+                break  # no particle could be followed: none will
+            budget = [TRACK_BUDGET]
+            if not hint:
+                searches -= 1
+                budget = [FIND_BUDGET]
+            found = self._reach(state, view, player, rng, budget, hint, 0)
             if found is not None:
                 kept.append((found[0], weight * found[1]))
+                hint = found[2]
         return kept
 
     def _reach(
-        self, state: Any, view: Any, player: Any, rng: random.Random, budget: list[int]
-    ) -> tuple[Any, float] | None:
+        self,
+        state: Any,
+        view: Any,
+        player: Any,
+        rng: random.Random,
+        budget: list[int],
+        hint: Sequence[Any],
+        k: int,
+    ) -> tuple[Any, float, list[Any]] | None:
+        """``(state, likelihood, path)`` where ``state`` (played on from ``state``)
+        shows ``view`` to ``player``; ``path`` is the others' chosen actions on the way,
+        tried first where ``hint`` (the path of another particle) says so."""
         agent = self.agent
         game = agent.game
-        like = 1.0
         while True:
             if state.is_over:
                 return None
@@ -221,23 +246,29 @@ class _Tracker:
                 state = agent._chance(state, rng)
                 continue
             if p == player:
-                return (state, like) if game.view(state, player) == view else None
+                return (state, 1.0, []) if game.view(state, player) == view else None
             legal = agent._legal(state)
             if len(legal) > 1:
                 break
             state = agent._apply(state, legal[0])
-        # another player chooses: its model's choice first, then the rest in order
+        # another player chooses: the action another particle reached the view with
+        # first (what was seen is most often the same action in every particle), then
+        # the model's choice, then the rest in order
         model = agent._model
         assert model is not None
         choice = model(game.view(state, p), legal)
         order = [choice, *(a for a in legal if a != choice)] if self.epsilon else [choice]
+        if k < len(hint) and hint[k] != choice and hint[k] in order:
+            order.remove(hint[k])
+            order.insert(0, hint[k])
         for a in order:
             if budget[0] <= 0:
                 return None
             budget[0] -= 1
-            found = self._reach(agent._apply(state, a), view, player, rng, budget)
+            found = self._reach(agent._apply(state, a), view, player, rng, budget, hint, k + 1)
             if found is not None:
-                return found[0], like * found[1] * model_likelihood(a, choice, legal, self.epsilon)
+                like = found[1] * model_likelihood(a, choice, legal, self.epsilon)
+                return found[0], like, [a, *found[2]]
         return None
 
     def after(self, pool: list[tuple[Any, float]], action: Any, rng: random.Random, fresh: Draw) -> None:
