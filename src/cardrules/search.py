@@ -62,6 +62,8 @@ from .errors import CardRulesError
 from .protocol import CHANCE, GAMES, GameDef, SearchHooks, Shuffle
 
 __all__ = [
+    "FIND_BUDGET",
+    "FIND_TRIES",
     "FRESH_SHARE",
     "REJECTION_TRIES",
     "REWARD_SCALE",
