@@ -2,16 +2,15 @@
 
     python benchmarks/bench_duel.py [--deals N] [--only aegis,gunsore,haggis2,haggis3]
                                     [--new belief=model,belief_epsilon=0.1]
-                                    [--against today|greedy] [--seed S]
+                                    [--against strong|greedy] [--seed S]
 
 Each deal (a seeded game: its seed fixes every shuffle) is played once with the *new*
 agent in each seat in turn and the other seats taken by the *old* agents, so every
 player of the new settings meets the same cards as the old ones did: 2 games a deal for
 two players, 3 for three players (two old agents against one new).  The new agent is
-:class:`~cardrules.search.ISMCTSAgent` with :data:`TODAY`'s settings for the game (the
-settings of ``strong_agent`` before the belief model) and the ``--new`` options over
-them; the old agents are :data:`TODAY`'s (``--against today``) or the game's
-``GreedyAgent`` (``--against greedy``).
+:class:`~cardrules.search.ISMCTSAgent` with :data:`STRONG`'s settings for the game and the
+``--new`` options over them; the old agents are :data:`STRONG`'s (``--against strong``)
+or the game's ``GreedyAgent`` (``--against greedy``).
 
 Printed per pairing: games, wins of the new agent (a tie at the top counts as half a
 win for each tied player), the win rate with its Wilson 95% interval, a fair share
@@ -39,9 +38,9 @@ PAIRINGS = {
     "haggis3": ("haggis", 3),
 }
 
-#: ``strong_agent``'s settings before the belief model (``SEARCH_SETTINGS`` then): the
-#: baseline every duel is measured against.
-TODAY: dict[str, dict[str, Any]] = {
+#: ``strong_agent``'s settings (``SEARCH_SETTINGS``), written out: the baseline a duel is
+#: measured against stays these settings when ``strong_agent`` changes.
+STRONG: dict[str, dict[str, Any]] = {
     "aegis": {"iterations": 600, "rollout": "policy", "belief": "policy"},
     "gunsore": {"iterations": 500, "prior": "greedy", "widening": 1.0},
     "haggis": {"iterations": 40, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
@@ -81,7 +80,7 @@ class _Timed:
 def duel(key: str, deals: int, seed: str, new: dict[str, Any], against: str) -> tuple[float, int]:
     name, n = PAIRINGS[key]
     g = GAMES[name]
-    settings = {**TODAY[name], **new}
+    settings = {**STRONG[name], **new}
     wins = 0.0
     games = 0
     new_time = [0.0, 0]
@@ -96,7 +95,7 @@ def duel(key: str, deals: int, seed: str, new: dict[str, Any], against: str) -> 
                 elif against == "greedy":
                     agents.append(_Timed(greedy_agent(name, f"{s}:old:{p}")))
                 else:
-                    agents.append(_Timed(ISMCTSAgent(name, seed=f"{s}:old:{p}", **TODAY[name])))
+                    agents.append(_Timed(ISMCTSAgent(name, seed=f"{s}:old:{p}", **STRONG[name])))
             state = g.new_game(players=n, seed=s)
             while not state.is_over:
                 p = state.to_act
@@ -109,7 +108,7 @@ def duel(key: str, deals: int, seed: str, new: dict[str, Any], against: str) -> 
                 box[0] += a.time
                 box[1] += a.decisions
     lo, hi = wilson_interval(wins, games)
-    extra = ",".join(f"{k}={v}" for k, v in new.items()) or "(today's)"
+    extra = ",".join(f"{k}={v}" for k, v in new.items()) or "(strong)"
     print(
         f"{key:8} new {extra} vs {against}: {games:>4} games  wins {wins:>6.1f}  rate {wins / games:.3f}"
         f"  [{lo:.3f}, {hi:.3f}]  fair {1 / n:.3f}"
@@ -123,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20, help="deals per pairing (each played once per seat)")
     ap.add_argument("--only", default=",".join(PAIRINGS))
-    ap.add_argument("--new", default="belief=model", help="ISMCTSAgent options over today's, k=v,k=v")
-    ap.add_argument("--against", default="today", choices=["today", "greedy"])
+    ap.add_argument("--new", default="belief=model", help="ISMCTSAgent options over STRONG's, k=v,k=v")
+    ap.add_argument("--against", default="strong", choices=["strong", "greedy"])
     ap.add_argument("--seed", default="duel")
     args = ap.parse_args(argv)
     new = options(args.new)
