@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--prior", default=None, choices=["greedy"])
     ap.add_argument("--widening", type=float, default=None)
     ap.add_argument("--exploration", type=float, default=0.7, help="the UCB constant")
-    ap.add_argument("--belief", default="uniform", choices=["uniform", "policy"])
+    ap.add_argument("--belief", default="uniform", choices=["uniform", "policy", "model"])
     ap.add_argument("--epsilon", type=float, default=0.0, help="share of random rollout actions")
     args = ap.parse_args(argv)
     budgets = dict(BUDGETS)

@@ -50,6 +50,7 @@ True
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 import time
@@ -60,7 +61,16 @@ from ._seeded import SeededAgent
 from .errors import CardRulesError
 from .protocol import CHANCE, GAMES, GameDef, SearchHooks, Shuffle
 
-__all__ = ["REJECTION_TRIES", "REWARD_SCALE", "ISMCTSAgent"]
+__all__ = [
+    "FIND_BUDGET",
+    "FIND_TRIES",
+    "FRESH_SHARE",
+    "REJECTION_TRIES",
+    "REWARD_SCALE",
+    "TRACK_BUDGET",
+    "ISMCTSAgent",
+    "model_likelihood",
+]
 
 #: The hooks of a game that declares none: nothing beyond its rules.
 _NO_HOOKS: Final = SearchHooks()
@@ -137,6 +147,171 @@ def _rejecting(draw: Draw, weight: Callable[[Any], float]) -> Draw:
     return informed
 
 
+#: Expansions of the opponents' possible actions one particle may try to reach the next
+#: view (``belief="model"``) before it is given up.
+TRACK_BUDGET: Final = 48
+
+
+#: The share of ``belief="model"``'s particles drawn anew from the view at each decision
+#: (the rest are drawn by weight from the particles followed there): without them the
+#: particles soon become copies of one or two states, and the search plays for them.
+FRESH_SHARE: Final = 0.5
+
+
+#: Expansions one particle may try to reach the view when no other particle of the
+#: decision has found the way yet, and how many particles try that many.
+FIND_BUDGET: Final = 600
+FIND_TRIES: Final = 3
+
+
+def model_likelihood(action: Any, choice: Any, legal: Sequence[Any], epsilon: float) -> float:
+    """The probability that a player modelled as "the model's ``choice`` with probability
+    ``1 - epsilon``, else any of its ``legal`` actions uniformly" plays ``action`` (the
+    opponent model of ``belief="model"``).
+
+    >>> model_likelihood("a", "a", ("a", "b"), 0.2)
+    0.9
+    >>> round(model_likelihood("b", "a", ("a", "b"), 0.2), 6)
+    0.1
+    """
+    share = epsilon / len(legal)
+    return 1.0 - epsilon + share if action == choice else share
+
+
+class _Tracker:
+    """The particles of ``belief="model"``: whole states weighted by how likely the
+    other players' actions that led to them were under the opponent model.
+
+    After each decision the agent keeps its particles with its own action applied
+    (:meth:`after`).  At its next decision :meth:`follow` plays each particle on to the
+    agent's next turn: every other player's action is tried, the model's choice first,
+    chance is dealt at random, and a particle survives only where the agent's view then
+    is exactly the view it is given; its weight is multiplied by the model's probability
+    of each of those actions (:func:`model_likelihood`).  Once one particle has reached
+    the view, the others try its actions first.  A particle that matches no path within
+    :data:`TRACK_BUDGET` expansions (:data:`FIND_BUDGET` while no particle has) is
+    given up."""
+
+    __slots__ = ("agent", "epsilon", "particles", "player", "samples")
+
+    def __init__(self, agent: ISMCTSAgent, samples: int, epsilon: float) -> None:
+        self.agent = agent
+        self.samples = samples
+        self.epsilon = epsilon
+        self.particles: list[tuple[Any, float]] = []
+        self.player: Any = None
+
+    def clear(self) -> None:
+        self.particles = []
+
+    def follow(self, view: Any, player: Any, rng: random.Random) -> list[tuple[Any, float]]:
+        """The particles played on to ``view`` (player ``player`` to act), weighted; an
+        empty list when none could be followed there."""
+        if player != self.player:
+            self.particles, self.player = [], player
+        kept: list[tuple[Any, float]] = []
+        hint: list[Any] = []
+        searches = FIND_TRIES
+        for state, weight in self.particles:
+            if not hint and not searches:
+                break  # no particle could be followed: none will
+            budget = [TRACK_BUDGET]
+            if not hint:
+                searches -= 1
+                budget = [FIND_BUDGET]
+            found = self._reach(state, view, player, rng, budget, hint, 0)
+            if found is not None:
+                kept.append((found[0], weight * found[1]))
+                hint = found[2]
+        return kept
+
+    def _reach(
+        self,
+        state: Any,
+        view: Any,
+        player: Any,
+        rng: random.Random,
+        budget: list[int],
+        hint: Sequence[Any],
+        k: int,
+    ) -> tuple[Any, float, list[Any]] | None:
+        """``(state, likelihood, path)`` where ``state`` (played on from ``state``)
+        shows ``view`` to ``player``; ``path`` is the others' chosen actions on the way,
+        tried first where ``hint`` (the path of another particle) says so."""
+        agent = self.agent
+        game = agent.game
+        while True:
+            if state.is_over:
+                return None
+            p = state.to_act
+            if p is CHANCE:
+                state = agent._chance(state, rng)
+                continue
+            if p == player:
+                return (state, 1.0, []) if game.view(state, player) == view else None
+            legal = agent._legal(state)
+            if len(legal) > 1:
+                break
+            state = agent._apply(state, legal[0])
+        # another player chooses: the action another particle reached the view with
+        # first (what was seen is most often the same action in every particle), then
+        # the model's choice, then the rest in order
+        model = agent._model
+        assert model is not None
+        choice = model(game.view(state, p), legal)
+        order = [choice, *(a for a in legal if a != choice)] if self.epsilon else [choice]
+        if k < len(hint) and hint[k] != choice and hint[k] in order:
+            order.remove(hint[k])
+            order.insert(0, hint[k])
+        for a in order:
+            if budget[0] <= 0:
+                return None
+            budget[0] -= 1
+            found = self._reach(agent._apply(state, a), view, player, rng, budget, hint, k + 1)
+            if found is not None:
+                like = found[1] * model_likelihood(a, choice, legal, self.epsilon)
+                return found[0], like, [a, *found[2]]
+        return None
+
+    def after(self, pool: list[tuple[Any, float]], action: Any, rng: random.Random, fresh: Draw) -> None:
+        """Keep ``pool`` (states of the decision just taken, weighted) with ``action``
+        applied: of the :data:`samples` particles, a :data:`FRESH_SHARE` drawn anew by
+        ``fresh`` (the view's sampler), the others from ``pool`` by weight (systematic
+        resampling)."""
+        total = sum(w for _, w in pool)
+        new = round(self.samples * FRESH_SHARE)
+        n = self.samples - new
+        kept: list[tuple[Any, float]] = [(fresh(rng), 1.0) for _ in range(new)]
+        if total > 0:
+            step = total / n
+            u = rng.random() * step
+            acc = 0.0
+            i = 0
+            for state, w in pool:
+                acc += w
+                while u < acc and i < n:
+                    kept.append((state, 1.0))  # weighted anew from the next decision on
+                    u += step
+                    i += 1
+        apply = self.agent._apply
+        self.particles = [(apply(s, action), w) for s, w in kept]
+
+
+def _from_pool(pool: list[tuple[Any, float]]) -> Draw:
+    """A draw that picks a state of ``pool`` in proportion to its weight."""
+    states = [s for s, _ in pool]
+    cum: list[float] = []
+    acc = 0.0
+    for _, w in pool:
+        acc += w
+        cum.append(acc)
+
+    def draw(rng: random.Random) -> Any:
+        return states[min(bisect.bisect_right(cum, rng.random() * acc), len(states) - 1)]
+
+    return draw
+
+
 class ISMCTSAgent(SeededAgent):
     """Single-observer information-set Monte Carlo tree search (module docs above).
 
@@ -159,7 +334,19 @@ class ISMCTSAgent(SeededAgent):
         opponents' past actions were under the game's rollout policy (rejection
         sampling, at most :data:`REJECTION_TRIES` samples, then the likeliest is kept):
         the game's hooks' ``likelihood``; Aegis has one, which reads the opponent's
-        exchanges and bid;
+        exchanges and bid; or ``"model"``, for every game with a greedy agent: the agent
+        follows the hidden cards from one of its decisions to the next with
+        ``belief_samples`` *particles* (whole states), each weighted by how likely the
+        other players' actions between the two decisions were under the opponent
+        model, the game's greedy agent that departs from its choice with probability
+        ``belief_epsilon`` (:func:`model_likelihood`); the determinizations are drawn
+        from the particles by weight (see :doc:`/agents`, "Beliefs");
+    ``belief_samples``
+        with ``belief="model"``, the particles kept from one decision to the next (32);
+    ``belief_epsilon``
+        with ``belief="model"``, how often the opponent model departs from its greedy
+        choice (0.1; 0 trusts it entirely: a particle survives only where every other
+        player played the greedy agent's choice);
     ``epsilon``
         with ``rollout="greedy"`` or ``"policy"``, the share of rollout actions chosen
         at random instead (0 by default);
@@ -201,6 +388,8 @@ class ISMCTSAgent(SeededAgent):
         widening: float | None = None,
         belief: str = "uniform",
         epsilon: float = 0.0,
+        belief_samples: int = 32,
+        belief_epsilon: float = 0.1,
     ) -> None:
         super().__init__(seed)
         self.game = GAMES[game] if isinstance(game, str) else game
@@ -216,8 +405,18 @@ class ISMCTSAgent(SeededAgent):
             raise CardRulesError(f"prior must be None or 'greedy', not {prior!r}")
         if widening is not None and not (isinstance(widening, (int, float)) and widening > 0):
             raise CardRulesError(f"widening must be None or a positive number, not {widening!r}")
-        if belief not in ("uniform", "policy"):
-            raise CardRulesError(f"belief must be 'uniform' or 'policy', not {belief!r}")
+        if belief not in ("uniform", "policy", "model"):
+            raise CardRulesError(f"belief must be 'uniform', 'policy' or 'model', not {belief!r}")
+        if type(belief_samples) is not int or belief_samples < 1:
+            raise CardRulesError(
+                f"belief_samples must be a whole number of at least 1, not {belief_samples!r}"
+            )
+        if not (
+            isinstance(belief_epsilon, (int, float))
+            and not isinstance(belief_epsilon, bool)
+            and 0 <= belief_epsilon <= 1
+        ):
+            raise CardRulesError(f"belief_epsilon must be a number from 0 to 1, not {belief_epsilon!r}")
         if iterations is None and time_per_move is None:
             iterations = DEFAULT_ITERATIONS
         self.belief = belief
@@ -249,6 +448,19 @@ class ISMCTSAgent(SeededAgent):
             raise CardRulesError(f"{game.name} has no opponent model for belief='policy'")
         self._standing = hooks.standing
         self._scale = hooks.reward_scale
+        self.belief_samples = belief_samples
+        self.belief_epsilon = belief_epsilon
+        self._model: Any = None
+        self._tracker: _Tracker | None = None
+        if belief == "model":
+            if self._greedy is None:
+                raise CardRulesError(f"{game.name} has no GreedyAgent for belief='model'")
+            self._tracker = _Tracker(self, belief_samples, belief_epsilon)
+
+    def reset(self, seed: object) -> None:
+        super().reset(seed)
+        if self._tracker is not None:  # a new game: nothing is known of its cards
+            self._tracker.clear()
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations!r}, time_per_move={self.time_per_move!r}"
@@ -268,6 +480,17 @@ class ISMCTSAgent(SeededAgent):
             if weight is not None:
                 draw = _rejecting(draw, weight)
         rng = random.Random(self._rng.getrandbits(64))  # one stream per decision
+        tracker = self._tracker
+        uniform = draw
+        pool: list[tuple[Any, float]] = []
+        if tracker is not None:
+            self._model = self._greedy(rng.getrandbits(32))
+            probe = draw(rng)  # a sample of the view: whose turn it is
+            pool = tracker.follow(view, probe.to_act, rng)
+            if pool:
+                draw = _from_pool(pool)
+            else:  # nothing followed: the view's uniform belief, and new particles from it
+                pool = [(probe, 1.0)] + [(draw(rng), 1.0) for _ in range(self.belief_samples - 1)]
         root = self.search(draw, rng)
         best = None
         most = -1
@@ -276,6 +499,8 @@ class ISMCTSAgent(SeededAgent):
             n = child.visits if child is not None else 0
             if n > most:
                 best, most = a, n
+        if tracker is not None:
+            tracker.after(pool, best, rng, uniform)
         return best
 
     def search(self, draw: Callable[[random.Random], Any], rng: random.Random) -> _Node:
