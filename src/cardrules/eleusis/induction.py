@@ -300,6 +300,23 @@ def _raw_atoms() -> list[tuple[str, str, int, tuple[str, str, int] | None]]:
         m.compare("card.rank", "==", f"prev.rank - {k}", "c.rank", f"l[-1].rank - {k}")
     for r in (1, 12):
         m.compare("(card.rank - prev.rank) % 13", "==", str(r), "(c.rank - l[-1].rank) % 13", str(r))
+    # A step of one that wraps from K to A, as people write it: one way (the same
+    # behaviours as the remainders above, whose weight they add to) or either way.
+    m.add("card.rank == prev.rank % 13 + 1", "c.rank == l[-1].rank % 13 + 1", "card.rank != prev.rank % 13 + 1")
+    m.add("prev.rank == card.rank % 13 + 1", "l[-1].rank == c.rank % 13 + 1", "prev.rank != card.rank % 13 + 1")
+    m.add(
+        "(card.rank - prev.rank) % 13 in {1, 12}",
+        "(c.rank - l[-1].rank) % 13 in (1, 12)",
+        "(card.rank - prev.rank) % 13 not in {1, 12}",
+    )
+    # High and low by one threshold: the card on the other side of it than the last.
+    for k in range(2, 13):
+        w = _rank_word(k)
+        m.add(
+            f"(card.rank > {w}) != (prev.rank > {w})",
+            f"(c.rank > {k}) != (l[-1].rank > {k})",
+            f"(card.rank > {w}) == (prev.rank > {w})",
+        )
     for mod in (2, 3):
         for r in range(mod):
             m.compare(
@@ -332,7 +349,31 @@ def _raw_atoms() -> list[tuple[str, str, int, tuple[str, str, int] | None]]:
             f"ORDER{i}[c.suit]",
             f"ORDER{i}[l[-1].suit]",
         )
-    # A running total over the whole line, with the card.
+    # Suits next to each other in an order (bridge order or any other; an order and
+    # its reverse are one).
+    for order in itertools.permutations(_SUITS.values()):
+        if _SUIT_WORD[order[0]] > _SUIT_WORD[order[-1]]:
+            continue
+        i = list(itertools.permutations(_SUITS.values())).index(order)
+        words = ", ".join(_SUIT_WORD[s] for s in order)
+        m.compare(
+            f"abs(index(card.suit, [{words}]) - index(prev.suit, [{words}]))",
+            "==",
+            "1",
+            f"abs(ORDER{i}[c.suit] - ORDER{i}[l[-1].suit])",
+            "1",
+        )
+    # A running total over the whole line, with the card: its parity, its remainder by
+    # three, and bounds.
+    for mod in (2, 3):
+        for r in range(mod):
+            m.compare(
+                f"(sum(x.rank for x in line) + card.rank) % {mod}",
+                "==",
+                str(r),
+                f"(LINE_SUM(l) + c.rank) % {mod}",
+                str(r),
+            )
     for k in range(10, 121):
         m.compare("sum(x.rank for x in line) + card.rank", "<=", str(k), "LINE_SUM(l) + c.rank", str(k))
     # The place in the line.
