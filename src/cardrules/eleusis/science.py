@@ -9,10 +9,7 @@ that prefers short, simple rules of the kinds people write.  The scientist
 * plays the card after whose verdict its most probable rule is expected to be most
   probable: the chance of a right guess after this card, plus that after the best card
   to follow it (a two-card look-ahead over the verdicts), plus the expected information
-  of the verdict (which matters most while many rules are about equally probable), plus
-  what the verdict tells about the leading rules (its entropy when each rule weighs its
-  probability squared: a card that splits the few likely rules beats one that splits
-  the many unlikely ones);
+  of the verdict (which matters most while many rules are about equally probable);
 * states its most probable rule when waiting is worth less (in expected score) than a
   guess: at once when that rule's probability reaches ``confidence`` (0.6); else when
   the probability ``s`` of the rules no card can tell from it any more, times the turns
@@ -127,12 +124,6 @@ GUESS_HYPOTHESES: Final = 20
 #: The weight of a verdict's expected information (bits) beside the chance of a right
 #: guess when choosing a card (see :meth:`Scientist.choose`).
 INFO_WEIGHT: Final = 1.0
-
-#: The weight of what a verdict tells about the leading hypotheses (bits, the entropy
-#: of the verdict under the probabilities squared and normalised, which leaves out the
-#: many improbable hypotheses) beside the chance of a right guess when choosing a card
-#: (see :meth:`Scientist.choose`).
-LEAD_WEIGHT: Final = 1.0
 
 #: The weight, beside the chance of a right guess, of the probability that a card
 #: leaves the line stuck (accepted, then no card at all accepted after it) under rules
@@ -395,11 +386,9 @@ class Scientist:
         card after it) the most probable rule is expected to be most probable, that
         is the chance of a right guess one and two cards from now; the entropy of the
         verdict of the search's rules (the rest of the probability counting as a
-        refusal), and its entropy when each rule weighs its probability squared (what
-        it tells about the few leading rules, weighed :data:`LEAD_WEIGHT`), are added.
-        A card is worth less by the probability of the rules that would accept it and
-        then no card at all (the line stuck, and all but the most probable of them to be
-        guessed in vain), weighed :data:`STUCK_WEIGHT`."""
+        refusal) breaks ties.  A card is worth less by the probability of the rules that
+        would accept it and then no card at all (the line stuck, and all but the most
+        probable of them to be guessed in vain), weighed :data:`STUCK_WEIGHT`."""
         held = _cards(hand)
         cards = canonical(set(held))
         if not cards:
@@ -414,8 +403,6 @@ class Scientist:
         probs = b.probabilities[:LOOKAHEAD_HYPOTHESES]
         values = _values(hyps, b.line, cards)
         stuck = _stuck_after(hyps[:STUCK_HYPOTHESES], b.line, cards)
-        squares = [p * p for p in probs]
-        lead_total = math.fsum(squares)
         scores: list[float] = []
         for j, card in enumerate(cards):
             acc = [i for i, v in enumerate(values) if v >> j & 1]
@@ -427,9 +414,6 @@ class Scientist:
             # rate (the mutual information, as in delay) was measured and not kept
             q = min(max(pacc, 0.0), 1.0)
             h = _entropy(q)
-            # what the verdict tells about the leading hypotheses: its entropy when each
-            # weighs its probability squared (the many improbable ones hardly count)
-            lead = _entropy(math.fsum(squares[i] for i in acc) / lead_total) if lead_total > 0 else 0.0
             one = _top(probs, acc) + _top(probs, rej)
             # the rules that would accept the card and then no card at all: the line
             # would be stuck, and all but one of them would be guessed in vain
@@ -454,7 +438,7 @@ class Scientist:
                     two += best
             else:
                 two = one
-            scores.append(one + two + INFO_WEIGHT * h + LEAD_WEIGHT * lead + 0.01 * q - STUCK_WEIGHT * ends)
+            scores.append(one + two + INFO_WEIGHT * h + 0.01 * q - STUCK_WEIGHT * ends)
         top = max(scores)
         best_cards = [c for c, sc in zip(cards, scores, strict=True) if sc >= top - 1e-9]
         chosen = best_cards[self._rng.randrange(len(best_cards))]
