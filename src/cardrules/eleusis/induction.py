@@ -300,6 +300,24 @@ def _raw_atoms() -> list[tuple[str, str, int, tuple[str, str, int] | None]]:
         m.compare("card.rank", "==", f"prev.rank - {k}", "c.rank", f"l[-1].rank - {k}")
     for r in (1, 12):
         m.compare("(card.rank - prev.rank) % 13", "==", str(r), "(c.rank - l[-1].rank) % 13", str(r))
+    # A step of one that wraps from K to A, as people write it: one way (the same
+    # behaviours as the remainders above, whose weight they add to) or either way.
+    for a, b, pa, pb in (("card", "prev", "c", "l[-1]"), ("prev", "card", "l[-1]", "c")):
+        py = f"{pa}.rank == {pb}.rank % 13 + 1"
+        m.add(f"{a}.rank == {b}.rank % 13 + 1", py, f"{a}.rank != {b}.rank % 13 + 1")
+    m.add(
+        "(card.rank - prev.rank) % 13 in {1, 12}",
+        "(c.rank - l[-1].rank) % 13 in (1, 12)",
+        "(card.rank - prev.rank) % 13 not in {1, 12}",
+    )
+    # High and low by one threshold: the card on the other side of it than the last.
+    for k in range(2, 13):
+        w = _rank_word(k)
+        m.add(
+            f"(card.rank > {w}) != (prev.rank > {w})",
+            f"(c.rank > {k}) != (l[-1].rank > {k})",
+            f"(card.rank > {w}) == (prev.rank > {w})",
+        )
     for mod in (2, 3):
         for r in range(mod):
             m.compare(
@@ -332,7 +350,31 @@ def _raw_atoms() -> list[tuple[str, str, int, tuple[str, str, int] | None]]:
             f"ORDER{i}[c.suit]",
             f"ORDER{i}[l[-1].suit]",
         )
-    # A running total over the whole line, with the card.
+    # Suits next to each other in an order (bridge order or any other; an order and
+    # its reverse are one).
+    for order in itertools.permutations(_SUITS.values()):
+        if _SUIT_WORD[order[0]] > _SUIT_WORD[order[-1]]:
+            continue
+        i = list(itertools.permutations(_SUITS.values())).index(order)
+        words = ", ".join(_SUIT_WORD[s] for s in order)
+        m.compare(
+            f"abs(index(card.suit, [{words}]) - index(prev.suit, [{words}]))",
+            "==",
+            "1",
+            f"abs(ORDER{i}[c.suit] - ORDER{i}[l[-1].suit])",
+            "1",
+        )
+    # A running total over the whole line, with the card: its parity, its remainder by
+    # three, and bounds.
+    for mod in (2, 3):
+        for r in range(mod):
+            m.compare(
+                f"(sum(x.rank for x in line) + card.rank) % {mod}",
+                "==",
+                str(r),
+                f"(LINE_SUM(l) + c.rank) % {mod}",
+                str(r),
+            )
     for k in range(10, 121):
         m.compare("sum(x.rank for x in line) + card.rank", "<=", str(k), "LINE_SUM(l) + c.rank", str(k))
     # The place in the line.
@@ -718,10 +760,12 @@ class Hypothesis:
         return ((v & long) | (full & ~long)) & full
 
 
-#: The prior share of each family of rules: one atom, two atoms joined, a conditional,
-#: a three-way conditional on one feature (:func:`case_splits`), three atoms joined by
-#: ``and`` or by ``or``.
-FAMILY_SHARE: Final = {"atom": 0.4, "pair": 0.45, "if": 0.15, "elif": 0.03, "triple": 0.03}
+#: The prior share of each family of rules: one atom, two atoms joined, a conditional
+#: on the cards before (or the place in the line), a three-way conditional on one
+#: feature (:func:`case_splits`), three atoms joined by ``and`` or by ``or``, a
+#: conditional on the judged card itself (``if card is red then card.rank > prev.rank
+#: else card.rank < prev.rank``: each kind of card has its own rule).
+FAMILY_SHARE: Final = {"atom": 0.4, "pair": 0.45, "if": 0.15, "elif": 0.03, "triple": 0.03, "if card": 0.03}
 
 
 #: The prior factor of a rule that never reads the judged card.
@@ -741,6 +785,21 @@ def atom_probabilities() -> tuple[tuple[float, ...], tuple[float, ...]]:
     )
 
 
+def card_condition(atom: Atom) -> bool:
+    """Whether ``atom`` is fit as the condition of an ``if`` on the judged card: it reads
+    the card alone and is short (``card is red``, ``card.rank > 7``)."""
+    return atom.card_only and atom.size <= 4
+
+
+@functools.cache
+def card_condition_probabilities() -> tuple[float, ...]:
+    """The atoms' prior probabilities as the condition of an ``if`` on the judged card
+    (:func:`card_condition`; 0 for the others), normalised among those."""
+    found = atoms()
+    total = math.fsum(a.weight for a in found if card_condition(a))
+    return tuple(a.weight / total if card_condition(a) else 0.0 for a in found)
+
+
 def prior(kind: str, parts: Sequence[int]) -> float:
     """The prior probability of a rule of the search, a small generative grammar: a
     family (:data:`FAMILY_SHARE`), then its atoms independently by their probabilities
@@ -755,6 +814,8 @@ def prior(kind: str, parts: Sequence[int]) -> float:
     blind = BLIND if all(found[i].cond for i in judged) else 1.0
     if kind == ONE:
         return FAMILY_SHARE["atom"] * p[parts[0]] * blind
+    if kind == ITE and not found[parts[0]].cond:
+        return FAMILY_SHARE["if card"] * card_condition_probabilities()[parts[0]] * p[parts[1]] * p[parts[2]]
     if kind == ITE:
         return FAMILY_SHARE["if"] * pc[parts[0]] * p[parts[1]] * p[parts[2]] * blind
     if kind == CASE:
@@ -824,6 +885,9 @@ class Searcher:
         self.atoms = atoms()
         self.probe_masks, self.probe_longs, self.probe_full = _probe_masks()
         self.conds = [i for i, a in enumerate(self.atoms) if a.cond]
+        # the conditions of an ``if``: on the cards before or the place, or on the card
+        self.if_conds = [i for i, a in enumerate(self.atoms) if (a.cond and a.size <= 4) or card_condition(a)]
+        self._if_cond_set = frozenset(self.if_conds)
         self._obs_cache: dict[tuple[tuple[Card, ...], Card], int] = {}
 
     def evaluate(
@@ -913,9 +977,7 @@ class Searcher:
             # shorter rules leave room.
             branch_keys = [m for m in keys if found[groups[m][0]].size <= 5]
             if len(out) + len(combos) < keep * ITE_ROOM:
-                cond_masks = {
-                    masks[i] & long for i in self.conds if found[i].depth <= d and found[i].size <= 4
-                }
+                cond_masks = {masks[i] & long for i in self.if_conds if found[i].depth <= d}
                 for c in cond_masks:
                     if c in (0, long):
                         continue
@@ -937,7 +999,7 @@ class Searcher:
                 if kind == CASE:
                     lists = [[key[0]], groups[key[1]][:1], [key[2]], groups[key[3]][:1], groups[key[4]][:1]]
                 elif kind == ITE:
-                    lists = [[i for i in groups[key[0]] if found[i].cond and found[i].size <= 4][:2]]
+                    lists = [[i for i in groups[key[0]] if i in self._if_cond_set][:2]]
                     lists += [[i for i in groups[k] if found[i].size <= 5][:2] for k in key[1:]]
                 elif len(key) == 3:  # three atoms joined: the shortest two of each behaviour
                     lists = [groups[k][:2] for k in key]

@@ -21,9 +21,9 @@ that prefers short, simple rules of the kinds people write.  The scientist
   lines as it, since the guess is right if the secret rule is one of them.  A wrong
   guess rules out its
   lookalikes too (the rules that build the same lines).  A rule may have a ``start:``
-  part, which only the starter shows: a wrong guess refutes its play part with the
-  ``start:`` part it was stated with, and the play part may be stated again with the
-  most probable ``start:`` part the starter leaves (:meth:`Scientist.starts`).  A
+  part, which only the starter shows (:meth:`Scientist.starts`); a guess is judged on
+  the lines the secret rule builds, whatever ``start:`` part it states, so a wrong
+  guess refutes its play part with every ``start:`` part.  A
   share of the probability is kept for "a rule the search does not know", falling
   with every observation as a coin's would, so a rule that fits only because nothing
   simpler does is not believed at once.
@@ -117,8 +117,8 @@ LOOKALIKE_CHECKS: Final = 8
 #: The prior probability that a secret rule has a ``start:`` part (a condition on the
 #: starter alone); see :meth:`Scientist.starts`.
 START_SHARE: Final = 0.05
-#: How many of the most probable hypotheses a guess is chosen among, each with its most
-#: probable ``start:`` part not yet refuted (see :meth:`Scientist.guess`).
+#: How many of the most probable hypotheses a guess is chosen among, the refuted ones
+#: left out (see :meth:`Scientist.guess`).
 GUESS_HYPOTHESES: Final = 20
 
 #: The weight of a verdict's expected information (bits) beside the chance of a right
@@ -208,8 +208,8 @@ class Scientist:
         self._rng = random.Random(0 if seed is None else seed)
         # observations -> the belief, and the total weight its probabilities were divided by
         self._cache: OrderedDict[tuple[Observation, ...], tuple[Belief, float]] = OrderedDict()
-        # Refuted guesses of this round: fingerprint of the play part -> the start parts
-        # (atom index, or None for "no start: part") refuted with it.
+        # Refuted guesses of this round: fingerprint of the play part -> {None} (refuted
+        # with every start: part, since the start: part of a guess is not judged).
         self._wrong: dict[int, set[int | None]] = {}
         self._stated: tuple[str, int, int | None] | None = None  # the last guess: text, fingerprint, start
         self._wrong_at: tuple[Observation, ...] = ()
@@ -244,8 +244,8 @@ class Scientist:
                 self._cache.popitem(last=False)
         cached, total = entry
         if self._wrong:
-            # A refuted guess takes away its play part's share for the start parts it
-            # was stated with: all of it when only "no start: part" is possible.
+            # A refuted guess takes away its play part's share, whatever start: part
+            # it was stated with (a guess's start: part is not judged).
             starts = self.starts(key)
             s = searcher()
             hyps: list[Hypothesis] = []
@@ -299,11 +299,12 @@ class Scientist:
     def _pick(
         self, b: Belief, observations: Sequence[Observation]
     ) -> tuple[Hypothesis, int | None, float, float] | None:
-        """The guess to state: among the :data:`GUESS_HYPOTHESES` most probable play parts,
-        the one whose most probable ``start:`` part not refuted with it makes the most
-        probable rule; that rule, its ``start:`` part (as :meth:`starts` names it), the
-        probability of its play part (with whatever ``start:`` part is left) and that of
-        the rule itself."""
+        """The guess to state: the most probable play part not refuted, with the most
+        probable ``start:`` part (which is not judged: the guess is right if its play
+        part builds the secret rule's lines from the secret rule's starters, whatever
+        ``start:`` part the secret has); that rule, its ``start:`` part (as
+        :meth:`starts` names it), the probability of its play part and the chance that
+        the guess is right (the same: every ``start:`` part of the secret counts)."""
         starts = self.starts(observations)
         s = searcher()
         best: tuple[Hypothesis, int | None, float, float] | None = None
@@ -314,7 +315,7 @@ class Scientist:
             part = next(((st, q) for st, q in starts if refuted is None or st not in refuted), None)
             if part is None or left <= 0.0:
                 continue
-            chance = p * part[1] / left
+            chance = p
             if best is None or chance > top:
                 best = (h if part[0] is None else attrs.evolve(h, start=part[0]), part[0], p, chance)
                 top = chance
@@ -337,25 +338,25 @@ class Scientist:
 
     def wrong_guess(self, rule: Rule, observations: Sequence[Observation]) -> None:
         """Told that ``rule`` was a wrong guess: neither it nor its lookalikes (the
-        hypotheses that build the same lines from the first card on, so are as wrong as
+        hypotheses that build the same lines from every starter, so are as wrong as
         it) are stated again this round.  Lookalikes are found among the
         :data:`LOOKALIKE_HYPOTHESES` most probable hypotheses by random lines, then each
         is confirmed by :func:`~cardrules.lang.analysis.equivalent` (``in_play=True``,
-        the check that judged the guess), at most :data:`LOOKALIKE_CHECKS` of them.  A
-        guess refutes its play part only with the ``start:`` part it was stated with
-        (none, or the one :meth:`guess` chose): the same play part may still be right
-        with another ``start:`` part."""
+        between play parts), at most :data:`LOOKALIKE_CHECKS` of them.  A guess is judged
+        on the lines the secret rule builds, whatever ``start:`` part the guess states:
+        had the secret rule the guess's play part, with any ``start:`` part, the guess
+        would have been right.  So a wrong guess refutes its play part (and its
+        lookalikes) with every ``start:`` part."""
         if not isinstance(rule, Rule):
             raise CardRulesError(f"wrong_guess takes the compiled Rule that was guessed, not {rule!r}")
         b = self.belief(observations)
         s = searcher()
-        start: int | None = None
         if self._stated is not None and self._stated[0] == rule.source:
             wrong = {self._stated[1]}
-            start = self._stated[2]
             stated = next((h for h in b.hypotheses if s.fingerprint(h) == self._stated[1]), None)
-            if start is None and stated is not None:
+            if stated is not None:
                 self._refuted.append(stated)
+                rule = stated.rule()  # its play part: the start: part stated is not judged
         else:
             named = [h for h in b.hypotheses if h.text() == rule.source]
             wrong = {s.fingerprint(h) for h in named}
@@ -371,11 +372,10 @@ class Scientist:
                 if checked >= LOOKALIKE_CHECKS:
                     break
                 checked += 1
-                alike = h if start is None else attrs.evolve(h, start=start)
-                if equivalent(alike.rule(), rule, in_play=True) is None:
+                if equivalent(h.rule(), rule, in_play=True) is None:
                     wrong.add(fp)
         for fp in sorted(wrong):
-            self._wrong.setdefault(fp, set()).add(start)
+            self._wrong.setdefault(fp, set()).add(None)
         self._wrong_at = tuple(observations)
         self._wrong_count += 1
 
@@ -472,14 +472,14 @@ class Scientist:
     def guess(self, observations: Sequence[Observation]) -> Rule | None:
         """The rule it would state now, or ``None`` while waiting is worth more.
 
-        The rule is the most probable one: a play part with the most probable ``start:``
-        part not yet refuted with it (:meth:`starts`; the first guess has none).  Its
+        The rule is the most probable play part not refuted, with the most probable
+        ``start:`` part (:meth:`starts`; usually none), which is not judged.  Its
         probability ``r`` counts the play parts that build the same lines from every
-        starter (confirmed by the in-play equivalence that judges a guess): the guess is
-        right if the secret rule is any of them.  With ``p`` the probability of its play
-        part (whatever its ``start:`` part) and ``s >= p`` that of the rules no
+        starter (confirmed by the in-play equivalence): the guess is right if the secret
+        rule is any of them, with any ``start:`` part.  With ``p`` the probability of its
+        play part (whatever its ``start:`` part) and ``s >= p`` that of the rules no
         experiment can tell from its play part any more (:meth:`settled`: its
-        ``start:`` variants, which no experiment tells apart, and its lookalikes), it
+        lookalikes), it
         guesses when ``r >= confidence``, or when ``r * min(delay, left) + (s - r) >
         cost * (1 - s)``, where ``delay`` (:meth:`delay`) is the number of turns playing
         would take to make the best rule sure and ``left`` the turns left in the round.
@@ -488,9 +488,8 @@ class Scientist:
         more than are left) if it is the rule stated, and one turn of the sequence of
         guesses if it is another of them.  So lookalikes are guessed at once, most
         probable first (a wrong guess is not repeated), and so is the best rule when the
-        cards can hardly tell anything more; but a play part that a wrong guess refuted
-        is not stated again with one ``start:`` part after another unless each is
-        probable enough.
+        cards can hardly tell anything more.  A play part that a wrong guess refuted is
+        not stated again, with any ``start:`` part.
 
         ``cost`` is what a wrong guess is expected to take from the score: the
         ``penalty``, but no more than a right guess one turn later would still score
@@ -705,11 +704,10 @@ def _cards(hand: Iterable[Card]) -> tuple[Card, ...]:
 
 
 def _left(starts: Sequence[tuple[int | None, float]], refuted: set[int | None] | None) -> float:
-    """The share of a play part's probability left when the ``start:`` parts ``refuted``
-    were refuted with it."""
-    if not refuted:
-        return 1.0
-    return max(0.0, 1.0 - math.fsum(q for st, q in starts if st in refuted))
+    """The share of a play part's probability left after the wrong guesses: none once
+    it was refuted (``refuted`` not empty), whatever ``start:`` part it was stated with,
+    since the guess's ``start:`` part is not judged."""
+    return 0.0 if refuted else 1.0
 
 
 @functools.cache
