@@ -357,6 +357,12 @@ class ISMCTSAgent(SeededAgent):
         the UCB constant (0.7);
     ``max_rollout``
         the most actions of one rollout (then it is rated as the end of a hand);
+    ``cutoff``
+        ``None`` (default: rollouts play to the end of the hand) or ``n``: a rollout
+        stops after ``n`` actions (0: no rollout, the expanded state itself) and the
+        state it reached is rated by the game's evaluation, its hooks' ``evaluate``
+        (each player's expected points of the hand), like the end of a hand; for games
+        with an evaluation (Haggis);
     ``prior``
         ``None`` (default) or ``"greedy"``: a node's first child is then the action the
         game's greedy agent would choose in that determinization;
@@ -390,6 +396,7 @@ class ISMCTSAgent(SeededAgent):
         epsilon: float = 0.0,
         belief_samples: int = 32,
         belief_epsilon: float = 0.1,
+        cutoff: int | None = None,
     ) -> None:
         super().__init__(seed)
         self.game = GAMES[game] if isinstance(game, str) else game
@@ -417,6 +424,8 @@ class ISMCTSAgent(SeededAgent):
             and 0 <= belief_epsilon <= 1
         ):
             raise CardRulesError(f"belief_epsilon must be a number from 0 to 1, not {belief_epsilon!r}")
+        if cutoff is not None and (type(cutoff) is not int or cutoff < 0):
+            raise CardRulesError(f"cutoff must be None or a whole number of at least 0, not {cutoff!r}")
         if iterations is None and time_per_move is None:
             iterations = DEFAULT_ITERATIONS
         self.belief = belief
@@ -447,6 +456,12 @@ class ISMCTSAgent(SeededAgent):
         if belief == "policy" and self._likelihood is None:
             raise CardRulesError(f"{game.name} has no opponent model for belief='policy'")
         self._standing = hooks.standing
+        self.cutoff = cutoff
+        self._evaluate = hooks.evaluate if cutoff is not None else None
+        if cutoff is not None and self._evaluate is None:
+            raise CardRulesError(
+                f"{game.name} has no evaluation (SearchHooks.evaluate) for cutoff={cutoff!r}"
+            )
         self._scale = hooks.reward_scale
         self.belief_samples = belief_samples
         self.belief_epsilon = belief_epsilon
@@ -573,6 +588,9 @@ class ISMCTSAgent(SeededAgent):
         return self.game.apply(state, Shuffle(tuple(order)))
 
     def _rollout(self, state: Any, start_scores: tuple[int, ...], rng: random.Random) -> list[float]:
+        limit = self.max_rollout if self.cutoff is None else min(self.max_rollout, self.cutoff)
+        if not limit:  # no rollout: the state itself is rated
+            return self._reward(state, start_scores)
         apply, legal_of = self._apply, self._legal
         steps = 0
         rnd = rng.random  # int(random() * n): a uniform index, cheaper than randrange
@@ -582,7 +600,7 @@ class ISMCTSAgent(SeededAgent):
         if self.rollout == "greedy":
             agents = [self._greedy(rng.getrandbits(32)) for _ in range(state.players)]
             view = self.game.view
-        while not state.is_over and state.scores == start_scores and steps < self.max_rollout:
+        while not state.is_over and state.scores == start_scores and steps < limit:
             p = state.to_act
             if p is CHANCE:
                 if steps:  # a new hand: the rollout has played the one it was in
@@ -611,7 +629,10 @@ class ISMCTSAgent(SeededAgent):
             share = 1.0 / len(winners) if winners else 0.0
             return [share if p in winners else 0.0 for p in range(n)]
         gains: list[float] = [s - t for s, t in zip(state.scores, start_scores, strict=True)]
-        if not any(gains) and self._standing is not None:  # no score: how each one stands
+        if self._evaluate is not None and state.scores == start_scores and state.to_act is not CHANCE:
+            # a hand cut short: rated by the game's evaluation
+            gains = self._evaluate(state)
+        elif not any(gains) and self._standing is not None:  # no score: how each one stands
             gains = self._standing(state)
         total = sum(gains)
         scale = self._scale

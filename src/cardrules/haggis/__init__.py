@@ -39,6 +39,7 @@ from .combos import J as J
 from .combos import K as K
 from .combos import Q as Q
 from .encoding import HaggisEncoding
+from .evaluation import evaluate as _evaluate
 from .rules import (
     Bet,
     GiveTrick,
@@ -192,6 +193,7 @@ GAME: GameDef[State, Rules] = GameDef(
     search=SearchHooks(
         settings={"iterations": 40, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
         reward_scale=40.0,
+        evaluate=_evaluate,
     ),
     module=__name__,
 )
