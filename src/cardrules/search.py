@@ -110,15 +110,20 @@ DEFAULT_ITERATIONS: Final = 200
 
 class _Node:
     """A node of the information-set tree: its children by action, visits, total reward
-    (of the player who chose the action leading here) and availability count."""
+    (of the player who chose the action leading here) and availability count; ``legal``
+    and ``known`` remember the last legal actions seen here and which of them are
+    children (in their order), so that a visit with the same legal actions (a Haggis
+    lead has hundreds) need not look each one up again."""
 
-    __slots__ = ("avail", "children", "reward", "visits")
+    __slots__ = ("avail", "children", "known", "legal", "reward", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
         self.visits = 0
         self.reward = 0.0
         self.avail = 1
+        self.legal: tuple[Any, ...] | None = None
+        self.known: list[Any] = []
 
 
 #: The samples a ``belief="policy"`` draw tries before it keeps the likeliest of them.
@@ -544,7 +549,13 @@ class ISMCTSAgent(SeededAgent):
                 player = state.to_act
                 legal = legal_of(state)
                 children = node.children
-                known = [a for a in legal if a in children]
+                if not children:
+                    known = []
+                elif legal == node.legal:  # the same actions (mostly the same objects)
+                    known = node.known
+                else:
+                    known = [a for a in legal if a in children]
+                    node.legal, node.known = legal, known
                 room = len(legal)
                 if widening is not None:
                     room = min(room, 1 + int(widening * sqrt(node.visits)))
@@ -556,6 +567,7 @@ class ISMCTSAgent(SeededAgent):
                         untried = [a for a in legal if a not in children]
                         action = untried[int(rng.random() * len(untried))]
                     child = children[action] = _Node()
+                    node.legal = None  # a new child: known anew at the next visit
                     state = apply(state, action)
                     path.append((child, player))
                     break
