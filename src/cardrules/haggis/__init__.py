@@ -191,7 +191,7 @@ GAME: GameDef[State, Rules] = GameDef(
     greedy_agent=GreedyAgent,
     encoding=HaggisEncoding,
     search=SearchHooks(
-        settings={"iterations": 40, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
+        settings={"iterations": 150, "prior": "greedy", "widening": 1.0, "cutoff": 0},
         reward_scale=40.0,
         evaluate=_evaluate,
     ),
