@@ -1,6 +1,6 @@
 """Fit the Haggis evaluation (``src/cardrules/haggis/evaluation.json``) from greedy games.
 
-    python benchmarks/train_evaluation.py [--games 1500] [--seed train43] [--epsilon 0.1]
+    python benchmarks/train_evaluation.py [--games 800] [--seed train43] [--epsilon 0.1]
                                           [--bet 0.1] [-o src/cardrules/haggis/evaluation.json]
 
 For two and for three players it plays ``--games`` seeded games of Haggis with the
@@ -77,7 +77,7 @@ def fit(x: Any, y: Any) -> tuple[list[float], float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=1500, help="games per player count")
+    ap.add_argument("--games", type=int, default=800, help="games per player count")
     ap.add_argument("--seed", default="train43")
     ap.add_argument("--epsilon", type=float, default=0.1, help="share of random actions")
     ap.add_argument("--bet", type=float, default=0.1, help="chance of a random bet when one is legal")
