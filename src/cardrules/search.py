@@ -16,7 +16,9 @@ game's state sampler), and, like every agent, it is given only its player's view
    widening* bounds a node's children by its visits, and a *prior*, the greedy agent,
    chooses the first child: for games with hundreds of legal actions);
 3. a rollout (random actions, or the game's greedy agent) plays on to the end of the
-   hand: the first chance node, change of scores or end of the game;
+   hand: the first chance node, change of scores or end of the game (with ``cutoff=n``,
+   at most ``n`` actions, and a hand left unfinished is rated by the game's evaluation,
+   its hooks' ``evaluate``);
 4. each node on the path is credited with the reward of the player who chose its action.
 
 Rewards lie in ``[0, 1]``: at the end of the game 1 for a winner (shared on a tie) and 0
