@@ -603,7 +603,7 @@ class ISMCTSAgent(SeededAgent):
 
     def _rollout(self, state: Any, start_scores: tuple[int, ...], rng: random.Random) -> list[float]:
         limit = self.max_rollout if self.cutoff is None else min(self.max_rollout, self.cutoff)
-        if not limit:  # no rollout: the state itself is rated
+        if not limit and self.cutoff is not None:  # no rollout: the state itself is rated
             return self._reward(state, start_scores)
         apply, legal_of = self._apply, self._legal
         steps = 0
