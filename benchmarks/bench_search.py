@@ -2,6 +2,7 @@
 
     python benchmarks/bench_search.py [--games N] [--only aegis,gunsore,haggis2,haggis3]
                                       [--iterations aegis=30,300 ...] [--rollout greedy]
+                                      [--cutoff 0]
 
 For each pairing and each iteration budget: N seeded games; the search agent sits in seat
 ``i % players`` of game ``i`` (the other seats are ``GreedyAgent``s), so every seat is
@@ -43,6 +44,7 @@ def play(
     exploration: float = 0.7,
     belief: str = "uniform",
     epsilon: float = 0.0,
+    cutoff: int | None = None,
 ) -> None:
     name, n = PAIRINGS[key]
     g = GAMES[name]
@@ -64,6 +66,7 @@ def play(
             exploration=exploration,
             belief=belief,
             epsilon=epsilon,
+            cutoff=cutoff,
         )
         agents = [search if p == seat else greedy(f"{seed}:{i}:{p}") for p in range(n)]
         state = g.new_game(players=n, seed=f"{seed}:{i}")
@@ -85,7 +88,9 @@ def play(
             wins += 1 / len(state.winners)
     lo, hi = wilson_interval(wins, games)
     print(
-        f"{key:8} {rollout:6} {epsilon:4} {belief:7} {prior or '-':6} {widening or '-'!s:4} {iterations:>5} it  {games:>4} games  wins {wins:>6.1f}  rate {wins / games:.3f}"
+        f"{key:8} {rollout:6} {epsilon:4} {belief:7} {prior or '-':6} {widening or '-'!s:4}"
+        f"{'' if cutoff is None else f' cut {cutoff}'} {iterations:>5} it  {games:>4} games"
+        f"  wins {wins:>6.1f}  rate {wins / games:.3f}"
         f"  [{lo:.3f}, {hi:.3f}]  mean {1000 * think / max(decisions, 1):6.1f} ms  max {1000 * worst:6.0f} ms"
         f"  {done_iterations / max(think, 1e-9):7.0f} it/s",
         flush=True,
@@ -104,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exploration", type=float, default=0.7, help="the UCB constant")
     ap.add_argument("--belief", default="uniform", choices=["uniform", "policy", "model"])
     ap.add_argument("--epsilon", type=float, default=0.0, help="share of random rollout actions")
+    ap.add_argument("--cutoff", type=int, default=None, help="rollout actions before the game's evaluation")
     args = ap.parse_args(argv)
     budgets = dict(BUDGETS)
     for item in args.iterations:
@@ -123,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.exploration,
                 args.belief,
                 args.epsilon,
+                args.cutoff,
             )
     return 0
 

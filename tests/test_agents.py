@@ -65,3 +65,22 @@ def test_simulate_rejects_nonsense():
         simulate("chess", [], games=1, seed=0)
     with pytest.raises(CardRulesError):
         simulate("highcard", [RandomAgent(1), RandomAgent(2)], games=0, seed=0)
+
+
+def test_the_haggis_strong_agent_rates_its_expansions_with_the_evaluation():
+    from cardrules import GAMES
+    from cardrules.agents import strong_agent
+    from cardrules.haggis.evaluation import evaluate
+    from cardrules.search import ISMCTSAgent
+
+    agent = strong_agent("haggis", 1)
+    assert isinstance(agent, ISMCTSAgent)
+    assert (agent.iterations, agent.cutoff, agent.prior, agent.widening) == (150, 0, "greedy", 1.0)
+    assert agent._evaluate is evaluate
+    # the settings it replaced stay buildable as options of the search
+    old = ISMCTSAgent("haggis", iterations=40, rollout="greedy", prior="greedy", widening=1.0, seed=1)
+    assert old.cutoff is None and old._evaluate is None
+    g = GAMES["haggis"]
+    state = g.new_game(players=3, seed=2)
+    legal = g.legal_actions(state)
+    assert strong_agent("haggis", 1, iterations=20)(g.view(state, state.to_act), legal) in legal

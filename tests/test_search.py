@@ -161,6 +161,53 @@ def test_progressive_widening_bounds_the_children_and_the_prior_comes_first():
         ISMCTSAgent("haggis", widening=0)
 
 
+def test_cutoff_rates_rollouts_with_the_haggis_evaluation_reproducibly(monkeypatch):
+    import random
+
+    g = GAMES["haggis"]
+    state = g.new_game(seed=8)
+    v, legal = g.view(state, state.to_act), g.legal_actions(state)
+    settings = {"prior": "greedy", "widening": 1.0, "rollout": "greedy"}
+
+    def root(cutoff, seed=3):
+        agent = ISMCTSAgent("haggis", iterations=30, seed=seed, cutoff=cutoff, **settings)
+        node = agent.search(g.sampler(v), random.Random(seed))
+        return {a: (n.visits, round(n.reward, 9)) for a, n in node.children.items()}
+
+    for cutoff in (0, 3):
+        assert root(cutoff) == root(cutoff)  # the same seed: the same search
+        agent = ISMCTSAgent("haggis", iterations=30, seed=1, cutoff=cutoff, **settings)
+        assert agent(v, legal) == ISMCTSAgent("haggis", iterations=30, seed=1, cutoff=cutoff, **settings)(v, legal)
+    assert root(0) != root(None) and root(0) != root(3)
+    # cutoff=0: every iteration rates the state it expanded (no hand ends that soon)
+    from cardrules.haggis import evaluation
+
+    calls = []
+    agent = ISMCTSAgent("haggis", iterations=25, seed=1, cutoff=0, **settings)
+    monkeypatch.setattr(agent, "_evaluate", lambda s: calls.append(s) or evaluation.evaluate(s))
+    agent(v, legal)
+    assert len(calls) == 25 and all(s.scores == state.scores and s.to_act is not CHANCE for s in calls)
+    # cutoff=3: the rated states are at most three actions past a node of the tree
+    agent = ISMCTSAgent("haggis", iterations=25, seed=1, cutoff=3, **settings)
+    calls.clear()
+    monkeypatch.setattr(agent, "_evaluate", lambda s: calls.append(s) or evaluation.evaluate(s))
+    agent(v, legal)
+    assert 0 < len(calls) <= 25
+    assert ISMCTSAgent("haggis", iterations=1)._evaluate is None  # no cutoff: full rollouts
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "3"])
+def test_a_bad_cutoff_is_a_clear_error(bad):
+    with pytest.raises(CardRulesError, match="cutoff must be None or a whole number"):
+        ISMCTSAgent("haggis", cutoff=bad)
+
+
+@pytest.mark.parametrize("name", ["aegis", "gunsore"])
+def test_a_game_without_an_evaluation_refuses_cutoff(name):
+    with pytest.raises(CardRulesError, match=f"{name} has no evaluation"):
+        ISMCTSAgent(name, cutoff=0)
+
+
 def test_aegis_rollout_policy_plays_legal_actions_from_the_hand_and_public_facts():
     # Random games: the policy's action is legal wherever a player acts, and it depends
     # only on the player's hand and the public state (the opponent's hand re-dealt

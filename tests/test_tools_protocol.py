@@ -194,6 +194,11 @@ def standing(state: State) -> list[float]:
     return [float(len(h)) for h in state.hands]  # any standing: this one counts cards
 
 
+def evaluate(state: State) -> list[float]:
+    _count("evaluate")
+    return [float(sum(c.rank for c in h)) for h in state.hands]  # the ranks still in hand
+
+
 def rules_from_text(text: str, name: str | None) -> Rules:
     return Rules(cards=int(text))
 
@@ -217,7 +222,7 @@ DUEL = register_game(GameDef(
     summary=lambda s: f"the duel ends {s.scores[0]} to {s.scores[1]}",
     rules_from_text=rules_from_text, sampler=sampler, greedy_agent=GreedyDuelist,
     search=SearchHooks(settings=SETTINGS, reward_scale=2.0, rollout_policy=rollout_policy,
-                       likelihood=likelihood, standing=standing),
+                       likelihood=likelihood, standing=standing, evaluate=evaluate),
     module=__name__,
 ))  # fmt: skip
 
@@ -272,6 +277,30 @@ def test_the_search_uses_the_games_hooks_and_is_reproducible():
     # rollouts cut before any score: the game's standing rates them
     _decision(ISMCTSAgent("duel", iterations=10, seed=1, max_rollout=0))
     assert CALLS["standing"] > 0
+
+
+def test_a_cut_rollout_is_rated_by_the_games_evaluation():
+    # cutoff=0: the state after each of player 0's three cards (player 1 to act, no score
+    # yet) is rated when it is expanded; later iterations expand player 1's answers, which
+    # score, and a change of scores is rated as ever
+    agent = ISMCTSAgent("duel", iterations=10, seed=1, cutoff=0)
+    _decision(agent)
+    assert CALLS["evaluate"] == 3 and "standing" not in CALLS and "policy" not in CALLS
+    CALLS.clear()
+    # one action more plays player 1's card: the trick scores, which ends the rollout
+    _decision(ISMCTSAgent("duel", iterations=10, seed=1, rollout="policy", cutoff=1))
+    assert "evaluate" not in CALLS and CALLS["policy"] == 3  # one rollout action per card
+    # the rewards of a cut rollout: each player's evaluation, as score gains
+    state = DUEL.apply(DUEL.new_game(seed="r"), DUEL.legal_actions(DUEL.new_game(seed="r"))[0])
+    values = evaluate(state)
+    import math
+
+    margin = values[0] - values[1]
+    assert agent._rollout(state, state.scores, random.Random(0)) == pytest.approx(
+        [0.5 + 0.5 * math.tanh(margin / 2.0), 0.5 + 0.5 * math.tanh(-margin / 2.0)]
+    )
+    with pytest.raises(cardrules.CardRulesError, match="duel_plain has no evaluation"):
+        ISMCTSAgent("duel_plain", cutoff=0)
 
 
 def test_the_search_uses_the_games_greedy_agent_for_rollouts_and_prior():

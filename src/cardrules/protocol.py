@@ -138,7 +138,12 @@ class SearchHooks:
         shows nothing to weigh;
     ``standing(state) -> list[float]``
         at the end of a rollout where no score changed, each player's standing (higher
-        is better), rewarded like score gains (New Eleusis: fewer cards in hand).
+        is better), rewarded like score gains (New Eleusis: fewer cards in hand);
+    ``evaluate(state) -> list[float]``
+        for the search's ``cutoff`` option: each player's expected points of the hand
+        being played in a whole (sampled) state, what it has won so far included,
+        rewarded like score gains (Haggis: a linear model fitted to greedy games,
+        :mod:`cardrules.haggis.evaluation`).
     """
 
     settings: Mapping[str, Any] | None = None
@@ -146,6 +151,7 @@ class SearchHooks:
     rollout_policy: Callable[[Any, random.Random], Any] | None = None
     likelihood: Callable[[Any, Any], Callable[[Any], float] | None] | None = None
     standing: Callable[[Any], list[float]] | None = None
+    evaluate: Callable[[Any], list[float]] | None = None
 
 
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}

@@ -16,7 +16,9 @@ game's state sampler), and, like every agent, it is given only its player's view
    widening* bounds a node's children by its visits, and a *prior*, the greedy agent,
    chooses the first child: for games with hundreds of legal actions);
 3. a rollout (random actions, or the game's greedy agent) plays on to the end of the
-   hand: the first chance node, change of scores or end of the game;
+   hand: the first chance node, change of scores or end of the game (with ``cutoff=n``,
+   at most ``n`` actions, and a hand left unfinished is rated by the game's evaluation,
+   its hooks' ``evaluate``);
 4. each node on the path is credited with the reward of the player who chose its action.
 
 Rewards lie in ``[0, 1]``: at the end of the game 1 for a winner (shared on a tie) and 0
@@ -110,15 +112,20 @@ DEFAULT_ITERATIONS: Final = 200
 
 class _Node:
     """A node of the information-set tree: its children by action, visits, total reward
-    (of the player who chose the action leading here) and availability count."""
+    (of the player who chose the action leading here) and availability count; ``legal``
+    and ``known`` remember the last legal actions seen here and which of them are
+    children (in their order), so that a visit with the same legal actions (a Haggis
+    lead has hundreds) need not look each one up again."""
 
-    __slots__ = ("avail", "children", "reward", "visits")
+    __slots__ = ("avail", "children", "known", "legal", "reward", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
         self.visits = 0
         self.reward = 0.0
         self.avail = 1
+        self.legal: tuple[Any, ...] | None = None
+        self.known: list[Any] = []
 
 
 #: The samples a ``belief="policy"`` draw tries before it keeps the likeliest of them.
@@ -357,6 +364,12 @@ class ISMCTSAgent(SeededAgent):
         the UCB constant (0.7);
     ``max_rollout``
         the most actions of one rollout (then it is rated as the end of a hand);
+    ``cutoff``
+        ``None`` (default: rollouts play to the end of the hand) or ``n``: a rollout
+        stops after ``n`` actions (0: no rollout, the expanded state itself) and the
+        state it reached is rated by the game's evaluation, its hooks' ``evaluate``
+        (each player's expected points of the hand), like the end of a hand; for games
+        with an evaluation (Haggis);
     ``prior``
         ``None`` (default) or ``"greedy"``: a node's first child is then the action the
         game's greedy agent would choose in that determinization;
@@ -390,6 +403,7 @@ class ISMCTSAgent(SeededAgent):
         epsilon: float = 0.0,
         belief_samples: int = 32,
         belief_epsilon: float = 0.1,
+        cutoff: int | None = None,
     ) -> None:
         super().__init__(seed)
         self.game = GAMES[game] if isinstance(game, str) else game
@@ -417,6 +431,8 @@ class ISMCTSAgent(SeededAgent):
             and 0 <= belief_epsilon <= 1
         ):
             raise CardRulesError(f"belief_epsilon must be a number from 0 to 1, not {belief_epsilon!r}")
+        if cutoff is not None and (type(cutoff) is not int or cutoff < 0):
+            raise CardRulesError(f"cutoff must be None or a whole number of at least 0, not {cutoff!r}")
         if iterations is None and time_per_move is None:
             iterations = DEFAULT_ITERATIONS
         self.belief = belief
@@ -447,6 +463,12 @@ class ISMCTSAgent(SeededAgent):
         if belief == "policy" and self._likelihood is None:
             raise CardRulesError(f"{game.name} has no opponent model for belief='policy'")
         self._standing = hooks.standing
+        self.cutoff = cutoff
+        self._evaluate = hooks.evaluate if cutoff is not None else None
+        if cutoff is not None and self._evaluate is None:
+            raise CardRulesError(
+                f"{game.name} has no evaluation (SearchHooks.evaluate) for cutoff={cutoff!r}"
+            )
         self._scale = hooks.reward_scale
         self.belief_samples = belief_samples
         self.belief_epsilon = belief_epsilon
@@ -529,7 +551,13 @@ class ISMCTSAgent(SeededAgent):
                 player = state.to_act
                 legal = legal_of(state)
                 children = node.children
-                known = [a for a in legal if a in children]
+                if not children:
+                    known = []
+                elif legal == node.legal:  # the same actions (mostly the same objects)
+                    known = node.known
+                else:
+                    known = [a for a in legal if a in children]
+                    node.legal, node.known = legal, known
                 room = len(legal)
                 if widening is not None:
                     room = min(room, 1 + int(widening * sqrt(node.visits)))
@@ -541,6 +569,7 @@ class ISMCTSAgent(SeededAgent):
                         untried = [a for a in legal if a not in children]
                         action = untried[int(rng.random() * len(untried))]
                     child = children[action] = _Node()
+                    node.legal = None  # a new child: known anew at the next visit
                     state = apply(state, action)
                     path.append((child, player))
                     break
@@ -573,6 +602,9 @@ class ISMCTSAgent(SeededAgent):
         return self.game.apply(state, Shuffle(tuple(order)))
 
     def _rollout(self, state: Any, start_scores: tuple[int, ...], rng: random.Random) -> list[float]:
+        limit = self.max_rollout if self.cutoff is None else min(self.max_rollout, self.cutoff)
+        if not limit and self.cutoff is not None:  # no rollout: the state itself is rated
+            return self._reward(state, start_scores)
         apply, legal_of = self._apply, self._legal
         steps = 0
         rnd = rng.random  # int(random() * n): a uniform index, cheaper than randrange
@@ -582,7 +614,7 @@ class ISMCTSAgent(SeededAgent):
         if self.rollout == "greedy":
             agents = [self._greedy(rng.getrandbits(32)) for _ in range(state.players)]
             view = self.game.view
-        while not state.is_over and state.scores == start_scores and steps < self.max_rollout:
+        while not state.is_over and state.scores == start_scores and steps < limit:
             p = state.to_act
             if p is CHANCE:
                 if steps:  # a new hand: the rollout has played the one it was in
@@ -611,7 +643,10 @@ class ISMCTSAgent(SeededAgent):
             share = 1.0 / len(winners) if winners else 0.0
             return [share if p in winners else 0.0 for p in range(n)]
         gains: list[float] = [s - t for s, t in zip(state.scores, start_scores, strict=True)]
-        if not any(gains) and self._standing is not None:  # no score: how each one stands
+        if self._evaluate is not None and state.scores == start_scores and state.to_act is not CHANCE:
+            # a hand cut short: rated by the game's evaluation
+            gains = self._evaluate(state)
+        elif not any(gains) and self._standing is not None:  # no score: how each one stands
             gains = self._standing(state)
         total = sum(gains)
         scale = self._scale

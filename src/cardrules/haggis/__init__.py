@@ -39,6 +39,7 @@ from .combos import J as J
 from .combos import K as K
 from .combos import Q as Q
 from .encoding import HaggisEncoding
+from .evaluation import evaluate as _evaluate
 from .rules import (
     Bet,
     GiveTrick,
@@ -190,8 +191,9 @@ GAME: GameDef[State, Rules] = GameDef(
     greedy_agent=GreedyAgent,
     encoding=HaggisEncoding,
     search=SearchHooks(
-        settings={"iterations": 40, "rollout": "greedy", "prior": "greedy", "widening": 1.0},
+        settings={"iterations": 150, "prior": "greedy", "widening": 1.0, "cutoff": 0},
         reward_scale=40.0,
+        evaluate=_evaluate,
     ),
     module=__name__,
 )
