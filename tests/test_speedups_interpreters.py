@@ -18,9 +18,11 @@ from pathlib import Path
 import pytest
 
 import cardrules
-from cardrules import GAMES, _hotloops, to_json
+from cardrules import _hotloops
 
-pytestmark = pytest.mark.skipif(sys.version_info < (3, 12), reason="per-interpreter GILs need CPython 3.12 or later")
+pytestmark = pytest.mark.skipif(
+    sys.version_info < (3, 12), reason="per-interpreter GILs need CPython 3.12 or later"
+)
 
 #: Where the cardrules under test comes from (a source checkout or an installed one).
 HOME = str(Path(cardrules.__file__).resolve().parent.parent)
@@ -80,21 +82,13 @@ def _play_in_subinterpreter(kind: str, tmp_path: Path) -> dict[str, str]:
     return result
 
 
-def _play_here() -> dict[str, str]:
-    import random
-
-    out: dict[str, str] = {}
-    for name in ("aegis", "eleusis", "gunsore", "haggis"):  # not the games tests register
-        g = GAMES[name]
-        state = g.new_game(seed="sub")
-        rng = random.Random(7)
-        moves = 0
-        while not state.is_over and moves < 3000:
-            legal = g.legal_actions(state)
-            state = g.apply(state, legal[rng.randrange(len(legal))])
-            moves += 1
-        out[name] = to_json(state)
-    return out
+def _play_here(tmp_path: Path) -> dict[str, str]:
+    """The same games played by the same code in this interpreter."""
+    target = tmp_path / "here.json"
+    exec(PLAY.format(path=[], target=str(target)), {})
+    result: dict[str, str] = json.loads(target.read_text())
+    del result["implementation"]
+    return result
 
 
 #: Whether the C module in use is the abi3 build (one wheel for every CPython), which
@@ -107,11 +101,11 @@ def test_an_interpreter_with_its_own_gil_plays_the_same_games(tmp_path: Path) ->
     sub = _play_in_subinterpreter("isolated", tmp_path)
     # the abi3 module is refused there: cardrules falls back to pure Python
     assert sub.pop("implementation") == ("Python" if ABI3 or _hotloops.c_speedups is None else "C")
-    assert sub == _play_here()
+    assert sub == _play_here(tmp_path)
 
 
 @pytest.mark.skipif(_hotloops.IMPLEMENTATION != "C", reason="cardrules._speedups is not in use")
 def test_an_interpreter_sharing_the_gil_loads_the_c_module_and_plays_the_same_games(tmp_path: Path) -> None:
     sub = _play_in_subinterpreter("legacy", tmp_path)
     assert sub.pop("implementation") == "C"
-    assert sub == _play_here()
+    assert sub == _play_here(tmp_path)
