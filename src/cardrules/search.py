@@ -14,14 +14,13 @@ game's state sampler), and, like every agent, it is given only its player's view
    score is taken, with the *availability count* (how often the child was legal when its
    parent was visited) in place of the parent's visits (optionally, *progressive
    widening* bounds a node's children by its visits, and a *prior*, the greedy agent,
-   chooses the first child: for games with hundreds of legal actions);
+   chooses the first child: for games with hundreds of legal actions; with
+   ``opponents="policy"`` or ``"greedy"``, another player's action is the one a model of
+   that player chooses with the cards it holds in the determinization);
 3. a rollout (random actions, or the game's greedy agent) plays on to the end of the
    hand: the first chance node, change of scores or end of the game (with ``cutoff=n``,
    at most ``n`` actions, and a hand left unfinished is rated by the game's evaluation,
    its hooks' ``evaluate``);
-   (with ``opponents="policy"`` or ``"greedy"``, another player's action in the tree is
-   the one a model of that player chooses in the determinization, with the cards it
-   holds there, instead of the UCB choice: see the option);
 4. each node on the path is credited with the reward of the player who chose its action.
 
 Rewards lie in ``[0, 1]``: at the end of the game 1 for a winner (shared on a tie) and 0
