@@ -2,7 +2,7 @@
 
     python benchmarks/bench_duel.py [--deals N] [--only aegis,gunsore,haggis2,haggis3]
                                     [--new belief=model,belief_epsilon=0.1]
-                                    [--against strong|greedy] [--seed S]
+                                    [--against strong|greedy] [--seed S] [--start D]
 
 Each deal (a seeded game: its seed fixes every shuffle) is played once with the *new*
 agent in each seat in turn and the other seats taken by the *old* agents, so every
@@ -15,7 +15,9 @@ or the game's ``GreedyAgent`` (``--against greedy``).
 Printed per pairing: games, wins of the new agent (a tie at the top counts as half a
 win for each tied player), the win rate with its Wilson 95% interval, a fair share
 (1/players), and the mean time of one decision of the new and of the old agents (ms).
-A line is printed as soon as its games are played.
+A line is printed as soon as its games are played.  ``--start D`` plays the deals from
+``D`` on (``--deals 100 --start 100``: the second half of ``--deals 200``), so a long run
+can be split between processes and its games added up.
 """
 
 from __future__ import annotations
@@ -77,7 +79,9 @@ class _Timed:
         return action
 
 
-def duel(key: str, deals: int, seed: str, new: dict[str, Any], against: str) -> tuple[float, int]:
+def duel(
+    key: str, deals: int, seed: str, new: dict[str, Any], against: str, start: int = 0
+) -> tuple[float, int]:
     name, n = PAIRINGS[key]
     g = GAMES[name]
     settings = {**STRONG[name], **new}
@@ -85,7 +89,7 @@ def duel(key: str, deals: int, seed: str, new: dict[str, Any], against: str) -> 
     games = 0
     new_time = [0.0, 0]
     old_time = [0.0, 0]
-    for d in range(deals):
+    for d in range(start, start + deals):
         for seat in range(n):
             s = f"{seed}:{d}"
             agents: list[_Timed] = []
@@ -125,11 +129,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--new", default="belief=model", help="ISMCTSAgent options over STRONG's, k=v,k=v")
     ap.add_argument("--against", default="strong", choices=["strong", "greedy"])
     ap.add_argument("--seed", default="duel")
+    ap.add_argument("--start", type=int, default=0, help="the first deal (deals start..start+N-1)")
     args = ap.parse_args(argv)
     new = options(args.new)
     print(f"python {sys.version.split()[0]}; {args.deals} deals per pairing, each in every seat", flush=True)
     for key in args.only.split(","):
-        duel(key, args.deals, args.seed, new, args.against)
+        duel(key, args.deals, args.seed, new, args.against, args.start)
     return 0
 
 

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_search.py [--games N] [--only aegis,gunsore,haggis2,haggis3]
                                       [--iterations aegis=30,300 ...] [--rollout greedy]
-                                      [--cutoff 0]
+                                      [--cutoff 0] [--opponents policy]
 
 For each pairing and each iteration budget: N seeded games; the search agent sits in seat
 ``i % players`` of game ``i`` (the other seats are ``GreedyAgent``s), so every seat is
@@ -45,6 +45,7 @@ def play(
     belief: str = "uniform",
     epsilon: float = 0.0,
     cutoff: int | None = None,
+    opponents: str | None = None,
 ) -> None:
     name, n = PAIRINGS[key]
     g = GAMES[name]
@@ -67,6 +68,7 @@ def play(
             belief=belief,
             epsilon=epsilon,
             cutoff=cutoff,
+            opponents=opponents,
         )
         agents = [search if p == seat else greedy(f"{seed}:{i}:{p}") for p in range(n)]
         state = g.new_game(players=n, seed=f"{seed}:{i}")
@@ -89,7 +91,8 @@ def play(
     lo, hi = wilson_interval(wins, games)
     print(
         f"{key:8} {rollout:6} {epsilon:4} {belief:7} {prior or '-':6} {widening or '-'!s:4}"
-        f"{'' if cutoff is None else f' cut {cutoff}'} {iterations:>5} it  {games:>4} games"
+        f"{'' if cutoff is None else f' cut {cutoff}'}{'' if opponents is None else f' opp {opponents}'}"
+        f" {iterations:>5} it  {games:>4} games"
         f"  wins {wins:>6.1f}  rate {wins / games:.3f}"
         f"  [{lo:.3f}, {hi:.3f}]  mean {1000 * think / max(decisions, 1):6.1f} ms  max {1000 * worst:6.0f} ms"
         f"  {done_iterations / max(think, 1e-9):7.0f} it/s",
@@ -110,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--belief", default="uniform", choices=["uniform", "policy", "model"])
     ap.add_argument("--epsilon", type=float, default=0.0, help="share of random rollout actions")
     ap.add_argument("--cutoff", type=int, default=None, help="rollout actions before the game's evaluation")
+    ap.add_argument(
+        "--opponents", default=None, choices=["policy", "greedy"], help="the other players' model in the tree"
+    )
     args = ap.parse_args(argv)
     budgets = dict(BUDGETS)
     for item in args.iterations:
@@ -130,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.belief,
                 args.epsilon,
                 args.cutoff,
+                args.opponents,
             )
     return 0
 

@@ -298,3 +298,25 @@ def test_policy_rollouts_and_belief_are_legal_and_reproducible():
         ISMCTSAgent("gunsore", rollout="policy")
     with pytest.raises(CardRulesError):
         ISMCTSAgent("gunsore", belief="policy")
+
+
+@pytest.mark.parametrize(
+    "opponents, name", [("policy", "aegis"), ("greedy", "gunsore"), ("greedy", "haggis")]
+)
+def test_modelled_opponents_are_legal_reproducible_and_blind_to_the_truth(opponents, name):
+    # the model plays the other players' cards of each determinization, never the true ones
+    g = GAMES[name]
+    settings = {"rollout": "policy", "belief": "policy"} if name == "aegis" else {}
+    for state in _decision_points(name, 2, 11, 3):
+        p = state.to_act
+        v = g.view(state, p)
+        choices = set()
+        for truth in [state, *(g.sample_state(v, seed=k) for k in range(2))]:
+            agent = ISMCTSAgent(name, iterations=25, seed="same", opponents=opponents, **settings)
+            choices.add(agent(g.view(truth, p), g.legal_actions(truth)))
+            assert agent.iterations_done == 25
+        assert len(choices) == 1 and choices <= set(g.legal_actions(state))
+    with pytest.raises(CardRulesError, match="opponents must be"):
+        ISMCTSAgent(name, opponents="psychic")
+    with pytest.raises(CardRulesError, match="gunsore has no rollout policy for opponents"):
+        ISMCTSAgent("gunsore", opponents="policy")

@@ -303,6 +303,26 @@ def test_a_cut_rollout_is_rated_by_the_games_evaluation():
         ISMCTSAgent("duel_plain", cutoff=0)
 
 
+@pytest.mark.parametrize("opponents, model", [(None, None), ("policy", "policy"), ("greedy", "greedy")])
+def test_modelled_opponents_answer_with_their_own_cards_in_the_tree(opponents, model):
+    # After player 0's card, player 1 (whose three cards are the three player 0 does not
+    # hold: every determinization deals it the same hand) answers in the tree.  By UCB
+    # (the paper) it tries each of its cards; modelled, it plays what the model plays
+    # with that hand, its highest card, and nothing else.
+    state = DUEL.new_game(seed="m")
+    game = PLAIN if opponents == "greedy" else DUEL
+    agent = ISMCTSAgent(game, iterations=60, seed=3, opponents=opponents, rollout="random")
+    root = agent.search(game.sampler(DUEL.view(state, 0)), random.Random(1))
+    highest = max(state.hands[1], key=lambda c: c.rank)
+    answers = [set(child.children) for child in root.children.values()]
+    assert len(answers) == 3 and all(answers)
+    if model is None:
+        assert {len(a) for a in answers} == {3} and "policy" not in CALLS and "greedy" not in CALLS
+    else:
+        assert all(a == {Play(highest)} for a in answers) and CALLS[model] >= 3
+        assert sum(child.visits for child in root.children.values()) == 60
+
+
 def test_the_search_uses_the_games_greedy_agent_for_rollouts_and_prior():
     agent = ISMCTSAgent(PLAIN, iterations=12, seed=1, rollout="greedy", prior="greedy")
     state = PLAIN.new_game(seed="g")

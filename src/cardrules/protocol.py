@@ -131,7 +131,8 @@ class SearchHooks:
         the points of a typical hand: a rollout that ends a hand is rewarded
         ``tanh(gain / reward_scale)`` around one half;
     ``rollout_policy(state, rng) -> action``
-        a cheap policy for ``rollout="policy"``, given the whole (sampled) state;
+        a cheap policy for ``rollout="policy"`` (and the model of the other players in
+        the tree for ``opponents="policy"``), given the whole (sampled) state;
     ``likelihood(view, rules) -> weight(state) | None``
         for ``belief="policy"``: how likely a sampled state makes what the opponent
         did, as seen in ``view`` (a number in ``(0, 1]``), or ``None`` where the view

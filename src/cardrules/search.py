@@ -14,7 +14,9 @@ game's state sampler), and, like every agent, it is given only its player's view
    score is taken, with the *availability count* (how often the child was legal when its
    parent was visited) in place of the parent's visits (optionally, *progressive
    widening* bounds a node's children by its visits, and a *prior*, the greedy agent,
-   chooses the first child: for games with hundreds of legal actions);
+   chooses the first child: for games with hundreds of legal actions; with
+   ``opponents="policy"`` or ``"greedy"``, another player's action is the one a model of
+   that player chooses with the cards it holds in the determinization);
 3. a rollout (random actions, or the game's greedy agent) plays on to the end of the
    hand: the first chance node, change of scores or end of the game (with ``cutoff=n``,
    at most ``n`` actions, and a hand left unfinished is rated by the game's evaluation,
@@ -378,7 +380,17 @@ class ISMCTSAgent(SeededAgent):
         paper) or ``w``: *progressive widening*, a node visited ``v`` times has at most
         ``1 + w * sqrt(v)`` children, for games with hundreds of legal actions (a
         Haggis lead), where a small budget would otherwise try each once and learn
-        nothing.
+        nothing;
+    ``opponents``
+        ``None`` (default: in the tree, the other players' actions are chosen by UCB
+        like the searching player's, as in the paper), ``"policy"`` (the game's rollout
+        policy, its hooks' ``rollout_policy``) or ``"greedy"`` (the game's greedy agent,
+        given that player's view of the determinization): in the tree, another player's
+        action is the one this model chooses with the cards that player holds in the
+        determinization.  The paper's single tree keeps one set of statistics for an
+        opponent's decision over every determinization, so the opponent it imagines bids
+        or exchanges the same way whatever cards it holds; the model answers each
+        determinization with the cards dealt there.
 
     ``iterations_done`` is the number of iterations of the last decision.  A decision
     with a single legal action returns it without searching.
@@ -404,6 +416,7 @@ class ISMCTSAgent(SeededAgent):
         belief_samples: int = 32,
         belief_epsilon: float = 0.1,
         cutoff: int | None = None,
+        opponents: str | None = None,
     ) -> None:
         super().__init__(seed)
         self.game = GAMES[game] if isinstance(game, str) else game
@@ -470,6 +483,13 @@ class ISMCTSAgent(SeededAgent):
                 f"{game.name} has no evaluation (SearchHooks.evaluate) for cutoff={cutoff!r}"
             )
         self._scale = hooks.reward_scale
+        if opponents not in (None, "policy", "greedy"):
+            raise CardRulesError(f"opponents must be None, 'policy' or 'greedy', not {opponents!r}")
+        if opponents == "policy" and self._policy is None:
+            raise CardRulesError(f"{game.name} has no rollout policy for opponents='policy'")
+        if opponents == "greedy" and self._greedy is None:
+            raise CardRulesError(f"{game.name} has no GreedyAgent for opponents='greedy'")
+        self.opponents = opponents
         self.belief_samples = belief_samples
         self.belief_epsilon = belief_epsilon
         self._model: Any = None
@@ -533,6 +553,12 @@ class ISMCTSAgent(SeededAgent):
         widening = self.widening
         prior = None if self.prior is None else self._greedy(rng.getrandbits(32))
         root = _Node()
+        # the model of the other players in the tree (opponents=...): an action of theirs
+        # is its choice in the determinization, not a UCB choice
+        policy = self._policy if self.opponents == "policy" else None
+        model: Any = self._greedy(rng.getrandbits(32)) if self.opponents == "greedy" else None
+        modelled = policy is not None or model is not None
+        me: Any = None  # the searching player: the one to act in the first draw
         limit = self.iterations if self.iterations is not None else 1 << 62
         deadline = None if self.time_per_move is None else time.perf_counter() + self.time_per_move
         done = 0
@@ -540,6 +566,8 @@ class ISMCTSAgent(SeededAgent):
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             state = draw(rng)
+            if me is None:
+                me = state.to_act
             start_scores = state.scores
             node = root
             path: list[tuple[_Node, int]] = []
@@ -549,8 +577,23 @@ class ISMCTSAgent(SeededAgent):
                 if state.is_over or state.scores != start_scores or state.to_act is CHANCE:
                     break
                 player = state.to_act
-                legal = legal_of(state)
                 children = node.children
+                if modelled and player != me:
+                    if policy is not None:
+                        action = policy(state, rng)
+                    else:
+                        action = model(self.game.view(state, player), legal_of(state))
+                    state = apply(state, action)
+                    child = children.get(action)
+                    if child is None:  # its first visit: expanded, and the rollout goes on
+                        child = children[action] = _Node()
+                        node.legal = None
+                        path.append((child, player))
+                        break
+                    node = child
+                    path.append((node, player))
+                    continue
+                legal = legal_of(state)
                 if not children:
                     known = []
                 elif legal == node.legal:  # the same actions (mostly the same objects)

@@ -552,17 +552,32 @@ def _view(state: State, player: int) -> View:
     )
 
 
+#: Each distinct card of ``decks`` decks with its count, in canonical order.
+_COUNTS: dict[int, tuple[tuple[Card, int], ...]] = {}
+
+
 def _played(state: State) -> tuple[Card, ...]:
     """The cards of finished tricks: all but those in hands, the stock and the table
-    (nothing before the first deal)."""
+    (nothing before the first deal), in canonical order.  Every view asks for them, and
+    the search's prior asks for a view at each expansion: the cards still in play are
+    counted (``Counter.update`` counts in C) and the rest read off the decks' counts."""
     if state.to_act is CHANCE:
         return ()
-    left = Counter(_deck(state.rules.decks))
-    left.subtract(state.stock)
-    left.subtract(state.table)
+    decks = state.rules.decks
+    counts = _COUNTS.get(decks)
+    if counts is None:
+        counts = _COUNTS[decks] = tuple(Counter(_deck(decks)).items())
+    held = Counter(state.stock)
+    held.update(state.table)
     for h in state.hands:
-        left.subtract(h)
-    return canonical(left.elements())
+        held.update(h)
+    get = held.get
+    out: list[Card] = []
+    for card, n in counts:
+        k = n - get(card, 0)
+        if k:
+            out += (card,) * k
+    return tuple(out)
 
 
 # -- the legal actions -----------------------------------------------------------------
