@@ -587,7 +587,6 @@ class ISMCTSAgent(SeededAgent):
                     child = children.get(action)
                     if child is None:  # its first visit: expanded, and the rollout goes on
                         child = children[action] = _Node()
-                        node.legal = None
                         path.append((child, player))
                         break
                     node = child
