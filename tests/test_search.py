@@ -281,6 +281,67 @@ def test_aegis_likelihood_weights_lie_in_the_unit_interval_and_favour_the_policy
         assert weight is not None and weight(state) == 1.0
 
 
+def test_aegis_candidates_are_the_exchanges_of_the_weakest_cards():
+    # A brute-force oracle: for each size k, the candidate exchange is one whose cards'
+    # strengths add up to the least of every legal exchange of k cards; one per k, and
+    # every legal action outside the exchange phase.
+    import random
+
+    from cardrules import aegis
+
+    g = GAMES["aegis"]
+    rng = random.Random(2)
+    exchanges = 0
+    for seed in range(4):
+        for state in _decision_points("aegis", 2, seed, 40):
+            legal = g.legal_actions(state)
+            found = aegis.agent._candidates(state, legal)
+            if state.phase != "exchange":
+                assert found == legal
+                continue
+            exchanges += 1
+            strength, _ = aegis.agent._policy_tables(state.rules.table, state.key)
+            hand = state.hands[state.to_act]
+            assert sorted(len(a.cards) for a in found) == list(range(len(hand) + 1))
+            assert [a for a in legal if a in found] == list(found)  # in the legal order
+            for a in found:
+                least = min(sum(strength[c] for c in b.cards) for b in legal if len(b.cards) == len(a.cards))
+                assert sum(strength[c] for c in a.cards) == pytest.approx(least)
+            state = g.apply(state, found[int(rng.random() * len(found))])
+    assert exchanges > 20
+
+
+def test_candidate_actions_bound_the_tree_but_not_the_decision():
+    import random
+
+    from cardrules import aegis
+
+    g = GAMES["aegis"]
+    state = g.new_game(seed=4)
+    assert state.phase == "exchange"
+    v = g.view(state, state.to_act)
+    legal = g.legal_actions(state)
+    found = set(aegis.agent._candidates(state, legal))
+    assert len(legal) == 32 and len(found) == 6
+    roots = {}
+    for actions in ("all", "candidates"):
+        agent = ISMCTSAgent("aegis", iterations=200, seed=1, rollout="policy", actions=actions)
+        roots[actions] = agent.search(g.sampler(v), random.Random(7)).children
+        assert agent(v, legal) in (legal if actions == "all" else found)
+    assert set(roots["candidates"]) == found
+    assert len(roots["all"]) == 32  # the oracle can fail: without candidates all are tried
+    # whatever the decision (exchanges, bids, plays), the choice is one of the candidates
+    agent = ISMCTSAgent("aegis", iterations=20, seed=3, actions="candidates")
+    for state in _decision_points("aegis", 2, 6, 30):
+        legal = g.legal_actions(state)
+        choice = agent(g.view(state, state.to_act), legal)
+        assert choice in aegis.agent._candidates(state, legal)
+    with pytest.raises(CardRulesError, match="actions must be 'all' or 'candidates'"):
+        ISMCTSAgent("aegis", actions="some")
+    with pytest.raises(CardRulesError, match="gunsore has no candidate actions"):
+        ISMCTSAgent("gunsore", actions="candidates")
+
+
 def test_policy_rollouts_and_belief_are_legal_and_reproducible():
     g = GAMES["aegis"]
     states = _decision_points("aegis", 2, 8, 6)

@@ -199,6 +199,11 @@ def evaluate(state: State) -> list[float]:
     return [float(sum(c.rank for c in h)) for h in state.hands]  # the ranks still in hand
 
 
+def candidates(state: State, legal: tuple[Play, ...]) -> tuple[Play, ...]:
+    _count("candidates")
+    return tuple(sorted(legal, key=lambda a: a.card.rank)[-2:])  # the two highest cards
+
+
 def rules_from_text(text: str, name: str | None) -> Rules:
     return Rules(cards=int(text))
 
@@ -222,7 +227,8 @@ DUEL = register_game(GameDef(
     summary=lambda s: f"the duel ends {s.scores[0]} to {s.scores[1]}",
     rules_from_text=rules_from_text, sampler=sampler, greedy_agent=GreedyDuelist,
     search=SearchHooks(settings=SETTINGS, reward_scale=2.0, rollout_policy=rollout_policy,
-                       likelihood=likelihood, standing=standing, evaluate=evaluate),
+                       likelihood=likelihood, standing=standing, evaluate=evaluate,
+                       candidates=candidates),
     module=__name__,
 ))  # fmt: skip
 
@@ -321,6 +327,24 @@ def test_modelled_opponents_answer_with_their_own_cards_in_the_tree(opponents, m
     else:
         assert all(a == {Play(highest)} for a in answers) and CALLS[model] >= 3
         assert sum(child.visits for child in root.children.values()) == 60
+
+
+def test_the_tree_tries_only_the_games_candidate_actions():
+    # Player 0 holds three cards; its candidates are its two highest: the tree never
+    # tries the third (with every action, 30 iterations try all three), and the choice
+    # is one of them.
+    state = DUEL.new_game(seed="c")
+    v = DUEL.view(state, 0)
+    top = set(candidates(state, DUEL.legal_actions(state)))
+    roots = {}
+    for actions in ("all", "candidates"):
+        agent = ISMCTSAgent(DUEL, iterations=30, seed=2, actions=actions)
+        roots[actions] = set(agent.search(DUEL.sampler(v), random.Random(4)).children)
+        choice = agent(v, DUEL.legal_actions(state))
+        assert choice in (top if actions == "candidates" else DUEL.legal_actions(state))
+    assert roots["candidates"] == top and len(roots["all"]) == 3 and CALLS["candidates"] > 0
+    with pytest.raises(cardrules.CardRulesError, match="duel_plain has no candidate actions"):
+        ISMCTSAgent(PLAIN, actions="candidates")
 
 
 def test_the_search_uses_the_games_greedy_agent_for_rollouts_and_prior():

@@ -144,7 +144,14 @@ class SearchHooks:
         for the search's ``cutoff`` option: each player's expected points of the hand
         being played in a whole (sampled) state, what it has won so far included,
         rewarded like score gains (Haggis: a linear model fitted to greedy games,
-        :mod:`cardrules.haggis.evaluation`).
+        :mod:`cardrules.haggis.evaluation`);
+    ``candidates(state, legal) -> actions``
+        for the search's ``actions="candidates"`` option: the actions of ``legal`` (the
+        legal actions of the player to act in ``state``) that the tree tries, in their
+        order; never empty.  An *action abstraction*: where a player has many actions
+        that differ little, the search spends its iterations on a few representative
+        ones (Aegis: of the 32 exchanges of a five-card hand, the six that discard the
+        weakest ``k`` cards, ``k`` from 0 to 5).
     """
 
     settings: Mapping[str, Any] | None = None
@@ -153,6 +160,7 @@ class SearchHooks:
     likelihood: Callable[[Any, Any], Callable[[Any], float] | None] | None = None
     standing: Callable[[Any], list[float]] | None = None
     evaluate: Callable[[Any], list[float]] | None = None
+    candidates: Callable[[Any, tuple[Any, ...]], tuple[Any, ...]] | None = None
 
 
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}

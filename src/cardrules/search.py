@@ -390,7 +390,14 @@ class ISMCTSAgent(SeededAgent):
         determinization.  The paper's single tree keeps one set of statistics for an
         opponent's decision over every determinization, so the opponent it imagines bids
         or exchanges the same way whatever cards it holds; the model answers each
-        determinization with the cards dealt there.
+        determinization with the cards dealt there;
+    ``actions``
+        ``"all"`` (default: the tree tries every legal action) or ``"candidates"``:
+        where the tree chooses by UCB, it tries only the game's *candidate* actions, its
+        hooks' ``candidates`` (an action abstraction: Aegis tries six of the 32
+        exchanges of a five-card hand, those that discard its ``k`` weakest cards).  The
+        decision is still one of the legal actions given; rollouts and modelled
+        opponents play as before.
 
     ``iterations_done`` is the number of iterations of the last decision.  A decision
     with a single legal action returns it without searching.
@@ -417,6 +424,7 @@ class ISMCTSAgent(SeededAgent):
         belief_epsilon: float = 0.1,
         cutoff: int | None = None,
         opponents: str | None = None,
+        actions: str = "all",
     ) -> None:
         super().__init__(seed)
         self.game = GAMES[game] if isinstance(game, str) else game
@@ -490,6 +498,12 @@ class ISMCTSAgent(SeededAgent):
         if opponents == "greedy" and self._greedy is None:
             raise CardRulesError(f"{game.name} has no GreedyAgent for opponents='greedy'")
         self.opponents = opponents
+        if actions not in ("all", "candidates"):
+            raise CardRulesError(f"actions must be 'all' or 'candidates', not {actions!r}")
+        self._candidates = hooks.candidates if actions == "candidates" else None
+        if actions == "candidates" and self._candidates is None:
+            raise CardRulesError(f"{game.name} has no candidate actions (SearchHooks.candidates)")
+        self.actions = actions
         self.belief_samples = belief_samples
         self.belief_epsilon = belief_epsilon
         self._model: Any = None
@@ -558,6 +572,7 @@ class ISMCTSAgent(SeededAgent):
         policy = self._policy if self.opponents == "policy" else None
         model: Any = self._greedy(rng.getrandbits(32)) if self.opponents == "greedy" else None
         modelled = policy is not None or model is not None
+        candidates = self._candidates  # the tree's actions at a UCB node (actions=...)
         me: Any = None  # the searching player: the one to act in the first draw
         limit = self.iterations if self.iterations is not None else 1 << 62
         deadline = None if self.time_per_move is None else time.perf_counter() + self.time_per_move
@@ -593,6 +608,8 @@ class ISMCTSAgent(SeededAgent):
                     path.append((node, player))
                     continue
                 legal = legal_of(state)
+                if candidates is not None:
+                    legal = candidates(state, legal)
                 if not children:
                     known = []
                 elif legal == node.legal:  # the same actions (mostly the same objects)

@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from ..cards import Card
 from ..protocol import GameDef, SearchHooks, register_game
-from .agent import GreedyAgent, _likelihood, _rollout_policy
+from .agent import GreedyAgent, _candidates, _likelihood, _rollout_policy
 from .encoding import AegisEncoding
 from .rules import HAND_SIZE as HAND_SIZE
 from .rules import MAX_EXCHANGES as MAX_EXCHANGES
@@ -204,10 +204,17 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     greedy_agent=GreedyAgent,
     encoding=AegisEncoding,
     search=SearchHooks(
-        settings={"iterations": 650, "rollout": "policy", "belief": "policy", "opponents": "policy"},
+        settings={
+            "iterations": 650,
+            "rollout": "policy",
+            "belief": "policy",
+            "opponents": "policy",
+            "actions": "candidates",
+        },
         reward_scale=3.0,
         rollout_policy=_rollout_policy,
         likelihood=_likelihood,
+        candidates=_candidates,
     ),
     module=__name__,
 )

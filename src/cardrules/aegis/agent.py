@@ -1,7 +1,7 @@
 """The Aegis players of the library: :class:`GreedyAgent`, and the search hooks of
 :class:`~cardrules.protocol.SearchHooks` (a rollout policy with the greedy agent's rules,
-and the likelihood of what the opponent did under it), as plain functions that
-:mod:`cardrules.aegis` hands to its ``GameDef``.
+the likelihood of what the opponent did under it, and the exchanges worth searching),
+as plain functions that :mod:`cardrules.aegis` hands to its ``GameDef``.
 """
 
 from __future__ import annotations
@@ -169,6 +169,22 @@ def _rollout_policy(state: State, rng: Random) -> Any:
     if p == state.master and (state.drawn[p] or len(weak) < 2):
         return _KEEP
     return _SMALL_EXCHANGES.get(weak) or _exchange_of(weak)
+
+
+def _candidates(state: State, legal: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The actions a search tries (``ISMCTSAgent(actions="candidates")``): in the
+    exchange phase, of the up to 32 exchanges of a hand only those that discard its
+    ``k`` weakest cards, ``k`` from 0 (stop, or exchange nothing) to the whole hand,
+    weakest as :func:`_rollout_policy` rates the cards for the season's key; in the
+    other phases every legal action.  Which weak cards to let go is seldom the question
+    (a stronger card is a better card to keep, whatever it is); how many is, and a
+    search that splits its iterations over 32 exchanges learns that too slowly."""
+    if state.phase != "exchange":
+        return legal
+    strength, _ = _policy_tables(state.rules.table, state.key)  # type: ignore[arg-type]
+    hand = sorted(state.hands[state.to_act], key=lambda c: (strength[c], _INDEX(c)))  # type: ignore[index]
+    wanted = {tuple(sorted(hand[:k], key=_INDEX)) for k in range(len(hand) + 1)}
+    return tuple(a for a in legal if a.cards in wanted)
 
 
 def _likelihood(view: View, rules: Rules | None) -> Callable[[State], float] | None:
