@@ -16,7 +16,8 @@ game's state sampler), and, like every agent, it is given only its player's view
    widening* bounds a node's children by its visits, and a *prior*, the greedy agent,
    chooses the first child: for games with hundreds of legal actions; with
    ``opponents="policy"`` or ``"greedy"``, another player's action is the one a model of
-   that player chooses with the cards it holds in the determinization);
+   that player chooses with the cards it holds in the determinization; with
+   ``actions="candidates"``, the tree tries only the game's candidate actions);
 3. a rollout (random actions, or the game's greedy agent) plays on to the end of the
    hand: the first chance node, change of scores or end of the game (with ``cutoff=n``,
    at most ``n`` actions, and a hand left unfinished is rated by the game's evaluation,
