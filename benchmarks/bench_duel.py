@@ -14,7 +14,9 @@ or the game's ``GreedyAgent`` (``--against greedy``).
 
 Printed per pairing: games, wins of the new agent (a tie at the top counts as half a
 win for each tied player), the win rate with its Wilson 95% interval, a fair share
-(1/players), and the mean time of one decision of the new and of the old agents (ms).
+(1/players), the mean time of one decision of the new and of the old agents (ms), and
+the deals in which one seat won every game whichever agent sat there (the cards decided
+them: only the other deals can show a difference between the agents).
 A line is printed as soon as its games are played.  ``--start D`` plays the deals from
 ``D`` on (``--deals 100 --start 100``: the second half of ``--deals 200``), so a long run
 can be split between processes and its games added up.
@@ -89,7 +91,9 @@ def duel(
     games = 0
     new_time = [0.0, 0]
     old_time = [0.0, 0]
+    decided = 0  # deals in which one seat won every game, whichever agent sat there
     for d in range(start, start + deals):
+        seats_won: set[int] | None = None
         for seat in range(n):
             s = f"{seed}:{d}"
             agents: list[_Timed] = []
@@ -107,16 +111,19 @@ def duel(
             if seat in state.winners:
                 wins += 1 / len(state.winners)
             games += 1
+            seats_won = set(state.winners) if seats_won is None else seats_won & set(state.winners)
             for p, a in enumerate(agents):
                 box = new_time if p == seat else old_time
                 box[0] += a.time
                 box[1] += a.decisions
+        decided += bool(seats_won)
     lo, hi = wilson_interval(wins, games)
     extra = ",".join(f"{k}={v}" for k, v in new.items()) or "(strong)"
     print(
         f"{key:8} new {extra} vs {against}: {games:>4} games  wins {wins:>6.1f}  rate {wins / games:.3f}"
         f"  [{lo:.3f}, {hi:.3f}]  fair {1 / n:.3f}"
-        f"  new {1000 * new_time[0] / max(new_time[1], 1):5.1f} ms  old {1000 * old_time[0] / max(old_time[1], 1):5.1f} ms",
+        f"  new {1000 * new_time[0] / max(new_time[1], 1):5.1f} ms  old {1000 * old_time[0] / max(old_time[1], 1):5.1f} ms"
+        f"  one seat won all: {decided}/{deals} deals",
         flush=True,
     )
     return wins, games
