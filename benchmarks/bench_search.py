@@ -3,7 +3,7 @@
     python benchmarks/bench_search.py [--games N] [--only aegis,gunsore,haggis2,haggis3]
                                       [--iterations aegis=30,300 ...] [--rollout greedy]
                                       [--cutoff 0] [--opponents policy]
-                                      [--actions candidates]
+                                      [--actions candidates] [--reward outlook]
 
 For each pairing and each iteration budget: N seeded games; the search agent sits in seat
 ``i % players`` of game ``i`` (the other seats are ``GreedyAgent``s), so every seat is
@@ -48,6 +48,7 @@ def play(
     cutoff: int | None = None,
     opponents: str | None = None,
     actions: str = "all",
+    reward: str = "margin",
 ) -> None:
     name, n = PAIRINGS[key]
     g = GAMES[name]
@@ -72,6 +73,7 @@ def play(
             cutoff=cutoff,
             opponents=opponents,
             actions=actions,
+            reward=reward,
         )
         agents = [search if p == seat else greedy(f"{seed}:{i}:{p}") for p in range(n)]
         state = g.new_game(players=n, seed=f"{seed}:{i}")
@@ -95,7 +97,7 @@ def play(
     print(
         f"{key:8} {rollout:6} {epsilon:4} {belief:7} {prior or '-':6} {widening or '-'!s:4}"
         f"{'' if cutoff is None else f' cut {cutoff}'}{'' if opponents is None else f' opp {opponents}'}"
-        f"{'' if actions == 'all' else f' {actions}'} {iterations:>5} it  {games:>4} games"
+        f"{'' if actions == 'all' else f' {actions}'}{'' if reward == 'margin' else f' {reward}'} {iterations:>5} it  {games:>4} games"
         f"  wins {wins:>6.1f}  rate {wins / games:.3f}"
         f"  [{lo:.3f}, {hi:.3f}]  mean {1000 * think / max(decisions, 1):6.1f} ms  max {1000 * worst:6.0f} ms"
         f"  {done_iterations / max(think, 1e-9):7.0f} it/s",
@@ -122,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--actions", default="all", choices=["all", "candidates"], help="the actions the tree tries"
     )
+    ap.add_argument(
+        "--reward", default="margin", choices=["margin", "outlook"], help="what a rollout's end is worth"
+    )
     args = ap.parse_args(argv)
     budgets = dict(BUDGETS)
     for item in args.iterations:
@@ -144,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.cutoff,
                 args.opponents,
                 args.actions,
+                args.reward,
             )
     return 0
 

@@ -606,3 +606,21 @@ def test_players_is_accepted_but_must_be_two():
         gs.new_game(players=3)
     s = gs.new_game(seed=3)
     assert gs.replay(None, s.history, players=2) == s
+
+
+def test_the_outlook_is_the_normal_chance_of_keeping_the_lead():
+    # An independent reference: statistics.NormalDist around today's margin, with the
+    # spread SPREAD * sqrt(cards left in the stock + 2).
+    from statistics import NormalDist
+
+    from cardrules.gunsore.agent import SPREAD, outlook
+
+    start = game("7S 2H 3H 4H 5H", "9C JK 2D 3D 4D", "6C 6D")
+    for scores, stock in [((0, 0), 96), ((40, 10), 96), ((40, 10), 6), ((10, 40), 0), ((120, 119), 30)]:
+        s = attrs.evolve(start, scores=scores, stock=start.stock[: len(start.stock) - 96 + stock])
+        assert len(s.stock) == stock
+        win = NormalDist(0, SPREAD * (stock + 2) ** 0.5).cdf(scores[0] - scores[1])
+        assert outlook(s) == pytest.approx([win, 1 - win], abs=1e-12)
+    # the same lead is worth more with fewer cards left, and the two chances add up to 1
+    lead = [outlook(attrs.evolve(start, scores=(30, 0), stock=start.stock[:n]))[0] for n in (90, 40, 10, 0)]
+    assert lead == sorted(lead) and lead[0] > 0.5 and lead[-1] < 1

@@ -204,6 +204,14 @@ def candidates(state: State, legal: tuple[Play, ...]) -> tuple[Play, ...]:
     return tuple(sorted(legal, key=lambda a: a.card.rank)[-2:])  # the two highest cards
 
 
+def outlook(state: State) -> list[float]:
+    _count("outlook")
+    # an outlook that inverts the points: each player's "chance" is to have fewer tricks
+    # (a game that is won by losing tricks), so that it and the margin disagree
+    behind = (state.scores[0] < state.scores[1]) - (state.scores[0] > state.scores[1])
+    return [0.5 + 0.4 * behind, 0.5 - 0.4 * behind]
+
+
 def rules_from_text(text: str, name: str | None) -> Rules:
     return Rules(cards=int(text))
 
@@ -228,7 +236,7 @@ DUEL = register_game(GameDef(
     rules_from_text=rules_from_text, sampler=sampler, greedy_agent=GreedyDuelist,
     search=SearchHooks(settings=SETTINGS, reward_scale=2.0, rollout_policy=rollout_policy,
                        likelihood=likelihood, standing=standing, evaluate=evaluate,
-                       candidates=candidates),
+                       candidates=candidates, outlook=outlook),
     module=__name__,
 ))  # fmt: skip
 
@@ -345,6 +353,33 @@ def test_the_tree_tries_only_the_games_candidate_actions():
     assert roots["candidates"] == top and len(roots["all"]) == 3 and CALLS["candidates"] > 0
     with pytest.raises(cardrules.CardRulesError, match="duel_plain has no candidate actions"):
         ISMCTSAgent(PLAIN, actions="candidates")
+
+
+def test_the_outlook_reward_rates_a_hand_by_the_games_outlook():
+    # Player 0 leads the duel's first trick holding the 6 (which wins it whatever player 1
+    # answers) and the ace (which loses it).  Rewarded by the margin, the search leads
+    # the 6; by the game's outlook, which here rewards losing tricks, it leads the ace.
+    state = next(s for s in (DUEL.new_game(seed=k) for k in range(100))
+                 if {c.rank for c in s.hands[0]} >= {1, 6})  # fmt: skip
+    v = DUEL.view(state, 0)
+    legal = DUEL.legal_actions(state)
+    margin = ISMCTSAgent(DUEL, iterations=200, seed=5)
+    assert margin(v, legal).card.rank == 6 and "outlook" not in CALLS
+    agent = ISMCTSAgent(DUEL, iterations=200, seed=5, reward="outlook")
+    assert agent(v, legal).card.rank == 1 and CALLS["outlook"] >= 200
+    # every reward in the tree is an outlook: the 6 always earns 0.1, the ace 0.9
+    root = agent.search(DUEL.sampler(v), random.Random(2))
+    means = {a.card.rank: ch.reward / ch.visits for a, ch in root.children.items()}
+    assert means[6] == pytest.approx(0.1) and means[1] == pytest.approx(0.9) and len(means) == 3
+    led = DUEL.apply(state, Play(next(c for c in state.hands[0] if c.rank == 6)))
+    after = DUEL.apply(led, DUEL.legal_actions(led)[0])
+    assert after.scores == (1, 0) and agent._reward(after, state.scores) == outlook(after)
+    with pytest.raises(cardrules.CardRulesError, match="duel_plain has no outlook"):
+        ISMCTSAgent(PLAIN, reward="outlook")
+    with pytest.raises(cardrules.CardRulesError, match="use one of them"):
+        ISMCTSAgent(DUEL, reward="outlook", cutoff=0)
+    with pytest.raises(cardrules.CardRulesError, match="reward must be"):
+        ISMCTSAgent(DUEL, reward="points")
 
 
 def test_the_search_uses_the_games_greedy_agent_for_rollouts_and_prior():

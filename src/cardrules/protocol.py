@@ -152,6 +152,12 @@ class SearchHooks:
         that differ little, the search spends its iterations on a few representative
         ones (Aegis: of the 32 exchanges of a five-card hand, the six that discard the
         weakest ``k`` cards, ``k`` from 0 to 5).
+    ``outlook(state) -> list[float]``
+        for the search's ``reward="outlook"`` option: each player's chance of winning
+        the game from ``state``, a state between two hands (seasons) whose scores have
+        just changed.  The search then rewards a hand by what it does to the chance of
+        winning the game, not by its points (Gunsore: a lead of 20 points matters more
+        with few cards left in the stock than with many).
     """
 
     settings: Mapping[str, Any] | None = None
@@ -161,6 +167,7 @@ class SearchHooks:
     standing: Callable[[Any], list[float]] | None = None
     evaluate: Callable[[Any], list[float]] | None = None
     candidates: Callable[[Any, tuple[Any, ...]], tuple[Any, ...]] | None = None
+    outlook: Callable[[Any], list[float]] | None = None
 
 
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}

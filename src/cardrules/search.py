@@ -399,6 +399,16 @@ class ISMCTSAgent(SeededAgent):
         exchanges of a five-card hand, those that discard its ``k`` weakest cards).  The
         decision is still one of the legal actions given; rollouts and modelled
         opponents play as before.
+    ``reward``
+        ``"margin"`` (default: a hand is rewarded by the points it brings each player
+        against the others, ``0.5 + 0.5 * tanh(margin / reward_scale)``) or
+        ``"outlook"``: by each player's chance of winning the game once the hand is
+        scored, its hooks' ``outlook`` (Gunsore has one).  The tree's values are then
+        normalised by the range of the rewards seen so far in the decision, so that the
+        UCB constant weighs the same whether the hand can swing the game a little or
+        much.  The end of the game is a win, a tie or a loss with either reward; a
+        rollout cut short by ``max_rollout`` is rated by the outlook of where it
+        stopped.  It cannot be combined with ``cutoff``.
 
     ``iterations_done`` is the number of iterations of the last decision.  A decision
     with a single legal action returns it without searching.
@@ -426,6 +436,7 @@ class ISMCTSAgent(SeededAgent):
         cutoff: int | None = None,
         opponents: str | None = None,
         actions: str = "all",
+        reward: str = "margin",
     ) -> None:
         super().__init__(seed)
         self.game = GAMES[game] if isinstance(game, str) else game
@@ -505,6 +516,17 @@ class ISMCTSAgent(SeededAgent):
         if actions == "candidates" and self._candidates is None:
             raise CardRulesError(f"{game.name} has no candidate actions (SearchHooks.candidates)")
         self.actions = actions
+        if reward not in ("margin", "outlook"):
+            raise CardRulesError(f"reward must be 'margin' or 'outlook', not {reward!r}")
+        self._outlook = hooks.outlook if reward == "outlook" else None
+        if reward == "outlook" and self._outlook is None:
+            raise CardRulesError(f"{game.name} has no outlook for reward='outlook' (SearchHooks.outlook)")
+        self.reward = reward
+        if reward == "outlook" and cutoff is not None:
+            raise CardRulesError(
+                "reward='outlook' rates the end of a hand, cutoff= a hand cut short in points: "
+                "use one of them"
+            )
         self.belief_samples = belief_samples
         self.belief_epsilon = belief_epsilon
         self._model: Any = None
@@ -575,6 +597,10 @@ class ISMCTSAgent(SeededAgent):
         modelled = policy is not None or model is not None
         candidates = self._candidates  # the tree's actions at a UCB node (actions=...)
         me: Any = None  # the searching player: the one to act in the first draw
+        # reward="outlook": UCB reads the mean rewards rescaled to the range seen, [lo, hi]
+        normalise = self._outlook is not None
+        lo, inv = 0.0, 1.0
+        hi = lo
         limit = self.iterations if self.iterations is not None else 1 << 62
         deadline = None if self.time_per_move is None else time.perf_counter() + self.time_per_move
         done = 0
@@ -638,7 +664,10 @@ class ISMCTSAgent(SeededAgent):
                 for a in known:
                     ch = children[a]
                     ch.avail += 1
-                    v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if normalise:
+                        v = (ch.reward / ch.visits - lo) * inv + c * sqrt(log(ch.avail) / ch.visits)
+                    else:
+                        v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
                     if v > value:
                         best, value, action = ch, v, a
                 assert best is not None
@@ -646,6 +675,12 @@ class ISMCTSAgent(SeededAgent):
                 node = best
                 path.append((node, player))
             rewards = self._rollout(state, start_scores, rng)
+            if normalise:
+                if done:
+                    lo, hi = min(lo, *rewards), max(hi, *rewards)
+                else:
+                    lo, hi = min(rewards), max(rewards)
+                inv = 1.0 / (hi - lo) if hi > lo else 1.0
             root.visits += 1
             for n, player in path:
                 n.visits += 1
@@ -702,6 +737,8 @@ class ISMCTSAgent(SeededAgent):
             winners = state.winners
             share = 1.0 / len(winners) if winners else 0.0
             return [share if p in winners else 0.0 for p in range(n)]
+        if self._outlook is not None:  # each player's chance of winning from there
+            return self._outlook(state)
         gains: list[float] = [s - t for s, t in zip(state.scores, start_scores, strict=True)]
         if self._evaluate is not None and state.scores == start_scores and state.to_act is not CHANCE:
             # a hand cut short: rated by the game's evaluation

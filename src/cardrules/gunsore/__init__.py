@@ -42,7 +42,7 @@ from ..protocol import Shuffle as Shuffle
 from ..tricks import TrickTable as TrickTable
 from . import rules as _rules
 from . import text as _text
-from .agent import GreedyAgent
+from .agent import GreedyAgent, outlook
 from .encoding import GunsoreEncoding
 from .rules import (
     ACTION_TYPES,
@@ -224,7 +224,11 @@ GAME: Final = GameDef(
     sampler=_sampler,
     greedy_agent=GreedyAgent,
     encoding=GunsoreEncoding,
-    search=SearchHooks(settings={"iterations": 500, "prior": "greedy", "widening": 1.0}, reward_scale=60.0),
+    search=SearchHooks(
+        settings={"iterations": 500, "prior": "greedy", "widening": 1.0, "reward": "outlook"},
+        reward_scale=60.0,
+        outlook=outlook,
+    ),
     module=__name__,
 )
 register_game(GAME)

@@ -1,12 +1,14 @@
 """The greedy Gunsore player: rules of thumb over a player's view, no search.
 
 Gunsore's search settings (:class:`~cardrules.SearchHooks`) are data, given with the
-game in :mod:`cardrules.gunsore`; the game has no rollout policy, opponent model or
-standing of its own.
+game in :mod:`cardrules.gunsore`; of the search's hooks the game has only an *outlook*,
+:func:`outlook`, each player's chance of winning the game from the scores and the stock
+(no rollout policy, opponent model or standing of its own).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -87,3 +89,27 @@ class GreedyAgent(SeededAgent):
                 winning, lambda a: (POINTS_WAR[a.card.rank], a.card.rank == 1 or a.card.rank >= 11)
             )
         return self._best(others, lambda a: (POINTS_WAR[a.card.rank], a.card.rank < 11))
+
+
+#: The spread of the final margin, per square root of the cards left to deal: from a
+#: state with ``n`` cards in the stock the final margin (player 0's score minus player
+#: 1's) is taken as normal around today's, with a standard deviation of
+#: ``SPREAD * sqrt(n + 2)``.  The ``+ 2`` keeps the last season, dealt from an empty
+#: stock, uncertain; 18 points fits the seasons of the search agents, which swing about
+#: 70 points when 14 cards are left.
+SPREAD = 18.0
+
+
+def outlook(state: Any) -> list[float]:
+    """Each player's chance of winning the game from ``state`` (the search's
+    ``reward="outlook"``): the normal model of :data:`SPREAD` around today's margin.
+
+    >>> from cardrules import gunsore
+    >>> state = gunsore.new_game(seed=1)
+    >>> outlook(state)
+    [0.5, 0.5]
+    """
+    margin = state.scores[0] - state.scores[1]
+    sd = SPREAD * math.sqrt(len(state.stock) + 2)
+    win = 0.5 + 0.5 * math.erf(margin / (sd * math.sqrt(2.0)))
+    return [win, 1.0 - win]
