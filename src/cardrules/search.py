@@ -599,8 +599,7 @@ class ISMCTSAgent(SeededAgent):
         me: Any = None  # the searching player: the one to act in the first draw
         # reward="outlook": UCB reads the mean rewards rescaled to the range seen, [lo, hi]
         normalise = self._outlook is not None
-        lo, inv = 0.0, 1.0
-        hi = lo
+        lo, hi, inv = 0.0, 0.0, 1.0
         limit = self.iterations if self.iterations is not None else 1 << 62
         deadline = None if self.time_per_move is None else time.perf_counter() + self.time_per_move
         done = 0
