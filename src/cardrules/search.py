@@ -322,6 +322,20 @@ def _from_pool(pool: list[tuple[Any, float]]) -> Draw:
     return draw
 
 
+def _hook_option(
+    game: GameDef[Any, Any], option: str, value: object, off: str, on: str, hook: Any, what: str
+) -> Any:
+    """The game's ``hook`` when an option that switches it on is ``on``, ``None`` when it
+    is ``off``; a clear error for any other value, or for ``on`` in a game without it."""
+    if value not in (off, on):
+        raise CardRulesError(f"{option} must be {off!r} or {on!r}, not {value!r}")
+    if value == off:
+        return None
+    if hook is None:
+        raise CardRulesError(f"{game.name} has no {what} for {option}={on!r}")
+    return hook
+
+
 class ISMCTSAgent(SeededAgent):
     """Single-observer information-set Monte Carlo tree search (module docs above).
 
@@ -510,17 +524,14 @@ class ISMCTSAgent(SeededAgent):
         if opponents == "greedy" and self._greedy is None:
             raise CardRulesError(f"{game.name} has no GreedyAgent for opponents='greedy'")
         self.opponents = opponents
-        if actions not in ("all", "candidates"):
-            raise CardRulesError(f"actions must be 'all' or 'candidates', not {actions!r}")
-        self._candidates = hooks.candidates if actions == "candidates" else None
-        if actions == "candidates" and self._candidates is None:
-            raise CardRulesError(f"{game.name} has no candidate actions (SearchHooks.candidates)")
+        self._candidates: Callable[[Any, tuple[Any, ...]], tuple[Any, ...]] | None = _hook_option(
+            game, "actions", actions, "all", "candidates", hooks.candidates,
+            "candidate actions (SearchHooks.candidates)",
+        )
         self.actions = actions
-        if reward not in ("margin", "outlook"):
-            raise CardRulesError(f"reward must be 'margin' or 'outlook', not {reward!r}")
-        self._outlook = hooks.outlook if reward == "outlook" else None
-        if reward == "outlook" and self._outlook is None:
-            raise CardRulesError(f"{game.name} has no outlook for reward='outlook' (SearchHooks.outlook)")
+        self._outlook: Callable[[Any], list[float]] | None = _hook_option(
+            game, "reward", reward, "margin", "outlook", hooks.outlook, "outlook (SearchHooks.outlook)"
+        )
         self.reward = reward
         if reward == "outlook" and cutoff is not None:
             raise CardRulesError(
