@@ -352,13 +352,14 @@ def test_policy_rollouts_and_belief_are_legal_and_reproducible():
     with pytest.raises(CardRulesError):
         ISMCTSAgent("aegis", belief="psychic")
     with pytest.raises(CardRulesError):
-        ISMCTSAgent("gunsore", rollout="policy")
+        ISMCTSAgent("haggis", rollout="policy")
     with pytest.raises(CardRulesError):
         ISMCTSAgent("gunsore", belief="policy")
 
 
 @pytest.mark.parametrize(
-    "opponents, name", [("policy", "aegis"), ("greedy", "gunsore"), ("greedy", "haggis")]
+    "opponents, name",
+    [("policy", "aegis"), ("policy", "gunsore"), ("greedy", "gunsore"), ("greedy", "haggis")],
 )
 def test_modelled_opponents_are_legal_reproducible_and_blind_to_the_truth(opponents, name):
     # the model plays the other players' cards of each determinization, never the true ones
@@ -375,5 +376,5 @@ def test_modelled_opponents_are_legal_reproducible_and_blind_to_the_truth(oppone
         assert len(choices) == 1 and choices <= set(g.legal_actions(state))
     with pytest.raises(CardRulesError, match="opponents must be"):
         ISMCTSAgent(name, opponents="psychic")
-    with pytest.raises(CardRulesError, match="gunsore has no rollout policy for opponents"):
-        ISMCTSAgent("gunsore", opponents="policy")
+    with pytest.raises(CardRulesError, match="haggis has no rollout policy for opponents"):
+        ISMCTSAgent("haggis", opponents="policy")

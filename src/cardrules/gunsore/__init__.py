@@ -44,6 +44,7 @@ from . import rules as _rules
 from . import text as _text
 from .agent import GreedyAgent, outlook
 from .encoding import GunsoreEncoding
+from .policy import rollout_policy
 from .rules import (
     ACTION_TYPES,
     DeclareWar,
@@ -228,6 +229,7 @@ GAME: Final = GameDef(
         settings={"iterations": 500, "prior": "greedy", "widening": 1.0, "reward": "outlook"},
         reward_scale=60.0,
         outlook=outlook,
+        rollout_policy=rollout_policy,
     ),
     module=__name__,
 )

@@ -1,9 +1,10 @@
 """The greedy Gunsore player: rules of thumb over a player's view, no search.
 
 Gunsore's search settings (:class:`~cardrules.SearchHooks`) are data, given with the
-game in :mod:`cardrules.gunsore`; of the search's hooks the game has only an *outlook*,
-:func:`outlook`, each player's chance of winning the game from the scores and the stock
-(no rollout policy, opponent model or standing of its own).
+game in :mod:`cardrules.gunsore`.  Of the search's hooks, this module holds the
+*outlook*, :func:`outlook`, each player's chance of winning the game from the scores and
+the stock; the model of the other player, a policy learned from the search's own games,
+is :mod:`cardrules.gunsore.policy`.
 """
 
 from __future__ import annotations
