@@ -226,7 +226,9 @@ GAME: Final = GameDef(
     greedy_agent=GreedyAgent,
     encoding=GunsoreEncoding,
     search=SearchHooks(
-        settings={"iterations": 500, "prior": "greedy", "widening": 1.0, "reward": "outlook"},
+        settings={
+            "iterations": 500, "prior": "greedy", "widening": 1.0, "reward": "outlook", "opponents": "policy",
+        },
         reward_scale=60.0,
         outlook=outlook,
         rollout_policy=rollout_policy,
