@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 import math
 import random
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from benchmark_scripts import benchmark_script
 from gunsore_stack import game, play
 
 from cardrules import CardRulesError, gunsore
@@ -133,11 +133,7 @@ def test_the_data_file_loads_and_has_the_shape_the_script_writes(tmp_path):
     assert shipped["features"] == list(FEATURES)
     assert load_weights() == tuple(shipped["weights"])
     pytest.importorskip("numpy")
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import train_gunsore_policy
-    finally:
-        sys.path.pop(0)
+    train_gunsore_policy = benchmark_script("train_gunsore_policy")
     out = tmp_path / "policy.json"
     args = ["--games", "2", "--iterations", "5", "--jobs", "1", "--seed", "t", "-o", str(out)]
     assert train_gunsore_policy.main(args) == 0

@@ -4,11 +4,11 @@ state, computed by hand; the shipped weights and the file the training script wr
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import attrs
 import pytest
+from benchmark_scripts import benchmark_script
 
 from cardrules import CardRulesError, parse_cards
 from cardrules.haggis import combinations, new_game
@@ -93,11 +93,7 @@ def test_the_data_file_loads_and_has_the_shape_the_script_writes(tmp_path):
     assert set(weights) == {2, 3} and all(len(w) == len(FEATURES) for w in weights.values())
     assert shipped["features"] == list(FEATURES)
     pytest.importorskip("numpy")
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import train_evaluation
-    finally:
-        sys.path.pop(0)
+    train_evaluation = benchmark_script("train_evaluation")
     out = tmp_path / "evaluation.json"
     assert train_evaluation.main(["--games", "2", "--seed", "t", "-o", str(out)]) == 0
     written = json.loads(out.read_text())

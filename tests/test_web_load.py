@@ -5,17 +5,15 @@ the record of the same seeds played in-process."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
 pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 pytest.importorskip("websockets", reason="the web extra (websockets) is not installed")
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import bench_web
+from benchmark_scripts import benchmark_script
+
+bench_web = benchmark_script("bench_web")
 
 
 @pytest.mark.parametrize("fast_commits", [False, True], ids=["durable", "fast-commits"])
