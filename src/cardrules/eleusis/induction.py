@@ -89,7 +89,8 @@ SIZE_COST: Final = 0.3
 #: as, beside the atoms counted in :data:`~cardrules.eleusis.prior_counts.TEMPLATE_COUNTS`
 #: (see :func:`learnt_factors`).
 #: 30 is the value under which each counted atom's kind is best predicted from the
-#: others (leave one out); 10 and 100 do a little worse.
+#: others (leave one out); 10 and 100 do a little worse, there and on the held-out and
+#: published rules, which it does not learn from (``benchmarks/learn_prior.py --validate``).
 KIND_PSEUDOCOUNT: Final = 30.0
 
 #: How many atoms the size prior's share of each template within its kind weighs as,
