@@ -72,7 +72,11 @@ def body(rule: Rule) -> str:
 
 def count(files: list[Path]) -> tuple[Counter[str], int, int]:
     """The template counts, the number of distinct rules, and how many were not found."""
-    induce.TEMPLATE_COUNTS = {}  # the size prior alone, before any atom is made
+    with prior_settings({"TEMPLATE_COUNTS": {}}):  # the size prior alone
+        return _count(files)
+
+
+def _count(files: list[Path]) -> tuple[Counter[str], int, int]:
     search = induce.searcher()
     found = induce.atoms()
     seen: set[str] = set()
@@ -197,7 +201,7 @@ def validate(rules: list[Rule], variants: tuple[tuple[str, Mapping[str, Any]], .
             found = bits(rules)
         cells = []
         for want in (None, False, True):
-            group = [b for b, x in zip(found, like, strict=True) if b is not None and want in (None, x)]
+            group = [b for b, x in zip(found, like, strict=True) if b is not None and (want is None or x is want)]
             cells.append(f"{sum(group) / len(group):6.2f} ({len(group):2})" if group else "-")
         print(f"{name:42} {cells[0]:>14} {cells[1]:>14} {cells[2]:>14}", flush=True)
         out.append((name, found))
