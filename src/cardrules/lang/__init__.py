@@ -5,7 +5,8 @@ the runtime tables and their public API are in :mod:`cardrules.tricks`).
 
 Public (re-exported by :mod:`cardrules.eleusis`): :func:`compile_rule`,
 :func:`compile_rules`, :class:`Rule`, :class:`RuleSyntaxError`, :class:`RuleTypeError`,
-:func:`acceptance`.
+:func:`acceptance`, :class:`Vocabulary` (the words of the language, and words of a
+program's own).
 
 Internal API for the other language (trick tables) and for rule tools
 ---------------------------------------------------------------------
@@ -80,8 +81,8 @@ Modules, from the bottom up
 Each module imports only modules listed before it, so no two modules import each other:
 
 1. ``ast`` (syntax trees), ``errors`` (source errors), ``items`` (constant sets and
-   lists), ``parser`` (text to trees), ``check`` (types), ``codegen`` (checked trees to
-   Python functions);
+   lists), ``vocabulary`` (the words, each declared once), ``parser`` (text to trees),
+   ``check`` (types), ``codegen`` (checked trees to Python functions);
 2. ``explain``, the reference interpreter: it reads a rule through
    :class:`~cardrules.lang.explain.RuleLike`, so it needs nothing of ``rules``;
 3. ``rules`` (Eleusis rules, explained by ``explain``) and ``tables`` (trick tables);
@@ -110,6 +111,7 @@ from .parser import (
 )
 from .rules import Rule, compile_rule, compile_rules
 from .tools import acceptance
+from .vocabulary import Vocabulary, VocabularyError, Word
 
 __all__ = [
     "BuildError",
@@ -125,6 +127,9 @@ __all__ = [
     "SourceError",
     "Type",
     "Variable",
+    "Vocabulary",
+    "VocabularyError",
+    "Word",
     "acceptance",
     "build_expr",
     "build_function",
