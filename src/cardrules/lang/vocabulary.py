@@ -255,7 +255,8 @@ class Vocabulary:
                 other = table.get((word.kind, spelling))
                 if other is not None:
                     raise VocabularyError(
-                        f"{spelling!r} is a spelling of two {word.kind}s: {other.name!r} and {word.name!r}"
+                        f"{spelling!r} spells two words of one kind ({word.kind}): "
+                        f"{other.name!r} and {word.name!r}"
                     )
                 table[(word.kind, spelling)] = word
         object.__setattr__(self, "_by_spelling", table)
@@ -444,7 +445,7 @@ class Vocabulary:
             right = max(20, *(len(r[1]) for r in rows))
             rule = f"{'=' * left}  {'=' * right}"
             if titles:
-                out += [title, "^" * len(title), ""]
+                out += [f".. rubric:: {title}", ""]
             out += [rule, f"{'word':<{left}}  meaning", rule]
             out += [f"{a:<{left}}  {b}" for a, b in rows]
             out += [rule, ""]
