@@ -86,7 +86,8 @@ Each module imports only modules listed before it, so no two modules import each
 2. ``explain``, the reference interpreter: it reads a rule through
    :class:`~cardrules.lang.explain.RuleLike`, so it needs nothing of ``rules``;
 3. ``rules`` (Eleusis rules, explained by ``explain``) and ``tables`` (trick tables);
-4. the rule tools: ``tools`` (:func:`acceptance`); the pieces of the equivalence
+4. the rule tools: ``tools`` (:func:`acceptance`); ``plays`` (expressions compiled
+   into functions of one play, for the rule finder); the pieces of the equivalence
    searches, ``cardclasses`` (the cards each slot of a rule tells apart), ``atoms``
    (the parts of a rule that read only the position) and ``periods`` (past which
    position a rule's verdicts repeat); ``inplay`` (equivalence on the lines rules

@@ -270,11 +270,18 @@ def equivalent(
         found = _bounded_search(a, b, max_length, seed, samples)
         if found is not None:
             return found
-        reason = (
-            "a rule uses count/any/all/sum/min/max over a window, the square root of the position, "
-            "or looks back more than 2 cards (every line of up to "
-            f"2 cards was tried, and {samples} random lines of each length up to {max_length})"
-        )
+        if a.vocabulary.merged(b.vocabulary) is None:
+            reason = (
+                f"the rules' vocabularies ({a.vocabulary.name}, {b.vocabulary.name}) give one word two "
+                f"meanings, so they are compared by their verdicts alone (every line of up to 2 cards "
+                f"was tried, and {samples} random lines of each length up to {max_length})"
+            )
+        else:
+            reason = (
+                "a rule uses count/any/all/sum/min/max over a window, the square root of the position, "
+                "or looks back more than 2 cards (every line of up to "
+                f"2 cards was tried, and {samples} random lines of each length up to {max_length})"
+            )
     warnings.warn(
         EquivalenceNotProven(f"no difference found, but the search was not exhaustive: {reason}"),
         stacklevel=3,  # the caller of equivalent (through its depth guard)
