@@ -237,21 +237,29 @@ def test_an_unknown_word_names_it_with_a_suggestion() -> None:
 # -- names, JSON, pickle, the registry ----------------------------------------------------
 
 
-def test_rules_are_written_with_the_vocabulary_name_and_read_back_only_where_registered() -> None:
+def test_rules_are_written_with_the_vocabulary_name_and_read_back_only_where_known() -> None:
     name = _fresh_name()
     v = _primes().named(name)
     rule = compile_rule('rule "primes": card is prime', vocabulary=v)
     state = new_game(Rules(secret=rule), seed=3)
     text = to_json(state)
     assert f'"vocabulary": "{name}"' in text
-    with pytest.raises(CardRulesError, match=f"no vocabulary named '{name}' is registered"):
-        from_json(text)
-    with pytest.raises(CardRulesError, match=f"no vocabulary named '{name}'"):
-        pickle.loads(pickle.dumps(rule))
-    assert v.register() is v
+    # read back in the program that compiled with it, by JSON and by pickle
     back = from_json(text)
     assert back == state and back.rules.secret.vocabulary is v
     assert pickle.loads(pickle.dumps(rule)) == rule
+    # a program without that vocabulary: a clear error, by JSON and by pickle
+    other = _fresh_name()
+    with pytest.raises(CardRulesError, match=f"no vocabulary named '{other}' is registered"):
+        from_json(text.replace(f'"{name}"', f'"{other}"'))
+    data = pickle.dumps(rule).replace(name.encode(), other.encode())
+    with pytest.raises(CardRulesError, match=f"no vocabulary named '{other}'"):
+        pickle.loads(data)
+    # a registered vocabulary of a name comes before one compiled with under that name
+    twos = Vocabulary.standard().with_property("prime", lambda c: c.rank == 2, explain="a two").named(name)
+    assert twos.register() is twos
+    read = from_json(text).rules.secret
+    assert read.vocabulary is twos and not read.accepts([], parse_card("3S"))
     # a standard rule is written as before, without a vocabulary
     assert "vocabulary" not in to_json(new_game(Rules(secret=compile_rule("card is red")), seed=3))
     with pytest.raises(VocabularyError, match="'standard' is the language's own"):

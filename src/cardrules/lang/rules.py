@@ -451,6 +451,7 @@ def _vocabulary(vocabulary: object) -> Vocabulary:
         raise VocabularyError(
             f"vocabulary= takes a cardrules.lang.Vocabulary, not {type(vocabulary).__name__}"
         )
+    vocabulary.remember()  # its rules read back from JSON in this program find it
     return vocabulary
 
 

@@ -27,7 +27,7 @@ vocabulary is built, not when a rule uses it.
 
 Rules remember their vocabulary; JSON (and pickle) write its name, and reading a rule
 finds the vocabulary by that name among those registered in the program
-(:meth:`Vocabulary.register`).
+(:meth:`Vocabulary.register`), or else among those it compiled rules with.
 """
 
 from __future__ import annotations
@@ -355,8 +355,9 @@ class Vocabulary:
 
     def register(self) -> Vocabulary:
         """Make this vocabulary known by its name in this program (so rules written to
-        JSON with it can be read back); returns it.  Registering another vocabulary
-        under a registered name replaces it; ``"standard"`` cannot be replaced."""
+        JSON with it can be read back, and the text entry points, the command line and a
+        table's God, know its words); returns it.  Registering another vocabulary under
+        a registered name replaces it; ``"standard"`` cannot be replaced."""
         if self.name == STANDARD.name and self is not STANDARD:
             raise VocabularyError("the name 'standard' is the language's own vocabulary")
         _REGISTRY[self.name] = self
@@ -364,11 +365,12 @@ class Vocabulary:
 
     @staticmethod
     def registered(name: str) -> Vocabulary:
-        """The vocabulary registered under ``name``; a :class:`VocabularyError` that says
-        how to register it when there is none."""
-        found = _REGISTRY.get(name) if isinstance(name, str) else None
+        """The vocabulary registered under ``name``, or else the last one a rule was
+        compiled with under that name in this program; a :class:`VocabularyError` that
+        says how to register it when there is none."""
+        found = (_REGISTRY.get(name) or _COMPILED.get(name)) if isinstance(name, str) else None
         if found is None:
-            known = ", ".join(sorted(_REGISTRY))
+            known = ", ".join(sorted({*_REGISTRY, *_COMPILED}))
             raise VocabularyError(
                 f"no vocabulary named {name!r} is registered in this program (known: {known}); a rule "
                 "written with it can only be read where it is: build it and call .register(), or "
@@ -376,9 +378,17 @@ class Vocabulary:
             )
         return found
 
+    def remember(self) -> None:
+        """Note that a rule was compiled with this vocabulary, so that its rules read back
+        from JSON in this program find it by name (a vocabulary registered under that
+        name takes precedence).  Called by :func:`~cardrules.lang.compile_rule`."""
+        if self is not STANDARD and self.name != STANDARD.name:
+            _COMPILED[self.name] = self
+
     @staticmethod
     def all_registered() -> tuple[Vocabulary, ...]:
-        """The registered vocabularies, ``standard`` first, then in order of registration."""
+        """The registered vocabularies (:meth:`register`), ``standard`` first, then in
+        order of registration."""
         return tuple(_REGISTRY.values())
 
     # -- lookup --------------------------------------------------------------------------
@@ -645,3 +655,5 @@ def _standard_words() -> tuple[Word, ...]:
 
 STANDARD = Vocabulary("standard", _standard_words())
 _REGISTRY: dict[str, Vocabulary] = {"standard": STANDARD}
+#: Vocabularies rules were compiled with, by name (the last one of a name).
+_COMPILED: dict[str, Vocabulary] = {}
