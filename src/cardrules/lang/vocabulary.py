@@ -536,7 +536,21 @@ def _parity_word(name: str, bit: int) -> Word:
     )
 
 
-def _rank_word(name: str, test: Callable[[int], bool], code: str, explain: str, doc: str) -> Word:
+def _rank_word(
+    name: str,
+    test: Callable[[int], bool],
+    code: str,
+    explain: str,
+    doc: str,
+    fact: Callable[[Card], str] | None = None,
+    constants: Mapping[str, object] | None = None,
+) -> Word:
+    """A property of a card's rank; ``fact`` says what a card is in its respect (by
+    default: ``9C is not a prime rank``, from ``explain``)."""
+
+    def plain_fact(card: Card) -> str:
+        return f"{card} is {'' if test(card.rank) else 'not '}{explain}"
+
     return Word(
         name=name,
         kind="property",
@@ -544,8 +558,9 @@ def _rank_word(name: str, test: Callable[[int], bool], code: str, explain: str, 
         result=Type.BOOL,
         meaning=lambda c: test(c.rank),
         emit={Type.CARD: code},
+        constants=constants or {},
         explain=explain,
-        fact=_kind_fact,
+        fact=fact or plain_fact,
         reads={"rank"},
         token="Name.Property",
         doc=doc,
@@ -609,9 +624,23 @@ def _standard_words() -> tuple[Word, ...]:
         _colour_word(Color.BLACK),
         _parity_word("odd", 1),
         _parity_word("even", 0),
-        _rank_word("face", lambda r: r in (11, 12, 13), "{x}.rank > 10", "a face card", "a card J, Q or K"),
-        _rank_word("number", lambda r: 2 <= r <= 10, "1 < {x}.rank < 11", "a number card", "a card 2 .. 10"),
-        _rank_word("ace", lambda r: r == 1, "{x}.rank == 1", "an ace", "an ace"),
+        _rank_word(
+            "face",
+            lambda r: r in (11, 12, 13),
+            "{x}.rank > 10",
+            "a face card",
+            "a card J, Q or K",
+            _kind_fact,
+        ),
+        _rank_word(
+            "number",
+            lambda r: 2 <= r <= 10,
+            "1 < {x}.rank < 11",
+            "a number card",
+            "a card 2 .. 10",
+            _kind_fact,
+        ),
+        _rank_word("ace", lambda r: r == 1, "{x}.rank == 1", "an ace", "an ace", _kind_fact),
     ]
     words += [_suit_property(s, sp) for s, sp in _SUIT_SPELLINGS.items()]
     words += [
