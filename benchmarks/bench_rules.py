@@ -9,7 +9,9 @@
 4. aggregates against a hand-written loop, on main lines of 10 to 1000 cards;
 5. sums, minima and maxima over windows, list order (``index``), successors without
    wrapping (``after``) and ``isqrt``, against hand-written predicates: on the random
-   cases of part 1, and (whole-line windows) on main lines of 10 to 1000 cards.
+   cases of part 1, and (whole-line windows) on main lines of 10 to 1000 cards;
+6. a word of the program's own (``Vocabulary.with_property``) against a hand-written
+   predicate that calls the same function, on the random cases of part 1.
 
 Prints small tables; docs/performance/rules.rst records a run.
 """
@@ -26,7 +28,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 
 from cardrules import Card, Color, Suit, standard_deck
-from cardrules.lang import compile_rule
+from cardrules.lang import Vocabulary, compile_rule
 from cardrules.lang.rules import _compile_rule  # compile_rule without its cache
 
 DECK = standard_deck()
@@ -240,6 +242,29 @@ SUMS: list[tuple[str, Callable[[Sequence[Card], Card], bool]]] = [
 ]
 
 
+def is_prime(card: Card) -> bool:
+    return card.rank in _PRIMES
+
+
+def own_prime(line: Sequence[Card], card: Card) -> bool:
+    return is_prime(card)
+
+
+def own_prime_after_prime(line: Sequence[Card], card: Card) -> bool:
+    if len(line) < 1:
+        return True
+    if is_prime(line[-1]):
+        return is_prime(card)
+    return card.color == RED
+
+
+OWN_WORDS = Vocabulary.standard().with_property("prime", is_prime, explain="a prime rank", reads={"rank"})
+OWN: list[tuple[str, Callable[[Sequence[Card], Card], bool]]] = [
+    ("card is prime", own_prime),
+    ("if prev is prime then card is prime else card is red", own_prime_after_prime),
+]
+
+
 # -- timing ----------------------------------------------------------------------------
 
 
@@ -354,6 +379,17 @@ def main() -> None:
             new_ratios.append(t_rule / t_hand)
             print(f"   {text[:55]:<55} {length:6d} {t_rule:9.2f} {t_hand:9.2f} {t_rule / t_hand:6.2f}")
     print(f"   largest ratio: {max(new_ratios):.2f}")
+    print()
+
+    print("6. a word of the program's own vs a hand-written predicate calling the same function")
+    print(f"   {'rule':<60} {'compiled':>9} {'by hand':>9} {'ratio':>6}")
+    for text, hand in OWN:
+        rule = compile_rule(text, vocabulary=OWN_WORDS)
+        for line, card in cases:
+            assert rule.accepts(line, card) is hand(line, card), (text, line, card)
+        t_rule = min(per_call(rule.accepts, cases, 1) for _ in range(repeat))
+        t_hand = min(per_call(hand, cases, 1) for _ in range(repeat))
+        print(f"   {text[:60]:<60} {t_rule:9.0f} {t_hand:9.0f} {t_rule / t_hand:6.2f}")
 
 
 if __name__ == "__main__":

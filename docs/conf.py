@@ -218,8 +218,37 @@ def _drop_plain_bases(app: Any, doctree: Any) -> None:
                 content.remove(para)
 
 
+def _words_directive() -> Any:
+    """``.. cardrules-words::``: the tables of the language's words, read from its
+    vocabulary (``cardrules.lang.vocabulary``), so the reference lists every word the
+    compiler knows and no other."""
+    from docutils import nodes
+    from docutils.parsers.rst import Directive
+    from docutils.statemachine import StringList
+
+    class Words(Directive):
+        has_content = False
+        optional_arguments = 1  # one kind of word (property, attribute, ...): its table alone
+
+        def run(self) -> list[Any]:
+            from cardrules.lang import Vocabulary
+
+            standard = Vocabulary.standard()
+            text = (
+                standard.reference(self.arguments, titles=False) if self.arguments else standard.reference()
+            )
+            container = nodes.container()
+            self.state.nested_parse(
+                StringList(text.splitlines(), source="cardrules vocabulary"), 0, container
+            )
+            return container.children
+
+    return Words
+
+
 def setup(app: Any) -> dict[str, Any]:
     _add_lexers(app)
+    app.add_directive("cardrules-words", _words_directive())
     app.connect("doctree-read", _drop_plain_bases)
     app.connect("missing-reference", _resolve_alias)
     app.connect("autodoc-process-bases", _public_bases)

@@ -50,6 +50,8 @@ from pygments.token import (
     Whitespace,
 )
 
+from .lang.vocabulary import STANDARD
+
 __all__ = ["EleusisLexer", "TrickTableLexer"]
 
 # Pygments' stubs leave bygroups untyped; one typed name for it keeps mypy --strict quiet.
@@ -61,18 +63,18 @@ _KEYWORDS = (
 _WORD_OPERATORS = ("and", "or", "not", "in", "is")
 #: Names bound when a card is judged (a rule) or classed (a table).
 _BUILTIN_NAMES = ("card", "prev", "position", "lead", "key", "line")
-_FUNCTIONS = ("abs", "min", "max", "next", "has", "sum", "index", "after", "before", "isqrt")
-_PROPERTIES = (
-    "red", "black", "odd", "even", "face", "number", "ace",
-    "spades", "spade", "hearts", "heart", "diamonds", "diamond", "clubs", "club",
-)  # fmt: skip
-_CONSTANTS = (
-    "A", "J", "Q", "K", "ace", "jack", "queen", "king",
-    "spades", "spade", "hearts", "heart", "diamonds", "diamond", "clubs", "club",
-    "red", "black",
-)  # fmt: skip
+# The words of the language and their colours come from its vocabulary
+# (cardrules.lang.vocabulary): a word added there is coloured here.
+_FUNCTIONS = tuple(w.name for w in STANDARD.of_kind("function") if w.token == "Name.Function")
+_PROPERTIES = tuple(s for s in STANDARD.spellings("property") if s.isidentifier())
+_CONSTANTS = tuple(
+    s for s, w in STANDARD.spellings("constant").items() if s.isidentifier() and w.token == "Name.Constant"
+)
+_BOOLEANS = tuple(
+    s for s, w in STANDARD.spellings("constant").items() if s.isidentifier() and w.token == "Keyword.Constant"
+)
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-_SUIT_SYMBOLS = "♠♥♦♣♤♡♢♧"
+_SUIT_SYMBOLS = "".join(s for s in STANDARD.spellings("constant") if not s.isidentifier())
 
 # The expression language, shared by both lexers (a table's `when` conditions are
 # expressions of the same language).
@@ -86,7 +88,7 @@ _EXPRESSION: list[Any] = [
     ),
     (rf"(\.)([ \t]*)({_NAME})", _groups(Punctuation, Whitespace, Name.Attribute)),
     (words(_WORD_OPERATORS, suffix=r"\b"), Operator.Word),
-    (words(("true", "false"), suffix=r"\b"), Keyword.Constant),
+    (words(_BOOLEANS, suffix=r"\b"), Keyword.Constant),
     (words(_KEYWORDS, suffix=r"\b"), Keyword),
     (r"prev[0-9]+\b", Name.Builtin),
     (words(_BUILTIN_NAMES, suffix=r"\b"), Name.Builtin),

@@ -37,7 +37,7 @@ from ..errors import CardRulesError
 from ..lang.analysis import EquivalenceNotProven, equivalent, profile
 from ..lang.ast import unparse
 from ..lang.parser import parse_rule_text
-from ..lang.rules import Rule, compile_rule, compile_rules
+from ..lang.rules import Rule, compile_registered, compile_registered_rules
 from ._rulefiles import split_rule_arg
 
 _COMMENT = re.compile(r"#[^\n]*")
@@ -150,8 +150,8 @@ def load_rules(path: str) -> dict[str, Rule]:
         return {}
     parts = parse_rule_text(text)
     if parts and parts[0][0] is None:
-        return {Path(path).stem: compile_rule(text, name=Path(path).stem)}
-    return compile_rules(text)
+        return {Path(path).stem: compile_registered(text, name=Path(path).stem)}
+    return compile_registered_rules(text)
 
 
 def _describe(rule: Rule, lines: int) -> tuple[str, float]:
@@ -185,7 +185,7 @@ def run_check(args: argparse.Namespace) -> int:
             continue
         try:
             if file is None:
-                rules = {"": compile_rule(path)}
+                rules = {"": compile_registered(path)}
             else:
                 rules = load_rules(file)
                 if name is not None:
@@ -247,7 +247,7 @@ def _rule_arg(arg: str, name: str | None, option: str) -> Rule:
         return _pick(path, load_rules(path), name, option)
     if name is not None:
         raise CardRulesError(f"{option} picks a rule of a rule file, and {arg!r} is no file")
-    return compile_rule(arg)
+    return compile_registered(arg)
 
 
 Difference = tuple[tuple[Card, ...], Card]

@@ -34,6 +34,7 @@ from ..lang.analysis import EquivalenceNotProven, Profile, equivalent, profile
 from ..lang.errors import RuleSyntaxError, RuleTypeError
 from ..lang.rules import Rule, compile_rule, compile_rules
 from ..lang.tools import acceptance
+from ..lang.vocabulary import Vocabulary
 from ..protocol import GameDef, SearchHooks, register_game
 from . import agent as _agent
 from . import rules as _rules
@@ -89,6 +90,7 @@ __all__ = [
     "Rules",
     "State",
     "View",
+    "Vocabulary",
     "acceptance",
     "apply",
     "chance_cards",

@@ -3,8 +3,9 @@
 The search runs over rules of the rule language itself, built from its own pieces:
 
 * **Atoms** are small boolean expressions of the language, generated once per process
-  from its building blocks: the properties of ``card``, ``prev``, ``prev2``
-  (``is odd``, ``is face``, ``is red``, ``is hearts`` ...), comparisons of ranks with
+  from its building blocks: the properties of ``card``, ``prev``, ``prev2`` (every
+  property of a card in the language's vocabulary: ``is odd``, ``is face``, ``is red``,
+  ``is hearts`` ...), comparisons of ranks with
   constants and with each other, windows of ranks (``card.rank in {3..9}``), two suits
   (``card.suit in {diamonds, clubs}``), equal or different suits and colours, differences
   (``abs(card.rank - prev.rank) <= 2``), sums and their parity, remainders, the
@@ -12,8 +13,10 @@ The search runs over rules of the rule language itself, built from its own piece
   (``index``), ``position`` and its remainders, what the place in the line prescribes
   (``[...][position % 4]``), aggregates over the line or its last cards (``any``,
   ``all``, ``count``) and the running total of the line's ranks with the card's.  Each
-  atom and its negation are kept with their text and a plain Python predicate (checked
-  against the rule compiler by the test suite).
+  atom and its negation are rule text, compiled by the rule compiler
+  (:func:`~cardrules.lang.plays.compile_plays`, all in one generated module), so a word
+  added to the vocabulary is a new atom with no code here; its prior takes the share
+  of its kind of atom until the prior counts are relearnt.
 * **Rules** are an atom, or two atoms joined by ``and``, ``or`` or ``==`` (so ``if P
   then Q else not Q``), or ``if C then T else E`` with three atoms, or ``if C1 then A
   elif C2 then B else E`` where ``C1`` and ``C2`` are two values of one feature
@@ -53,14 +56,17 @@ import re
 import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Final
 
 import attrs
 
-from ..cards import Card, Color, Suit, canonical, standard_deck
+from ..cards import Card, Suit, canonical, standard_deck
 from ..errors import CardRulesError
 from ..lang.analysis import EquivalenceNotProven, equivalent
+from ..lang.ast import Type
+from ..lang.plays import compile_plays
 from ..lang.rules import Rule, compile_rule
+from ..lang.vocabulary import STANDARD, Vocabulary
 from .prior_counts import TEMPLATE_COUNTS
 
 __all__ = [
@@ -133,10 +139,9 @@ def text_size(text: str) -> int:
 
 @attrs.frozen
 class Atom:
-    """A boolean expression of the language with its Python predicate."""
+    """A boolean expression of the language with its compiled predicate."""
 
     text: str
-    py: str
     depth: int
     size: int
     cond: bool  # does not read the judged card: fit as the condition of an ``if``
@@ -145,72 +150,15 @@ class Atom:
     #: The prior weight of the atom's behaviour (before normalising): see :func:`atoms`.
     weight: float = attrs.field(default=1.0, eq=False)
     #: ``(expression, operator, constant)`` when the atom compares an integer
-    #: expression (Python) with a constant: the atoms of one expression are then
+    #: expression (rule text) with a constant: the atoms of one expression are then
     #: evaluated together, the expression once per play.
     scale: tuple[str, str, int] | None = attrs.field(default=None, eq=False)
 
 
-_SLOTS: Final = {"card": ("c", 0), "prev": ("l[-1]", 1), "prev2": ("l[-2]", 2), "prev3": ("l[-3]", 3)}
 _SUITS: Final = {"spades": Suit.SPADES, "hearts": Suit.HEARTS, "diamonds": Suit.DIAMONDS, "clubs": Suit.CLUBS}
-_PROPS: Final = {
-    "odd": "{x}.rank % 2 == 1",
-    "even": "{x}.rank % 2 == 0",
-    "face": "{x}.rank > 10",
-    "number": "1 < {x}.rank < 11",
-    "ace": "{x}.rank == 1",
-    "red": "{x}.color is RED",
-    "black": "{x}.color is BLACK",
-    "spades": "{x}.suit is SPADES",
-    "hearts": "{x}.suit is HEARTS",
-    "diamonds": "{x}.suit is DIAMONDS",
-    "clubs": "{x}.suit is CLUBS",
-}
 _PRIMES: Final = "{2, 3, 5, 7, J, K}"
 _NEG_OP: Final = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
-
-
-def _namespace() -> dict[str, Any]:
-    cycles: dict[str, dict[Suit, Suit]] = {}
-    for i, order in enumerate(_suit_cycles()):
-        cycles[f"NEXT{i}"] = {order[k]: order[(k + 1) % 4] for k in range(4)}
-    orders: dict[str, dict[Suit, int]] = {}
-    for i, order in enumerate(itertools.permutations(_SUITS.values())):
-        orders[f"ORDER{i}"] = {suit: k for k, suit in enumerate(order)}
-    return {
-        "RED": Color.RED,
-        "BLACK": Color.BLACK,
-        "SPADES": Suit.SPADES,
-        "HEARTS": Suit.HEARTS,
-        "DIAMONDS": Suit.DIAMONDS,
-        "CLUBS": Suit.CLUBS,
-        "PRIMES": frozenset({2, 3, 5, 7, 11, 13}),
-        **cycles,
-        **orders,
-        "any": any,
-        "all": all,
-        "sum": sum,
-        "abs": abs,
-        "len": len,
-        "LINE_SUM": _line_sum,
-    }
-
-
-_LINE_SUMS: dict[int, tuple[Sequence[Card], int]] = {}
-
-
-def _line_sum(line: Sequence[Card]) -> int:
-    """The ranks of ``line`` added up, remembered for a tuple (the many running-total
-    atoms read the same line, card after card)."""
-    if type(line) is not tuple:
-        return sum(x.rank for x in line)
-    known = _LINE_SUMS.get(id(line))
-    if known is not None and known[0] is line:
-        return known[1]
-    total: int = sum(x.rank for x in line)
-    if len(_LINE_SUMS) >= 4096:
-        _LINE_SUMS.clear()
-    _LINE_SUMS[id(line)] = (line, total)  # the line is kept alive, so its id is not reused
-    return total
+_RANK_VALUES: Final = {"A": 1, "J": 11, "Q": 12, "K": 13}
 
 
 def _suit_cycles() -> list[tuple[Suit, ...]]:
@@ -222,198 +170,154 @@ def _suit_cycles() -> list[tuple[Suit, ...]]:
 _SUIT_WORD: Final = {v: k for k, v in _SUITS.items()}
 
 
-class _AtomMaker:
-    def __init__(self) -> None:
-        self.items: list[tuple[str, str, int, tuple[str, str, int] | None]] = []
+#: The words the atoms are written in: the language's standard vocabulary.
+_WORDS: Vocabulary = STANDARD
 
-    def add(
-        self,
-        text: str,
-        py: str,
-        neg_text: str | None = None,
-        scale: tuple[str, str, int] | None = None,
-    ) -> None:
-        depth = max((_SLOTS[m][1] for m in re.findall(r"\bprev[23]?\b", text)), default=0)
-        self.items.append((text, py, depth, scale))
+
+def _card_properties() -> tuple[str, ...]:
+    """The properties of a card, from the language's vocabulary: each is an atom of each
+    card (``card is P``, ``prev is P``, ...) and a count over the line, so a word added
+    to the vocabulary is a new hypothesis with no code here."""
+    return tuple(w.name for w in _WORDS.of_kind("property") if Type.CARD in w.types)
+
+
+class _AtomMaker:
+    """Collects atom texts: ``(text, scale)``, ``scale`` as in :attr:`Atom.scale`."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, tuple[str, str, int] | None]] = []
+
+    def add(self, text: str, neg_text: str | None = None, scale: tuple[str, str, int] | None = None) -> None:
+        self.items.append((text, scale))
         if neg_text is not None:
             neg_scale = None if scale is None else (scale[0], _NEG_OP[scale[1]], scale[2])
-            self.items.append((neg_text, f"not ({py})", depth, neg_scale))
+            self.items.append((neg_text, neg_scale))
 
-    def compare(self, left: str, op: str, right: str, pyl: str, pyr: str) -> None:
-        scale = (pyl, op, int(pyr)) if pyr.isdigit() else None
-        self.add(f"{left} {op} {right}", f"{pyl} {op} {pyr}", f"{left} {_NEG_OP[op]} {right}", scale)
+    def compare(self, left: str, op: str, right: str) -> None:
+        # An integer expression against an integer constant: evaluated once per play
+        # for every constant it is compared with.
+        value = int(right) if right.isdigit() else _RANK_VALUES.get(right)
+        scale = (left, op, value) if value is not None else None
+        self.add(f"{left} {op} {right}", f"{left} {_NEG_OP[op]} {right}", scale)
 
 
-def _raw_atoms() -> list[tuple[str, str, int, tuple[str, str, int] | None]]:
+def _raw_atoms() -> list[tuple[str, tuple[str, str, int] | None]]:
+    """The atom texts of the search (rule text only: they are compiled by the rule
+    compiler), with their scales."""
     m = _AtomMaker()
+    properties = _card_properties()
     # Properties of one card.
     for slot in ("card", "prev", "prev2"):
-        x = _SLOTS[slot][0]
-        for prop, py in _PROPS.items():
-            m.add(f"{slot} is {prop}", py.format(x=x), f"{slot} is not {prop}")
+        for prop in properties:
+            m.add(f"{slot} is {prop}", f"{slot} is not {prop}")
     # Ranks against constants, primes, remainders.
     for slot in ("card", "prev"):
-        x = _SLOTS[slot][0]
         for k in range(1, 14):
-            m.compare(f"{slot}.rank", "==", _rank_word(k), f"{x}.rank", str(k))
+            m.compare(f"{slot}.rank", "==", _rank_word(k))
         for k in range(2, 14):
-            m.compare(f"{slot}.rank", "<", _rank_word(k), f"{x}.rank", str(k))
+            m.compare(f"{slot}.rank", "<", _rank_word(k))
         for k in range(1, 13):
-            m.compare(f"{slot}.rank", ">", _rank_word(k), f"{x}.rank", str(k))
-        m.add(f"{slot}.rank in {_PRIMES}", f"{x}.rank in PRIMES", f"{slot}.rank not in {_PRIMES}")
+            m.compare(f"{slot}.rank", ">", _rank_word(k))
+        m.add(f"{slot}.rank in {_PRIMES}", f"{slot}.rank not in {_PRIMES}")
         # A window of ranks with both ends inside (an end at A or K is a threshold
         # above), and two suits that are not a colour: one template each, so naming
         # the window costs the choice among its 55 texts, the suits among 6.
         for lo in range(2, 12):
             for hi in range(lo + 1, 13):
                 window = f"{{{_rank_word(lo)}..{_rank_word(hi)}}}"
-                m.add(
-                    f"{slot}.rank in {window}",
-                    f"{lo} <= {x}.rank <= {hi}",
-                    f"{slot}.rank not in {window}",
-                )
+                m.add(f"{slot}.rank in {window}", f"{slot}.rank not in {window}")
         for a, b in itertools.combinations(_SUITS, 2):
             pair = f"{{{a}, {b}}}"
-            py = f"{x}.suit in ({a.upper()}, {b.upper()})"
-            m.add(f"{slot}.suit in {pair}", py, f"{slot}.suit not in {pair}")
+            m.add(f"{slot}.suit in {pair}", f"{slot}.suit not in {pair}")
         for mod in (3, 4):
             for r in range(mod):
-                m.compare(f"{slot}.rank % {mod}", "==", str(r), f"{x}.rank % {mod}", str(r))
+                m.compare(f"{slot}.rank % {mod}", "==", str(r))
     # The card against the cards before it.
     for slot in ("prev", "prev2", "prev3"):
-        x = _SLOTS[slot][0]
         for attr in ("color", "suit", "rank"):
-            m.compare(f"card.{attr}", "==", f"{slot}.{attr}", f"c.{attr}", f"{x}.{attr}")
+            m.compare(f"card.{attr}", "==", f"{slot}.{attr}")
         if slot != "prev3":
-            m.compare("card.rank", ">", f"{slot}.rank", "c.rank", f"{x}.rank")
-            m.compare("card.rank", "<", f"{slot}.rank", "c.rank", f"{x}.rank")
-    m.compare("card", "==", "prev", "c", "l[-1]")
+            m.compare("card.rank", ">", f"{slot}.rank")
+            m.compare("card.rank", "<", f"{slot}.rank")
+    m.compare("card", "==", "prev")
     for attr in ("color", "suit", "rank"):
-        m.compare(f"prev.{attr}", "==", f"prev2.{attr}", f"l[-1].{attr}", f"l[-2].{attr}")
-    m.compare("prev.rank", ">", "prev2.rank", "l[-1].rank", "l[-2].rank")
-    m.compare("prev.rank", "<", "prev2.rank", "l[-1].rank", "l[-2].rank")
+        m.compare(f"prev.{attr}", "==", f"prev2.{attr}")
+    m.compare("prev.rank", ">", "prev2.rank")
+    m.compare("prev.rank", "<", "prev2.rank")
     # Differences, sums, remainders of two ranks.
     for k in range(1, 7):
-        m.compare("abs(card.rank - prev.rank)", "==", str(k), "abs(c.rank - l[-1].rank)", str(k))
-        m.compare("abs(card.rank - prev.rank)", "<=", str(k), "abs(c.rank - l[-1].rank)", str(k))
+        m.compare("abs(card.rank - prev.rank)", "==", str(k))
+        m.compare("abs(card.rank - prev.rank)", "<=", str(k))
     for k in (1, 2, 3):
-        m.compare("card.rank", "==", f"prev.rank + {k}", "c.rank", f"l[-1].rank + {k}")
-        m.compare("card.rank", "==", f"prev.rank - {k}", "c.rank", f"l[-1].rank - {k}")
+        m.compare("card.rank", "==", f"prev.rank + {k}")
+        m.compare("card.rank", "==", f"prev.rank - {k}")
     for r in (1, 12):
-        m.compare("(card.rank - prev.rank) % 13", "==", str(r), "(c.rank - l[-1].rank) % 13", str(r))
+        m.compare("(card.rank - prev.rank) % 13", "==", str(r))
     # A step of one that wraps from K to A, as people write it: one way (the same
     # behaviours as the remainders above, whose weight they add to) or either way.
-    for a, b, pa, pb in (("card", "prev", "c", "l[-1]"), ("prev", "card", "l[-1]", "c")):
-        py = f"{pa}.rank == {pb}.rank % 13 + 1"
-        m.add(f"{a}.rank == {b}.rank % 13 + 1", py, f"{a}.rank != {b}.rank % 13 + 1")
-    m.add(
-        "(card.rank - prev.rank) % 13 in {1, 12}",
-        "(c.rank - l[-1].rank) % 13 in (1, 12)",
-        "(card.rank - prev.rank) % 13 not in {1, 12}",
-    )
+    for a, b in (("card", "prev"), ("prev", "card")):
+        m.add(f"{a}.rank == {b}.rank % 13 + 1", f"{a}.rank != {b}.rank % 13 + 1")
+    m.add("(card.rank - prev.rank) % 13 in {1, 12}", "(card.rank - prev.rank) % 13 not in {1, 12}")
     # High and low by one threshold: the card on the other side of it than the last.
     for k in range(2, 13):
         w = _rank_word(k)
-        m.add(
-            f"(card.rank > {w}) != (prev.rank > {w})",
-            f"(c.rank > {k}) != (l[-1].rank > {k})",
-            f"(card.rank > {w}) == (prev.rank > {w})",
-        )
+        m.add(f"(card.rank > {w}) != (prev.rank > {w})", f"(card.rank > {w}) == (prev.rank > {w})")
     for mod in (2, 3):
         for r in range(mod):
-            m.compare(
-                f"(card.rank + prev.rank) % {mod}", "==", str(r), f"(c.rank + l[-1].rank) % {mod}", str(r)
-            )
-        m.compare(f"card.rank % {mod}", "==", f"prev.rank % {mod}", f"c.rank % {mod}", f"l[-1].rank % {mod}")
+            m.compare(f"(card.rank + prev.rank) % {mod}", "==", str(r))
+        m.compare(f"card.rank % {mod}", "==", f"prev.rank % {mod}")
     for r in range(2):
-        m.compare(
-            "(card.rank + prev.rank + prev2.rank) % 2",
-            "==",
-            str(r),
-            "(c.rank + l[-1].rank + l[-2].rank) % 2",
-            str(r),
-        )
+        m.compare("(card.rank + prev.rank + prev2.rank) % 2", "==", str(r))
     for k in range(6, 21):
-        m.compare("card.rank + prev.rank", ">", str(k), "c.rank + l[-1].rank", str(k))
-        m.compare("prev.rank + prev2.rank", ">", str(k), "l[-1].rank + l[-2].rank", str(k))
+        m.compare("card.rank + prev.rank", ">", str(k))
+        m.compare("prev.rank + prev2.rank", ">", str(k))
     # Suits in a cycle.
-    for i, order in enumerate(_suit_cycles()):
+    for order in _suit_cycles():
         words = ", ".join(_SUIT_WORD[s] for s in order)
-        m.compare("card.suit", "==", f"next(prev.suit, [{words}])", "c.suit", f"NEXT{i}[l[-1].suit]")
+        m.compare("card.suit", "==", f"next(prev.suit, [{words}])")
     # Suits in an order (bridge order or any other): a higher suit than the last card.
     # The reversed order gives "lower", the negation "not higher".
-    for i, order in enumerate(itertools.permutations(_SUITS.values())):
+    for order in itertools.permutations(_SUITS.values()):
         words = ", ".join(_SUIT_WORD[s] for s in order)
-        m.compare(
-            f"index(card.suit, [{words}])",
-            ">",
-            f"index(prev.suit, [{words}])",
-            f"ORDER{i}[c.suit]",
-            f"ORDER{i}[l[-1].suit]",
-        )
+        m.compare(f"index(card.suit, [{words}])", ">", f"index(prev.suit, [{words}])")
     # Suits next to each other in an order (bridge order or any other; an order and
     # its reverse are one).
     for order in itertools.permutations(_SUITS.values()):
         if _SUIT_WORD[order[0]] > _SUIT_WORD[order[-1]]:
             continue
-        i = list(itertools.permutations(_SUITS.values())).index(order)
         words = ", ".join(_SUIT_WORD[s] for s in order)
-        m.compare(
-            f"abs(index(card.suit, [{words}]) - index(prev.suit, [{words}]))",
-            "==",
-            "1",
-            f"abs(ORDER{i}[c.suit] - ORDER{i}[l[-1].suit])",
-            "1",
-        )
+        m.compare(f"abs(index(card.suit, [{words}]) - index(prev.suit, [{words}]))", "==", "1")
     # A running total over the whole line, with the card: its parity, its remainder by
     # three, and bounds.
     for mod in (2, 3):
         for r in range(mod):
-            m.compare(
-                f"(sum(x.rank for x in line) + card.rank) % {mod}",
-                "==",
-                str(r),
-                f"(LINE_SUM(l) + c.rank) % {mod}",
-                str(r),
-            )
+            m.compare(f"(sum(x.rank for x in line) + card.rank) % {mod}", "==", str(r))
     for k in range(10, 121):
-        m.compare("sum(x.rank for x in line) + card.rank", "<=", str(k), "LINE_SUM(l) + c.rank", str(k))
+        m.compare("sum(x.rank for x in line) + card.rank", "<=", str(k))
     # The place in the line.
-    m.add("position is even", "len(l) % 2 == 1", "position is odd")
+    m.add("position is even", "position is odd")
     for mod in (3, 4):
         for r in range(mod):
-            m.compare(f"position % {mod}", "==", str(r), f"(len(l) + 1) % {mod}", str(r))
-        m.compare(f"card.rank % {mod}", "==", f"position % {mod}", f"c.rank % {mod}", f"(len(l) + 1) % {mod}")
+            m.compare(f"position % {mod}", "==", str(r))
+        m.compare(f"card.rank % {mod}", "==", f"position % {mod}")
     for perm in itertools.permutations(_SUITS):
-        words = ", ".join(perm)
-        py = "(" + ", ".join(s.upper() for s in perm) + ")"
-        m.compare("card.suit", "==", f"[{words}][position % 4]", "c.suit", f"{py}[(len(l) + 1) % 4]")
+        m.compare("card.suit", "==", f"[{', '.join(perm)}][position % 4]")
     for a, b in itertools.permutations(_SUITS, 2):
-        pa, pb = a.upper(), b.upper()
-        m.compare("card.suit", "==", f"[{a}, {b}][position % 2]", "c.suit", f"({pa}, {pb})[(len(l) + 1) % 2]")
+        m.compare("card.suit", "==", f"[{a}, {b}][position % 2]")
     # Aggregates: the card against the line or its last cards; counts of a property.
-    relations = [
-        (f"x.{a} {op} card.{a}", f"x.{a} {op} c.{a}")
-        for a in ("rank", "suit", "color")
-        for op in ("==", "!=")
-    ]
-    relations += [(f"x.rank {op} card.rank", f"x.rank {op} c.rank") for op in ("<", ">", "<=", ">=")]
-    for window, pyw in (("line", "l"), ("last 2", "l[-2:]"), ("last 3", "l[-3:]")):
-        for rel, pyrel in relations:
+    relations = [f"x.{a} {op} card.{a}" for a in ("rank", "suit", "color") for op in ("==", "!=")]
+    relations += [f"x.rank {op} card.rank" for op in ("<", ">", "<=", ">=")]
+    for window in ("line", "last 2", "last 3"):
+        for rel in relations:
             for agg in ("any", "all"):
-                m.add(
-                    f"{agg}(x in {window} where {rel})",
-                    f"{agg}({pyrel} for x in {pyw})",
-                    f"not {agg}(x in {window} where {rel})",
-                )
-    for prop, py in _PROPS.items():
+                m.add(f"{agg}(x in {window} where {rel})", f"not {agg}(x in {window} where {rel})")
+    for prop in properties:
         count = f"count(x in line where x is {prop})"
-        pycount = f"sum(1 for x in l if {py.format(x='x')})"
         for r in range(2):
-            m.compare(f"{count} % 2", "==", str(r), f"{pycount} % 2", str(r))
+            m.compare(f"{count} % 2", "==", str(r))
         for k in range(1, 5):
-            m.compare(count, "<", str(k), pycount, str(k))
-        m.compare("card.rank % 2", "==", f"{count} % 2", "c.rank % 2", f"{pycount} % 2")
+            m.compare(count, "<", str(k))
+        m.compare("card.rank % 2", "==", f"{count} % 2")
     return m.items
 
 
@@ -491,10 +395,10 @@ _COMPARE: Final[dict[str, Callable[[int, int], bool]]] = {
 
 
 @functools.cache
-def _expression(py: str) -> Callable[[Sequence[Card], Card], int]:
-    # ``py`` is an expression of the library's own atom table (_raw_atoms), never text
-    # from outside: the search compiles its building blocks once
-    fn: Callable[[Sequence[Card], Card], int] = eval(f"lambda l, c: {py}", _namespace())
+def _expression(text: str) -> Callable[[Sequence[Card], Card], int]:
+    """An integer expression of the atom table, compiled by the rule compiler."""
+    (compiled,) = compile_plays([text], want=[False], vocabulary=_WORDS)
+    fn: Callable[[Sequence[Card], Card], int] = compiled.fn
     return fn
 
 
@@ -641,19 +545,19 @@ def atoms() -> tuple[Atom, ...]:
     kinds of atom and the templates of the rules people write (``card.suit !=
     prev.suit`` above atoms of its size that nobody writes).  Texts with one fingerprint
     are one atom, whose weight is the sum of theirs."""
-    ns = _namespace()
     plays = probes()
     raw = _raw_atoms()
-    sizes, weights = size_weights([(text, depth) for text, _, depth, _ in raw])
-    texts = (text for text, _, _, _ in raw)
+    # Every atom is rule text, compiled by the rule compiler (all in one module).
+    compiled = compile_plays([text for text, _ in raw], vocabulary=_WORDS)
+    sizes, weights = size_weights([(text, c.depth) for (text, _), c in zip(raw, compiled, strict=True)])
+    texts = (text for text, _ in raw)
     factor = learnt_factors(zip(texts, weights, strict=True), TEMPLATE_COUNTS)
     made: list[Atom] = []
-    for (text, py, depth, scale), size, weight in zip(raw, sizes, weights, strict=True):
-        fn = eval(f"lambda l, c: {py}", ns)  # the library's own atom table, never outside text
+    for (text, scale), c, size, weight in zip(raw, compiled, sizes, weights, strict=True):
         reads_card = re.search(r"\bcard\b", text) is not None
-        reads_line = re.search(r"\bprev[23]?\b|\bline\b|\blast\b|\bposition\b", text) is not None
+        reads_line = re.search(r"\bprev[2-9]?\b|\bline\b|\blast\b|\bposition\b", text) is not None
         weight *= factor[template(text)]
-        made.append(Atom(text, py, depth, size, not reads_card, not reads_line, fn, weight, scale))
+        made.append(Atom(text, c.depth, size, not reads_card, not reads_line, c.fn, weight, scale))
     made.sort(key=lambda a: (a.size, a.depth))
     prints = _atom_masks(made, plays)
     kept: dict[tuple[int, int], Atom] = {}

@@ -20,7 +20,7 @@ from .. import notation as _notation
 from ..cards import Card
 from ..errors import CardRulesError, IllegalActionError
 from ..lang.errors import RuleSyntaxError
-from ..lang.rules import compile_rule, compile_rules
+from ..lang.rules import compile_registered, compile_registered_rules
 from ..protocol import CHANCE
 from .rules import BecomeProphet, Judge, NoPlay, Play, Rules, State, _step, _view, legal_actions
 
@@ -275,17 +275,18 @@ def _after_action(before: State, after: State) -> str | None:
 def _rules_from_text(text: str, name: str | None = None) -> Rules:
     """The Rules whose secret rule is ``text``: one rule, or the rule called ``name`` of
     a text that names several."""
+    # The standard words, or those of a vocabulary the program registered.
     if name is not None:
-        rules = compile_rules(text)
+        rules = compile_registered_rules(text)
         if name not in rules:
             known = ", ".join(sorted(rules)) or "none"
             raise CardRulesError(f"no rule named {name!r} (the text has: {known})")
         return Rules(secret=rules[name])
     try:
-        return Rules(secret=compile_rule(text))
+        return Rules(secret=compile_registered(text))
     except RuleSyntaxError:
         try:
-            several = compile_rules(text)
+            several = compile_registered_rules(text)
         except CardRulesError:
             several = {}
         if len(several) > 1:

@@ -5,7 +5,8 @@ the runtime tables and their public API are in :mod:`cardrules.tricks`).
 
 Public (re-exported by :mod:`cardrules.eleusis`): :func:`compile_rule`,
 :func:`compile_rules`, :class:`Rule`, :class:`RuleSyntaxError`, :class:`RuleTypeError`,
-:func:`acceptance`.
+:func:`acceptance`, :class:`Vocabulary` (the words of the language, and words of a
+program's own).
 
 Internal API for the other language (trick tables) and for rule tools
 ---------------------------------------------------------------------
@@ -80,12 +81,13 @@ Modules, from the bottom up
 Each module imports only modules listed before it, so no two modules import each other:
 
 1. ``ast`` (syntax trees), ``errors`` (source errors), ``items`` (constant sets and
-   lists), ``parser`` (text to trees), ``check`` (types), ``codegen`` (checked trees to
-   Python functions);
+   lists), ``vocabulary`` (the words, each declared once), ``parser`` (text to trees),
+   ``check`` (types), ``codegen`` (checked trees to Python functions);
 2. ``explain``, the reference interpreter: it reads a rule through
    :class:`~cardrules.lang.explain.RuleLike`, so it needs nothing of ``rules``;
 3. ``rules`` (Eleusis rules, explained by ``explain``) and ``tables`` (trick tables);
-4. the rule tools: ``tools`` (:func:`acceptance`); the pieces of the equivalence
+4. the rule tools: ``tools`` (:func:`acceptance`); ``plays`` (expressions compiled
+   into functions of one play, for the rule finder); the pieces of the equivalence
    searches, ``cardclasses`` (the cards each slot of a rule tells apart), ``atoms``
    (the parts of a rule that read only the position) and ``periods`` (past which
    position a rule's verdicts repeat); ``inplay`` (equivalence on the lines rules
@@ -110,6 +112,7 @@ from .parser import (
 )
 from .rules import Rule, compile_rule, compile_rules
 from .tools import acceptance
+from .vocabulary import Vocabulary, VocabularyError, Word
 
 __all__ = [
     "BuildError",
@@ -125,6 +128,9 @@ __all__ = [
     "SourceError",
     "Type",
     "Variable",
+    "Vocabulary",
+    "VocabularyError",
+    "Word",
     "acceptance",
     "build_expr",
     "build_function",

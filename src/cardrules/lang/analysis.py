@@ -72,10 +72,7 @@ from . import ast as A
 from .ast import Type
 from .atoms import atom_env, atom_evaluator, largest_parts, position_atoms, substitute
 from .cardclasses import (
-    COLOR_PROPS,
     DECK,
-    RANK_PROPS,
-    SUIT_PROPS,
     Counterexample,
     reduced_triples,
     representatives,
@@ -88,6 +85,7 @@ from .inplay import in_play_search
 from .periods import EXACT_LENGTH_LIMIT, Growth, exact_case, root_bound
 from .rules import Rule
 from .tools import acceptance
+from .vocabulary import STANDARD, Vocabulary
 
 __all__ = ["EquivalenceNotProven", "Profile", "equivalent", "profile", "root_bound"]
 
@@ -144,11 +142,11 @@ class Profile:
         return f"{', '.join(extras)}; reads {attrs_text}; {branches}, size {self.size}; {share}"
 
 
-def _rule_env() -> Env:
+def _rule_env(vocabulary: Vocabulary = STANDARD) -> Env:
     variables = {"card": Variable(Type.CARD, "card"), "position": Variable(Type.INT, "_pos")}
     for n in range(1, 10):
         variables["prev" if n == 1 else f"prev{n}"] = Variable(Type.CARD, f"_p{n}", True)
-    return Env(variables, line="line", length="_n")
+    return Env(variables, line="line", length="_n", vocabulary=vocabulary)
 
 
 @depth_guard(CardRulesError)
@@ -163,7 +161,8 @@ def profile(rule: Rule, *, lines: int = 2000, seed: int = 0) -> Profile:
     """
     _need_rule(rule)
     tree = rule.tree
-    checked = check(tree, _rule_env(), rule.source)
+    vocabulary = rule.vocabulary
+    checked = check(tree, _rule_env(vocabulary), rule.source)
     attributes: set[str] = set()
     branches = size = 0
     uses_position = uses_line = False
@@ -172,13 +171,15 @@ def profile(rule: Rule, *, lines: int = 2000, seed: int = 0) -> Profile:
         if isinstance(node, A.Attribute):
             attributes.add(node.attr)
         elif isinstance(node, A.Is):
+            # What a property reads of a card is its word's (red and black: the
+            # colour, of a card or of a suit).
             subject = checked.type_of(node.subject)
-            if node.prop in COLOR_PROPS and subject is not Type.COLOR:
+            word = vocabulary.lookup("property", node.prop)
+            reads = word.reads if word is not None else frozenset()
+            if subject is Type.CARD:
+                attributes.update(reads)
+            elif subject is Type.SUIT and "color" in reads:
                 attributes.add("color")
-            elif node.prop in RANK_PROPS and subject is Type.CARD:
-                attributes.add("rank")
-            elif node.prop in SUIT_PROPS:
-                attributes.add("suit")
         elif isinstance(node, A.Compare):
             if checked.type_of(node.left) is Type.CARD:
                 attributes.update(("rank", "suit"))
@@ -257,7 +258,7 @@ def equivalent(
             f"positions matter (every built line of up to 2 cards was tried, and {samples} random "
             f"built lines of up to {max_length} cards)"
         )
-    elif exact_case(a) and exact_case(b):
+    elif exact_case(a) and exact_case(b) and a.vocabulary.merged(b.vocabulary) is not None:
         found, proven = _exact_search(a, b)
         if found is not None or proven:
             return found
@@ -269,11 +270,18 @@ def equivalent(
         found = _bounded_search(a, b, max_length, seed, samples)
         if found is not None:
             return found
-        reason = (
-            "a rule uses count/any/all/sum/min/max over a window, the square root of the position, "
-            "or looks back more than 2 cards (every line of up to "
-            f"2 cards was tried, and {samples} random lines of each length up to {max_length})"
-        )
+        if a.vocabulary.merged(b.vocabulary) is None:
+            reason = (
+                f"the rules' vocabularies ({a.vocabulary.name}, {b.vocabulary.name}) give one word two "
+                f"meanings, so they are compared by their verdicts alone (every line of up to 2 cards "
+                f"was tried, and {samples} random lines of each length up to {max_length})"
+            )
+        else:
+            reason = (
+                "a rule uses count/any/all/sum/min/max over a window, the square root of the position, "
+                "or looks back more than 2 cards (every line of up to "
+                f"2 cards was tried, and {samples} random lines of each length up to {max_length})"
+            )
     warnings.warn(
         EquivalenceNotProven(f"no difference found, but the search was not exhaustive: {reason}"),
         stacklevel=3,  # the caller of equivalent (through its depth guard)
@@ -371,7 +379,9 @@ def _exact_search(a: Rule, b: Rule) -> tuple[Counterexample | None, bool]:
             return found, True
     if a == b or a.tree == b.tree:
         return None, True
-    growth = Growth()
+    vocabulary = a.vocabulary.merged(b.vocabulary)
+    assert vocabulary is not None  # checked by the caller
+    growth = Growth(vocabulary)
     for rule in (a, b):
         growth.visit(rule.tree)
     threshold = max(3, growth.threshold)
@@ -381,9 +391,9 @@ def _exact_search(a: Rule, b: Rule) -> tuple[Counterexample | None, bool]:
     last_length = min(last_length, EXACT_LENGTH_LIMIT)
 
     atom_nodes = [*position_atoms(a.tree), *position_atoms(b.tree)]
-    evaluate = atom_evaluator(atom_nodes)
-    search, differ = _triple_search(a.tree, b.tree, atom_nodes)
-    uses = slot_uses((a.tree, b.tree))
+    evaluate = atom_evaluator(atom_nodes, vocabulary)
+    search, differ = _triple_search(a.tree, b.tree, atom_nodes, vocabulary)
+    uses = slot_uses((a.tree, b.tree), vocabulary)
     reps = [representatives(uses.reads(slot)) for slot in ("card", "prev", "prev2")]
     # Whole cards compared only with == / != : look for a difference on a few thousand
     # telling triples first, and walk every card only at the length that has one.
@@ -445,7 +455,9 @@ def _card_free_parts(tree: A.Expr) -> list[A.Expr]:
     return largest_parts(tree, choose)
 
 
-def _triple_search(a: A.Expr, b: A.Expr, atoms: Sequence[A.Expr]) -> tuple[TripleSearch, TripleTest]:
+def _triple_search(
+    a: A.Expr, b: A.Expr, atoms: Sequence[A.Expr], vocabulary: Vocabulary = STANDARD
+) -> tuple[TripleSearch, TripleTest]:
     """Two generated functions for two rules on lines of 2 cards or more.
 
     ``search(C, P1, P2, seen, *atom_values)`` returns the first ``(prev2, prev, card)``
@@ -457,13 +469,13 @@ def _triple_search(a: A.Expr, b: A.Expr, atoms: Sequence[A.Expr]) -> tuple[Tripl
 
     ``differ(triples, *atom_values)`` says whether the rules disagree on one of the
     listed ``(prev2, prev, card)`` triples."""
-    env_atoms = atom_env()
+    env_atoms = atom_env(vocabulary)
     names = {id(atom): f"_x{i}" for i, atom in enumerate(atoms)}
     variables = dict(_TRIPLE_VARIABLES)
     for i, atom in enumerate(atoms):
         checked = check(atom, env_atoms, want=None)
         variables[f"_x{i}"] = Variable(checked.type_of(atom), f"_x{i}", checked.may_be_nothing(atom))
-    env = Env(variables)
+    env = Env(variables, vocabulary=vocabulary)
     namespace: dict[str, Any] = {}
     codes: list[str] = []
     inner_codes: list[str] = []
@@ -484,7 +496,7 @@ def _triple_search(a: A.Expr, b: A.Expr, atoms: Sequence[A.Expr]) -> tuple[Tripl
                 inner_vars[name] = Variable(checked.type_of(part), name, checked.may_be_nothing(part))
             local[id(part)] = name
         inner = substitute(tree, local)
-        inner_gen = CodeGen(check(inner, Env(inner_vars)), prefix=f"{prefix}i")
+        inner_gen = CodeGen(check(inner, Env(inner_vars, vocabulary=vocabulary)), prefix=f"{prefix}i")
         inner_codes.append(inner_gen.cond(inner))
         assert not gen.statements and not inner_gen.statements  # no aggregates here
         namespace.update(gen.globals)

@@ -23,6 +23,7 @@ from . import ast as A
 from .ast import Type
 from .check import Env, Variable, check
 from .codegen import CodeGen, build_function
+from .vocabulary import STANDARD, Vocabulary
 
 __all__ = ["atom_env", "atom_evaluator", "largest_parts", "position_atoms", "substitute"]
 
@@ -72,19 +73,21 @@ def largest_parts(tree: A.Expr, choose: Callable[[A.Expr | A.Range], bool | None
     return out
 
 
-def atom_env() -> Env:
+def atom_env(vocabulary: Vocabulary = STANDARD) -> Env:
     """The variables of an atom: ``position`` (the parameter ``_pos``), and the ``prevN``
     for ``has`` only (an atom reads no card; ``has`` reads the length ``_n``)."""
     variables = {"position": Variable(Type.INT, "_pos")}
     for n in range(1, 10):
         variables["prev" if n == 1 else f"prev{n}"] = Variable(Type.CARD, "None", True)
-    return Env(variables, line="()", length="_n")
+    return Env(variables, line="()", length="_n", vocabulary=vocabulary)
 
 
-def atom_evaluator(atoms: Sequence[A.Expr]) -> Callable[[int, int], tuple[object, ...]]:
+def atom_evaluator(
+    atoms: Sequence[A.Expr], vocabulary: Vocabulary = STANDARD
+) -> Callable[[int, int], tuple[object, ...]]:
     """One generated function of ``(position, length)`` returning every atom's value
     (``None`` for *nothing*)."""
-    env = atom_env()
+    env = atom_env(vocabulary)
     statements: list[str] = []
     codes: list[str] = []
     namespace: dict[str, object] = {}

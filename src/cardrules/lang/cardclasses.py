@@ -17,6 +17,7 @@ import attrs
 
 from ..cards import Card, canonical, standard_deck
 from . import ast as A
+from .vocabulary import STANDARD, Vocabulary
 
 __all__ = [
     "COLOR_PROPS",
@@ -37,10 +38,11 @@ DECK: tuple[Card, ...] = canonical(standard_deck())
 #: A line and a card that one rule accepts after it and the other refuses.
 Counterexample = tuple[tuple[Card, ...], Card]
 
-#: The properties (``card is ...``) that read a card's rank, colour and suit.
-RANK_PROPS = frozenset({"odd", "even", "face", "number", "ace"})
-COLOR_PROPS = frozenset({"red", "black"})
-SUIT_PROPS = frozenset({"spades", "hearts", "diamonds", "clubs"})
+#: The standard properties (``card is ...``) that read a card's rank, colour and suit
+#: (each word says what it reads: :attr:`~cardrules.lang.vocabulary.Word.reads`).
+RANK_PROPS = frozenset(w.name for w in STANDARD.of_kind("property") if w.reads == {"rank"})
+COLOR_PROPS = frozenset(w.name for w in STANDARD.of_kind("property") if w.reads == {"color"})
+SUIT_PROPS = frozenset(w.name for w in STANDARD.of_kind("property") if w.reads == {"suit"})
 #: The card slots of a rule of depth at most 2.
 _CARD_SLOTS = ("card", "prev", "prev2")
 
@@ -63,8 +65,9 @@ class SlotUses:
         return self.attributes[slot]
 
 
-def slot_uses(trees: Iterable[A.Expr]) -> SlotUses:
-    """How the rules of ``trees`` (together) use each card slot."""
+def slot_uses(trees: Iterable[A.Expr], vocabulary: Vocabulary = STANDARD) -> SlotUses:
+    """How the rules of ``trees`` (together), in the words of ``vocabulary``, use each
+    card slot."""
     slots = _CARD_SLOTS
     uses = SlotUses({slot: set() for slot in slots}, set(), set())
     for tree in trees:
@@ -73,12 +76,12 @@ def slot_uses(trees: Iterable[A.Expr]) -> SlotUses:
             if isinstance(node, A.Call) and node.func == "has":
                 consumed.update(id(arg) for arg in node.args)  # has(prev2) reads no card
             elif isinstance(node, A.Attribute) and isinstance(node.obj, A.Name) and node.obj.name in slots:
-                uses.attributes[node.obj.name].add(node.attr)
+                attribute = vocabulary.lookup("attribute", node.attr)
+                uses.attributes[node.obj.name].update(attribute.reads if attribute else ("rank", "suit"))
                 consumed.add(id(node.obj))
             elif isinstance(node, A.Is) and isinstance(node.subject, A.Name) and node.subject.name in slots:
-                prop = node.prop
-                what = "rank" if prop in RANK_PROPS else "color" if prop in COLOR_PROPS else "suit"
-                uses.attributes[node.subject.name].add(what)
+                word = vocabulary.lookup("property", node.prop)
+                uses.attributes[node.subject.name].update(word.reads if word else ("rank", "suit"))
                 consumed.add(id(node.subject))
             elif (
                 isinstance(node, A.Compare)

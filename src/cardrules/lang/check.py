@@ -46,32 +46,26 @@ import attrs
 from . import ast as A
 from .ast import Type
 from .errors import RuleSyntaxError, RuleTypeError, SourceError
-from .parser import CONSTANTS, PROPERTY_ALIASES
+from .vocabulary import STANDARD, Vocabulary
 
 __all__ = ["ATTRIBUTES", "FUNCTIONS", "PROPERTIES", "Checked", "Env", "Variable", "check"]
 
-#: Card attributes and their types.
-ATTRIBUTES: dict[str, Type] = {"rank": Type.INT, "suit": Type.SUIT, "color": Type.COLOR}
-_ATTRIBUTE_ALIASES = {"colour": "color"}
+# The words themselves (spellings, types, meanings) are declared once, in
+# :mod:`cardrules.lang.vocabulary`; the checker reads them from the env's vocabulary.
+# These tables show the standard words, for readers of the module.
 
-#: Properties (after ``is``) and the types they apply to.
-PROPERTIES: dict[str, frozenset[Type]] = {
-    "red": frozenset({Type.CARD, Type.SUIT, Type.COLOR}),
-    "black": frozenset({Type.CARD, Type.SUIT, Type.COLOR}),
-    "odd": frozenset({Type.CARD, Type.INT}),
-    "even": frozenset({Type.CARD, Type.INT}),
-    "face": frozenset({Type.CARD}),
-    "number": frozenset({Type.CARD}),
-    "ace": frozenset({Type.CARD}),
-    "spades": frozenset({Type.CARD}),
-    "hearts": frozenset({Type.CARD}),
-    "diamonds": frozenset({Type.CARD}),
-    "clubs": frozenset({Type.CARD}),
+#: Card attributes of the standard vocabulary and their types.
+ATTRIBUTES: dict[str, Type] = {
+    w.name: w.result for w in STANDARD.of_kind("attribute") if w.result is not None
 }
 
-#: Functions of the language (``count``, ``any`` and ``all`` are aggregates, with their
-#: own syntax; ``sum``, and ``min``/``max`` with ``for``, fold over a window).
-FUNCTIONS = ("abs", "min", "max", "next", "has", "index", "after", "before", "isqrt", "sum")
+#: Properties (after ``is``) of the standard vocabulary and the types they apply to.
+PROPERTIES: dict[str, frozenset[Type]] = {w.name: frozenset(w.types) for w in STANDARD.of_kind("property")}
+
+#: Functions of the language called as ``f(...)`` (``count``, ``any`` and ``all`` are
+#: aggregates, with their own syntax; ``sum``, and ``min``/``max`` with ``for``, fold
+#: over a window).
+FUNCTIONS = tuple(n for n in STANDARD.names("function") if n not in ("count", "any", "all"))
 
 _BOUND_NAME = re.compile(r"[a-z_][a-z0-9_]*\Z")
 _PREV = re.compile(r"prev([1-9]?)\Z")
@@ -106,6 +100,8 @@ class Env:
     syntax_error: type[SourceError] = RuleSyntaxError
     type_error: type[SourceError] = RuleTypeError
     where: str = ""
+    #: The words the expression may use (:mod:`cardrules.lang.vocabulary`).
+    vocabulary: Vocabulary = STANDARD
 
 
 @attrs.define
@@ -205,8 +201,9 @@ class _Checker:
             shown.insert(shown.index("prev") + 1, "prev2 .. prev9")
         else:
             shown = known
-        consts = "spades hearts diamonds clubs red black A J Q K true false"
-        hint = _did_you_mean(name, [*known, *consts.split(), *FUNCTIONS])
+        vocab = self.env.vocabulary
+        consts = " ".join(_constant_order(vocab))
+        hint = _did_you_mean(name, [*known, *consts.split(), *_functions(vocab)])
         where = f" {self.env.where}" if self.env.where else ""
         return self.syntax(
             f"unknown name '{name}'{where}{hint}; known names: {', '.join(shown)}, "
@@ -215,18 +212,24 @@ class _Checker:
         )
 
     def v_Attribute(self, node: A.Attribute) -> Type:
-        attr = _ATTRIBUTE_ALIASES.get(node.attr, node.attr)
-        if attr not in ATTRIBUTES:
-            hint = _did_you_mean(node.attr, list(ATTRIBUTES))
-            raise self.syntax(
-                f"unknown attribute '.{node.attr}'{hint}; a card has .rank, .suit and .color", node.pos
+        vocab = self.env.vocabulary
+        word = vocab.lookup("attribute", node.attr)
+        if word is None or word.result is None:
+            names = vocab.names("attribute")
+            hint = _did_you_mean(node.attr, list(vocab.spellings("attribute")))
+            listed = (
+                ", ".join(f".{n}" for n in names[:-1]) + f" and .{names[-1]}"
+                if len(names) > 1
+                else f".{names[0]}"
             )
+            raise self.syntax(f"unknown attribute '.{node.attr}'{hint}; a card has {listed}", node.pos)
+        attr = word.name
         obj_t = self.visit(node.obj)
         if obj_t is not Type.CARD:
             raise self.type_err(
                 f"'.{attr}' is an attribute of a card, but {_describe(node.obj, self.result)}", node.pos
             )
-        return self.record(node, ATTRIBUTES[attr], self.maybe(node.obj))
+        return self.record(node, word.result, self.maybe(node.obj))
 
     def v_Neg(self, node: A.Neg) -> Type:
         self.expect(node.operand, Type.INT, "'-'")
@@ -286,13 +289,18 @@ class _Checker:
         return self.record(node, Type.BOOL)
 
     def v_Is(self, node: A.Is) -> Type:
-        if node.prop not in PROPERTIES:
-            hint = _did_you_mean(node.prop, list(PROPERTIES))
+        vocab = self.env.vocabulary
+        word = vocab.lookup("property", node.prop)
+        if word is None:
+            close = vocab.suggest("property", node.prop)
+            hint = f" (did you mean '{close}'?)" if close else ""
+            known = ", ".join(vocab.names("property"))
             raise self.syntax(
-                f"unknown property '{node.prop}'{hint}; known properties: {', '.join(PROPERTIES)}", node.pos
+                f"unknown property '{node.prop}'{hint}; known properties: {known}",
+                node.pos,
             )
         t = self.visit(node.subject)
-        allowed = PROPERTIES[node.prop]
+        allowed = word.types
         if t not in allowed:
             names = [str(k) for k in (Type.CARD, Type.INT, Type.SUIT, Type.COLOR) if k in allowed]
             kinds = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
@@ -351,11 +359,12 @@ class _Checker:
 
     def v_Call(self, node: A.Call) -> Type:
         f, args = node.func, node.args
-        if f not in FUNCTIONS:
-            hint = _did_you_mean(f, [*FUNCTIONS, "count", "any", "all"])
+        functions = _functions(self.env.vocabulary)
+        if f not in functions:
+            every = self.env.vocabulary.names("function")
+            hint = _did_you_mean(f, list(every))
             raise self.syntax(
-                f"unknown function '{f}'{hint}; known functions: abs, min, max, next, has, index, "
-                "after, before, isqrt, count, any, all, sum",
+                f"unknown function '{f}'{hint}; known functions: {', '.join(every)}",
                 node.pos,
             )
         if f in ("index", "after", "before", "isqrt", "sum"):
@@ -449,13 +458,13 @@ class _Checker:
             not _BOUND_NAME.match(var)
             or var in self.env.variables
             or var in self.scopes
-            or _is_language_name(var)
+            or _is_language_name(var, self.env.vocabulary)
         ):
             why = (
                 "is already bound by an enclosing window"
                 if var in self.scopes
                 else "is a name the language uses"
-                if var in self.env.variables or _is_language_name(var)
+                if var in self.env.variables or _is_language_name(var, self.env.vocabulary)
                 else "must be lower-case letters, digits and _"
             )
             raise self.syntax(f"the card name '{var}' {why}; choose another, such as x or c", node.pos)
@@ -472,15 +481,24 @@ class _Checker:
         return self.record(node, Type.INT if node.func == "count" else Type.BOOL)
 
 
-def _is_language_name(name: str) -> bool:
+def _is_language_name(name: str, vocabulary: Vocabulary) -> bool:
     return (
-        name in CONSTANTS
-        or name in PROPERTY_ALIASES
-        or name in ATTRIBUTES
-        or name in FUNCTIONS
-        or name in ("card", "position", "lead", "key", "line", "last", "start", "play", "rule", "colour")
+        vocabulary.is_word(name)
+        or name in ("card", "position", "lead", "key", "line", "last", "start", "play", "rule")
         or bool(re.fullmatch(r"prev\d*", name))
     )
+
+
+def _functions(vocabulary: Vocabulary) -> tuple[str, ...]:
+    """The functions called as ``f(...)`` (the aggregates have a syntax of their own)."""
+    return tuple(n for n in vocabulary.names("function") if n not in ("count", "any", "all"))
+
+
+def _constant_order(vocabulary: Vocabulary) -> list[str]:
+    """The constants' names as error messages list them: suits, colours, ranks, booleans."""
+    order = {A.Type.SUIT: 0, A.Type.COLOR: 1, A.Type.INT: 2, A.Type.BOOL: 3}
+    words = sorted(vocabulary.of_kind("constant"), key=lambda w: order.get(w.result, 4) if w.result else 4)
+    return [w.name for w in words]
 
 
 def _non_negative(node: A.Expr) -> bool:

@@ -185,13 +185,14 @@ class CodeGen:
         return self.env.variables[node.name].code
 
     def g_Attribute(self, node: A.Attribute) -> str:
-        attr = "color" if node.attr == "colour" else node.attr
+        word = self.env.vocabulary.lookup("attribute", node.attr)
+        assert word is not None  # the checker resolved it
         obj = self.expr(node.obj)
         if self.maybe(node.obj):
             t = self.fresh("t")
             nothing = self.nothing(self.checked.type_of(node))
-            return f"({nothing} if ({t} := {obj}) is None else {t}.{attr})"
-        return f"{obj}.{attr}"
+            return f"({nothing} if ({t} := {obj}) is None else {word.code(Type.CARD, t, self.const)})"
+        return word.code(Type.CARD, obj, self.const)
 
     def _guarded(self, parts: Sequence[A.Expr], make: Callable[[list[str]], str]) -> str:
         """``make(codes)`` with *nothing* carried through: None if any part is None."""
@@ -324,40 +325,22 @@ class CodeGen:
         return f"({'not ' if node.negated else ''}{table}.contains({elem}))"
 
     def g_Is(self, node: A.Is) -> str:
+        # What the property means is the vocabulary's: each word gives its code on each
+        # type it applies to (checked when the vocabulary was built).
         t = self.checked.type_of(node.subject)
         subject = self.expr(node.subject)
-        prop = node.prop
-        if t is Type.SUIT:
-            reds = self.const(frozenset({Suit.HEARTS, Suit.DIAMONDS}), key="red-suits")
-            code = f"({subject} {'in' if prop == 'red' else 'not in'} {reds})"
-            if prop == "black":
-                blacks = self.const(frozenset({Suit.SPADES, Suit.CLUBS}), key="black-suits")
-                code = f"({subject} in {blacks})"
-        elif t is Type.COLOR:
-            code = f"({subject} is {self.const(Color.RED if prop == 'red' else Color.BLACK)})"
+        word = self.env.vocabulary.lookup("property", node.prop)
+        assert word is not None  # the checker resolved it
+        if t in _NOTHING_TYPES:  # a suit's or colour's nothing is in no set, no colour
+            code = f"({word.code(t, subject, self.const)})"
         else:
             x = subject
             guard = ""
             if self.maybe(node.subject):
                 x = self.fresh("t")
                 guard = f"({x} := {subject}) is not None and "
-            code = "(" + guard + self._card_or_int_property(x, t, prop) + ")"
+            code = "(" + guard + word.code(t, x, self.const) + ")"
         return f"(not {code})" if node.negated else code
-
-    def _card_or_int_property(self, x: str, t: Type, prop: str) -> str:
-        if t is Type.INT:
-            return f"{x} & 1 == {1 if prop == 'odd' else 0}"
-        if prop in ("red", "black"):
-            return f"{x}.color is {self.const(Color.RED if prop == 'red' else Color.BLACK)}"
-        if prop in ("odd", "even"):
-            return f"{x}.rank & 1 == {1 if prop == 'odd' else 0}"
-        if prop == "face":
-            return f"{x}.rank > 10"
-        if prop == "number":
-            return f"1 < {x}.rank < 11"
-        if prop == "ace":
-            return f"{x}.rank == 1"
-        return f"{x}.suit is {self.const(Suit[prop.upper()])}"
 
     def g_Not(self, node: A.Not) -> str:
         return f"(not {self.cond(node.operand)})"

@@ -14,13 +14,12 @@ from typing import Any, Protocol
 
 import attrs
 
-from ..cards import Card, Color, Suit
+from ..cards import Card, Suit
 from . import ast as A
 from .items import Items
+from .vocabulary import STANDARD, Vocabulary
 
 __all__ = ["Context", "RuleLike", "evaluate", "explain", "judge"]
-
-_FACE = (11, 12, 13)
 
 
 @attrs.define
@@ -34,6 +33,8 @@ class Context:
     has: bool = False
     bound: dict[str, Card] = attrs.field(factory=dict)
     position: int | None = None
+    #: The words the rule was compiled with: what each property and attribute means.
+    vocabulary: Vocabulary = STANDARD
 
 
 def _truthy(value: object) -> bool:
@@ -53,35 +54,12 @@ class _NoValue:
 _NONE = _NoValue()
 
 
-def _card_property(card: Card, prop: str) -> bool:
-    if prop == "red":
-        return card.color is Color.RED
-    if prop == "black":
-        return card.color is Color.BLACK
-    if prop == "odd":
-        return card.rank % 2 == 1
-    if prop == "even":
-        return card.rank % 2 == 0
-    if prop == "face":
-        return card.rank in _FACE
-    if prop == "number":
-        return 2 <= card.rank <= 10
-    if prop == "ace":
-        return card.rank == 1
-    return card.suit is Suit[prop.upper()]
-
-
-def _property(value: object, prop: str) -> bool:
+def _property(value: object, prop: str, vocabulary: Vocabulary) -> bool:
     if value is _NONE:  # no suit or no colour has no property
         return False
-    if isinstance(value, Card):
-        return _card_property(value, prop)
-    if isinstance(value, Suit):
-        return value.color is (Color.RED if prop == "red" else Color.BLACK)
-    if isinstance(value, Color):
-        return value is (Color.RED if prop == "red" else Color.BLACK)
-    assert isinstance(value, int)
-    return value % 2 == (1 if prop == "odd" else 0)
+    word = vocabulary.lookup("property", prop)
+    assert word is not None  # the checker resolved it
+    return word.holds(value)
 
 
 def evaluate(node: A.Expr, ctx: Context) -> Any:
@@ -102,7 +80,9 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
         obj = evaluate(node.obj, ctx)
         if obj is None:
             return None
-        value = getattr(obj, node.attr)
+        word = ctx.vocabulary.lookup("attribute", node.attr)
+        assert word is not None and word.meaning is not None  # the checker resolved it
+        value = word.meaning(obj)
         return _NONE if value is None else value
     if isinstance(node, A.Neg):
         v = evaluate(node.operand, ctx)
@@ -137,7 +117,7 @@ def evaluate(node: A.Expr, ctx: Context) -> Any:
         return not inside if node.negated else inside
     if isinstance(node, A.Is):
         v = evaluate(node.subject, ctx)
-        holds = v is not None and _property(v, node.prop)
+        holds = v is not None and _property(v, node.prop, ctx.vocabulary)
         return not holds if node.negated else holds
     if isinstance(node, A.Not):
         return not _truthy(evaluate(node.operand, ctx))
@@ -242,11 +222,19 @@ def _fold(node: A.Aggregate, ctx: Context) -> Any:
     return min(values) if node.func == "min" else max(values)
 
 
-def judge(tree: A.Expr, line: Sequence[Card], card: Card, *, depth: int, has: bool) -> bool:
+def judge(
+    tree: A.Expr,
+    line: Sequence[Card],
+    card: Card,
+    *,
+    depth: int,
+    has: bool,
+    vocabulary: Vocabulary = STANDARD,
+) -> bool:
     """Interpret a rule's decision: the depth rule, then the tree."""
     if not has and len(line) < depth:
         return True
-    return _truthy(evaluate(tree, Context(line, card, has)))
+    return _truthy(evaluate(tree, Context(line, card, has, vocabulary=vocabulary)))
 
 
 # -- explanations ----------------------------------------------------------------------
@@ -349,20 +337,14 @@ _NEGATED_OP_WORDS = {
     ">": "must be at most",
     ">=": "must be less than",
 }
-_SUIT_WORDS = {"spades": "a spade", "hearts": "a heart", "diamonds": "a diamond", "clubs": "a club"}
 
 
-def _card_fact(card: Card, prop: str) -> str:
-    """What ``card`` is, in the category of ``prop``: ``4D is red``, ``4D is even``."""
-    if prop in ("red", "black"):
-        return f"{card} is {_show(card.color)}"
-    if prop in ("odd", "even"):
-        return f"{card} is {'odd' if card.rank % 2 else 'even'}"
-    if prop in ("face", "number", "ace"):
-        kind = "a face card" if card.rank in _FACE else "an ace" if card.rank == 1 else "a number card"
-        return f"{card} is {kind}"
-    suit = card.suit.name.lower() if card.suit is not None else ""
-    return f"{card} is {_SUIT_WORDS.get(suit, 'without a suit')}"
+def _card_fact(card: Card, prop: str, vocabulary: Vocabulary) -> str:
+    """What ``card`` is, in the respect of ``prop`` (the word's own wording): ``4D is
+    red``, ``4D is even``, ``9C is not a prime rank``."""
+    word = vocabulary.lookup("property", prop)
+    assert word is not None and word.fact is not None  # checked when the vocabulary was built
+    return word.fact(card)
 
 
 def _value_fact(node: A.Expr, ctx: Context) -> str:
@@ -432,7 +414,7 @@ def _requirement(node: A.Expr, ctx: Context, negate: bool = False) -> str:
         want = f"{A.unparse(subject)} {'must not' if neg else 'must'} be {node.prop}"
         value = evaluate(subject, ctx)
         if isinstance(value, Card):
-            return f"{want}; {_card_fact(value, node.prop)}"
+            return f"{want}; {_card_fact(value, node.prop, ctx.vocabulary)}"
         return f"{want}; {_value_fact(subject, ctx)}"
     if isinstance(node, A.Compare):
         words = (_NEGATED_OP_WORDS if negate else _OP_WORDS)[node.op]
@@ -499,4 +481,5 @@ def explain(rule: RuleLike, line: Sequence[Card], card: Card) -> str:
         cards = "card" if rule.depth == 1 else "cards"
         have = f"has {len(line)}" if line else "is empty"
         return f"the rule looks back {rule.depth} {cards} and the main line {have}: every card is right"
-    return _requirement(rule.tree, Context(line, card, rule.uses_has))
+    vocabulary = getattr(rule, "vocabulary", STANDARD)
+    return _requirement(rule.tree, Context(line, card, rule.uses_has, vocabulary=vocabulary))

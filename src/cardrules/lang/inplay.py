@@ -32,6 +32,7 @@ from .atoms import atom_evaluator, position_atoms
 from .cardclasses import DECK, Counterexample, card_classes, slot_uses
 from .periods import EXACT_LENGTH_LIMIT, Growth, exact_case
 from .rules import Rule
+from .vocabulary import Vocabulary
 
 __all__ = ["in_play_search"]
 
@@ -62,23 +63,26 @@ def in_play_search(
     starters = [c for c in DECK if a.accepts_start(c)]
     if not starters:
         return None, True
-    if exact_case(a) and exact_case(b):
-        return _exact(a, b, starters)
+    vocabulary = a.vocabulary.merged(b.vocabulary)
+    if vocabulary is not None and exact_case(a) and exact_case(b):
+        return _exact(a, b, starters, vocabulary)
     return _bounded(a, b, starters, max_length, seed, samples), False
 
 
-def _exact(a: Rule, b: Rule, starters: Sequence[Card]) -> tuple[Counterexample | None, bool]:
-    uses = slot_uses((a.tree, b.tree))
+def _exact(
+    a: Rule, b: Rule, starters: Sequence[Card], vocabulary: Vocabulary
+) -> tuple[Counterexample | None, bool]:
+    uses = slot_uses((a.tree, b.tree), vocabulary)
     read = uses.reads("card") | uses.reads("prev") | uses.reads("prev2")
     classes = card_classes(read)
     reps = [g[0] for g in classes]
     cls = {c: k for k, g in enumerate(classes) for c in g}
-    growth = Growth()
+    growth = Growth(vocabulary)
     for rule in (a, b):
         growth.visit(rule.tree)
     threshold = max(3, growth.threshold)
     period = growth.period
-    evaluate = atom_evaluator([*position_atoms(a.tree), *position_atoms(b.tree)])
+    evaluate = atom_evaluator([*position_atoms(a.tree), *position_atoms(b.tree)], vocabulary)
     fa, fb = a.accepts, b.accepts
 
     # Lines of one card: the least starter of each class.

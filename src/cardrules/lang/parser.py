@@ -30,9 +30,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.visitors import merge_transformers
 
 from .._resources import grammar_text
-from ..cards import Color, Suit
 from . import ast as A
 from .errors import RuleSyntaxError, RuleTypeError, SourceError
+from .vocabulary import STANDARD
 
 __all__ = [
     "CONSTANTS",
@@ -60,41 +60,26 @@ MAX_DEPTH = 50
 #: Most digits in an integer literal.
 MAX_DIGITS = 9
 
-#: Names of constants, resolved when the tree is built: name -> (value, normalised spelling).
+#: Names of constants, resolved when the tree is built: name -> (value, normalised
+#: spelling); read from the standard vocabulary (:mod:`cardrules.lang.vocabulary`).
 CONSTANTS: dict[str, tuple[A.ConstValue, str]] = {
-    "true": (True, "true"),
-    "false": (False, "false"),
-    "A": (1, "A"),
-    "ace": (1, "A"),
-    "J": (11, "J"),
-    "jack": (11, "J"),
-    "Q": (12, "Q"),
-    "queen": (12, "Q"),
-    "K": (13, "K"),
-    "king": (13, "K"),
-    "spades": (Suit.SPADES, "spades"),
-    "spade": (Suit.SPADES, "spades"),
-    "hearts": (Suit.HEARTS, "hearts"),
-    "heart": (Suit.HEARTS, "hearts"),
-    "diamonds": (Suit.DIAMONDS, "diamonds"),
-    "diamond": (Suit.DIAMONDS, "diamonds"),
-    "clubs": (Suit.CLUBS, "clubs"),
-    "club": (Suit.CLUBS, "clubs"),
-    "red": (Color.RED, "red"),
-    "black": (Color.BLACK, "black"),
+    spelling: (cast("A.ConstValue", word.value), word.name)
+    for spelling, word in STANDARD.spellings("constant").items()
+    if spelling.isidentifier()
 }
 _SYMBOLS = {
-    "♠": "spades", "♤": "spades", "♥": "hearts", "♡": "hearts",
-    "♦": "diamonds", "♢": "diamonds", "♣": "clubs", "♧": "clubs",
-}  # fmt: skip
+    spelling: word.name
+    for spelling, word in STANDARD.spellings("constant").items()
+    if not spelling.isidentifier()
+}
 
-#: Spellings of properties (after ``is``) -> normalised property name.
+#: Spellings of properties (after ``is``) -> normalised property name.  A spelling that
+#: is not here is kept as written: the type checker resolves it in the vocabulary the
+#: rule is compiled with (words of a program's own) or reports it.
 PROPERTY_ALIASES: dict[str, str] = {
-    **{p: p for p in ("red", "black", "odd", "even", "face", "number", "ace")},
-    "spades": "spades", "spade": "spades", "hearts": "hearts", "heart": "hearts",
-    "diamonds": "diamonds", "diamond": "diamonds", "clubs": "clubs", "club": "clubs",
-    **_SYMBOLS,
-}  # fmt: skip
+    spelling: word.name for spelling, word in STANDARD.spellings("property").items()
+}
+_ATTRIBUTE_ALIASES = {spelling: word.name for spelling, word in STANDARD.spellings("attribute").items()}
 
 
 class BuildError(Exception):
@@ -184,7 +169,7 @@ class ExprBuilder(Transformer[Token, Any]):
         return _checked(A.Neg(operand, _pos(tok)))
 
     def attribute(self, obj: A.Expr, _dot: Token, name: Token) -> A.Attribute:
-        attr = "color" if name.value == "colour" else name.value  # British spelling accepted
+        attr = _ATTRIBUTE_ALIASES.get(name.value, name.value)  # colour -> color
         return _checked(A.Attribute(obj, attr, _pos(name)))
 
     def index(self, obj: A.Expr, tok: Token, index: A.Expr, _r: Token) -> A.Index:

@@ -25,6 +25,7 @@ import attrs
 
 from . import ast as A
 from .rules import Rule, prev_number
+from .vocabulary import STANDARD, Vocabulary
 
 __all__ = ["EXACT_LENGTH_LIMIT", "Growth", "Interval", "exact_case", "root_bound"]
 
@@ -132,9 +133,10 @@ class Growth:
     difference's leading coefficient is).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, vocabulary: Vocabulary = STANDARD) -> None:
         self.threshold = 0
         self.period = 1
+        self.vocabulary = vocabulary
 
     def settle(self, d: _Val) -> None:
         """Raise the threshold past every real root of ``d`` (a difference compared with 0)."""
@@ -174,7 +176,10 @@ class Growth:
             return _Val(elem.pos, elem.period)
         if isinstance(node, A.Is):
             subject = self.visit(node.subject)
-            period = subject.period * 2 if subject.pos and node.prop in ("odd", "even") else subject.period
+            # A property of an integer repeats with the word's own period (2 for odd).
+            word = self.vocabulary.lookup("property", node.prop)
+            factor = word.period if word is not None and word.period else 1
+            period = subject.period * factor if subject.pos else subject.period
             return _Val(subject.pos, period)
         if isinstance(node, (A.Not, A.BoolOp)):
             kids = [self.visit(k) for k in A.children(node) if not isinstance(k, A.Range)]

@@ -19,7 +19,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+import attrs
 
 from ..cards import Card, canonical, standard_deck
 from ..errors import CardRulesError, InvalidCardError
@@ -30,6 +32,7 @@ from .codegen import CodeGen, build_function
 from .errors import RuleSyntaxError, RuleTypeError, depth_guard
 from .explain import explain as _explain
 from .parser import parse_rule_text
+from .vocabulary import STANDARD, Vocabulary, VocabularyError
 
 __all__ = [
     "LINE_COST",
@@ -38,6 +41,8 @@ __all__ = [
     "RuleSyntaxError",
     "RuleTypeError",
     "check_cost",
+    "compile_registered",
+    "compile_registered_rules",
     "compile_rule",
     "compile_rules",
 ]
@@ -75,7 +80,7 @@ def _analyse(tree: A.Expr) -> tuple[dict[str, int], int, bool]:
     return counts, depth, has
 
 
-def _play_env(has: bool, uses: dict[str, int]) -> Env:
+def _play_env(has: bool, uses: dict[str, int], vocabulary: Vocabulary = STANDARD) -> Env:
     """The variables of a play rule.  A ``prevN`` or ``position`` read once (outside any
     loop) is read in place (``line[-2]``); otherwise it is bound once to a local."""
     variables = {"card": Variable(A.Type.CARD, "card")}
@@ -85,7 +90,7 @@ def _play_env(has: bool, uses: dict[str, int]) -> Env:
         variables[name] = Variable(A.Type.CARD, f"line[-{n}]" if inline else f"_p{n}", has)
     inline_pos = uses.get("position", 0) == 1
     variables["position"] = Variable(A.Type.INT, "(len(line) + 1)" if inline_pos else "_pos")
-    return Env(variables, line="line", length="_n")
+    return Env(variables, line="line", length="_n", vocabulary=vocabulary)
 
 
 _START_ENV = Env(
@@ -163,9 +168,11 @@ def check_cost(tree: A.Expr, text: str) -> None:
         )
 
 
-def _compile_play(tree: A.Expr, text: str) -> tuple[Callable[[Line, Card], bool], Checked, str, int, bool]:
+def _compile_play(
+    tree: A.Expr, text: str, vocabulary: Vocabulary
+) -> tuple[Callable[[Line, Card], bool], Checked, str, int, bool]:
     uses, depth, has = _analyse(tree)
-    env = _play_env(has, uses)
+    env = _play_env(has, uses, vocabulary)
     checked = check(tree, env, text)
     check_cost(tree, text)
     body: list[str] = []
@@ -234,8 +241,9 @@ def _short_repr(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _compile_start(tree: A.Expr, text: str) -> Callable[[Card], bool]:
-    checked = check(tree, _START_ENV, text)
+def _compile_start(tree: A.Expr, text: str, vocabulary: Vocabulary) -> Callable[[Card], bool]:
+    env = _START_ENV if vocabulary is STANDARD else attrs.evolve(_START_ENV, vocabulary=vocabulary)
+    checked = check(tree, env, text)
     gen = CodeGen(checked)
     gen.hoist_common(tree)
     value = gen.cond(tree)
@@ -273,7 +281,11 @@ class Rule:
     * :attr:`depth`: the largest ``N`` of a ``prevN`` in the rule (0 if none);
     * :attr:`uses_has`: whether the rule uses ``has(...)`` (then it is exempt from the
       depth rule and a missing ``prevN`` is *nothing*);
-    * :attr:`code`: the Python source generated for :meth:`accepts` (for the curious).
+    * :attr:`code`: the Python source generated for :meth:`accepts` (for the curious);
+    * :attr:`vocabulary`: the :class:`~cardrules.lang.Vocabulary` it was compiled with
+      (its words; a rule of a vocabulary other than the standard one is written to JSON
+      and pickled with the vocabulary's name, and read back where that name is
+      registered).
     """
 
     __slots__ = (
@@ -287,6 +299,7 @@ class Rule:
         "start_tree",
         "tree",
         "uses_has",
+        "vocabulary",
     )
 
     name: str | None
@@ -296,6 +309,7 @@ class Rule:
     depth: int
     uses_has: bool
     code: str
+    vocabulary: Vocabulary
     #: ``accepts(line, card) -> bool``: whether ``card`` may extend the main line
     #: ``line`` (a list or tuple of cards, starter first).  Never raises for any cards.  While
     #: the line has fewer cards than the rule's :attr:`depth`, every card is accepted
@@ -309,10 +323,18 @@ class Rule:
         raise TypeError("use compile_rule(text) to make a Rule")
 
     @classmethod
-    def _make(cls, name: str | None, source: str, start: A.Expr | None, play: A.Expr, text: str) -> Rule:
+    def _make(
+        cls,
+        name: str | None,
+        source: str,
+        start: A.Expr | None,
+        play: A.Expr,
+        text: str,
+        vocabulary: Vocabulary = STANDARD,
+    ) -> Rule:
         # ``text`` is the text the trees were parsed from (their positions refer to it).
         self = object.__new__(cls)
-        fn, checked, code, depth, has = _compile_play(play, text)
+        fn, checked, code, depth, has = _compile_play(play, text, vocabulary)
         setattr_ = object.__setattr__
         setattr_(self, "name", name)
         setattr_(self, "source", source)
@@ -322,7 +344,10 @@ class Rule:
         setattr_(self, "uses_has", has)
         setattr_(self, "code", code)
         setattr_(self, "accepts", fn)
-        setattr_(self, "_start", _accept_any_start if start is None else _compile_start(start, text))
+        setattr_(self, "vocabulary", vocabulary)
+        setattr_(
+            self, "_start", _accept_any_start if start is None else _compile_start(start, text, vocabulary)
+        )
         setattr_(self, "_text", _normalised(name, start, play))
         return self
 
@@ -376,17 +401,21 @@ class Rule:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rule):
             return NotImplemented
-        return self.name == other.name and self._text == other._text
+        return self.name == other.name and self._text == other._text and self.vocabulary == other.vocabulary
 
     def __hash__(self) -> int:
         return hash((self.name, self._text))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_load, (self.source, self.name))
+        if self.vocabulary is STANDARD:
+            return (_load, (self.source, self.name))
+        return (_load, (self.source, self.name, self.vocabulary.name))
 
 
-def _load(source: str, name: str | None) -> Rule:
-    return compile_rule(source, name=name)
+def _load(source: str, name: str | None, vocabulary: str | None = None) -> Rule:
+    if vocabulary is None:
+        return compile_rule(source, name=name)
+    return compile_rule(source, name=name, vocabulary=Vocabulary.registered(vocabulary))
 
 
 def _normalised(name: str | None, start: A.Expr | None, play: A.Expr) -> str:
@@ -399,26 +428,39 @@ def _normalised(name: str | None, start: A.Expr | None, play: A.Expr) -> str:
 
 
 @depth_guard(RuleSyntaxError)
-def compile_rule(text: str, *, name: str | None = None) -> Rule:
+def compile_rule(text: str, *, name: str | None = None, vocabulary: Vocabulary | None = None) -> Rule:
     """Compile one rule: a bare boolean expression, or a single named rule
-    (``name=`` overrides the text's name).
+    (``name=`` overrides the text's name), in the words of ``vocabulary`` (default:
+    :meth:`Vocabulary.standard() <cardrules.lang.Vocabulary.standard>`).
 
     Raises :class:`RuleSyntaxError` or :class:`RuleTypeError` (with line, column, the
     source line and a caret).  Rules are immutable, so compiling the same text twice
     may return the same object (a small cache serves programs that rebuild rules from
     their text, such as JSON replays).
     """
+    vocab = _vocabulary(vocabulary)
     if isinstance(text, str) and len(text) <= 4096 and (name is None or isinstance(name, str)):
-        return _compile_cached(text, name)
-    return _compile_rule(text, name)
+        return _compile_cached(text, name, vocab)
+    return _compile_rule(text, name, vocab)
+
+
+def _vocabulary(vocabulary: object) -> Vocabulary:
+    if vocabulary is None:
+        return STANDARD
+    if not isinstance(vocabulary, Vocabulary):
+        raise VocabularyError(
+            f"vocabulary= takes a cardrules.lang.Vocabulary, not {type(vocabulary).__name__}"
+        )
+    vocabulary.remember()  # its rules read back from JSON in this program find it
+    return vocabulary
 
 
 @functools.lru_cache(maxsize=256)
-def _compile_cached(text: str, name: str | None) -> Rule:
-    return _compile_rule(text, name)
+def _compile_cached(text: str, name: str | None, vocabulary: Vocabulary) -> Rule:
+    return _compile_rule(text, name, vocabulary)
 
 
-def _compile_rule(text: str, name: str | None) -> Rule:
+def _compile_rule(text: str, name: str | None, vocabulary: Vocabulary = STANDARD) -> Rule:
     if name is not None:
         _check_name(name)
     parts = parse_rule_text(text)
@@ -431,14 +473,16 @@ def _compile_rule(text: str, name: str | None) -> Rule:
             pos.column,
         )
     rule_name, _, start, play = parts[0]
-    return Rule._make(name if name is not None else rule_name, text, start, play, text)
+    return Rule._make(name if name is not None else rule_name, text, start, play, text, vocabulary)
 
 
 @depth_guard(RuleSyntaxError)
-def compile_rules(text: str) -> dict[str, Rule]:
+def compile_rules(text: str, *, vocabulary: Vocabulary | None = None) -> dict[str, Rule]:
     """Compile a file of named rules: ``{name: Rule}`` in the file's order.  A bare
     expression, or two rules with one name, is an error; a text with nothing but
-    comments and spaces holds no rules (``{}``)."""
+    comments and spaces holds no rules (``{}``).  ``vocabulary`` as in
+    :func:`compile_rule`."""
+    vocab = _vocabulary(vocabulary)
     if isinstance(text, str) and not _COMMENT.sub("", text).strip():
         return {}
     parts = parse_rule_text(text)
@@ -454,7 +498,7 @@ def compile_rules(text: str) -> dict[str, Rule]:
         if rule_name in out:
             raise RuleSyntaxError(f'a second rule named "{rule_name}"', text, pos.line, pos.column)
         source = text[offsets[i] : offsets[i + 1]].rstrip()
-        out[rule_name] = Rule._make(rule_name, source, start, play, text)
+        out[rule_name] = Rule._make(rule_name, source, start, play, text, vocab)
     return out
 
 
@@ -471,7 +515,52 @@ def _decode(data: Any) -> Rule:
     name = data.get("name")
     if name is not None and not isinstance(name, str):
         raise CardRulesError(f"a rule's name is a string or null, not {name!r}")
-    return compile_rule(data["source"], name=name)
+    vocabulary = data.get("vocabulary")
+    if vocabulary is None:
+        return compile_rule(data["source"], name=name)
+    if not isinstance(vocabulary, str):
+        raise CardRulesError(f"a rule's vocabulary is the name of one, not {vocabulary!r}")
+    return compile_rule(data["source"], name=name, vocabulary=Vocabulary.registered(vocabulary))
 
 
-register_codec(Rule, lambda r: {"name": r.name, "source": r.source}, _decode)
+def _encode(rule: Rule) -> dict[str, object]:
+    """``{"name", "source"}``, and ``"vocabulary"`` (its name) for a rule compiled with
+    words of a program's own."""
+    data: dict[str, object] = {"name": rule.name, "source": rule.source}
+    if rule.vocabulary is not STANDARD:
+        data["vocabulary"] = rule.vocabulary.name
+    return data
+
+
+register_codec(Rule, _encode, _decode)
+
+
+def compile_registered(text: str, *, name: str | None = None) -> Rule:
+    """Compile one rule in the standard words, or else in the words of a registered
+    vocabulary (:meth:`Vocabulary.register`), the most recently registered first: what
+    the text entry points (the command line, a table's God typing a rule) do, so that a
+    program's own words, registered by the module ``--load`` loads, work there.  The
+    error is the standard words' when no vocabulary compiles the text."""
+    return _first_vocabulary(lambda v: compile_rule(text, name=name, vocabulary=v))
+
+
+def compile_registered_rules(text: str) -> dict[str, Rule]:
+    """:func:`compile_rules` as :func:`compile_registered` does it."""
+    return _first_vocabulary(lambda v: compile_rules(text, vocabulary=v))
+
+
+_T = TypeVar("_T")
+
+
+def _first_vocabulary(attempt: Callable[[Vocabulary], _T]) -> _T:
+    try:
+        return attempt(STANDARD)
+    except RuleSyntaxError as first:
+        for vocabulary in reversed(Vocabulary.all_registered()):
+            if vocabulary is STANDARD:
+                continue
+            try:
+                return attempt(vocabulary)
+            except RuleSyntaxError:
+                continue
+        raise first from None
