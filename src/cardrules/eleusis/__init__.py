@@ -36,6 +36,7 @@ from ..lang.rules import Rule, compile_rule, compile_rules
 from ..lang.tools import acceptance
 from ..protocol import GameDef, SearchHooks, register_game
 from . import agent as _agent
+from . import layout as _layout
 from . import rules as _rules
 from .agent import GreedyAgent, _standing
 from .encoding import EleusisEncoding
@@ -229,6 +230,7 @@ GAME: Final = GameDef(
     greedy_agent=GreedyAgent,
     encoding=EleusisEncoding,
     search=SearchHooks(reward_scale=4.0, standing=_standing),
+    table_layout=_layout.table_layout,
     module=__name__,
 )
 register_game(GAME)
