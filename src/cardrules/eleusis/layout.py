@@ -73,7 +73,7 @@ def table_layout(v: View) -> dict[str, Any]:
         badge = "prophet" if p == v.prophet else "expelled" if p in v.expelled else None
         chip: list[list[Any]] = [["cards", v.hand_sizes[p]], ["score" if over else "score now", scores[p]]]
         if p in v.former_prophets and p != v.prophet:
-            chip.append(["former prophet", "yes"])
+            chip.append(["former prophet", True])
         seats.append({"facts": chip, "badge": badge, "rows": []})
     sides: list[list[str]] = [[] for _ in v.main]
     for at, cards in v.sides:

@@ -67,10 +67,11 @@ def _hint(v: View) -> str:
     if v.giving:
         return "Your bomb won the trick: give it to an opponent (its cards count for them)."
     table = v.table
+    if table is not None and table.kind == "bomb":
+        return f"Beat {table.describe()} with a higher bomb, or pass."
     if table is not None:
         return (
-            f"Beat {table.describe()} with {table.name.removeprefix('a ')} of a higher rank, "
-            "or play a bomb, or pass."
+            f"Beat {table.describe()} with a higher {table.name.removeprefix('a ')}, or play a bomb, or pass."
         )
     bets = " or ".join(str(b) for b in v.rules.bets)
     bet = f" Before your first card of a hand you may bet {bets} that you go out first." if bets else ""

@@ -67,20 +67,28 @@ def _accepts(game: GameDef[Any, Any], name: str, value: Any) -> bool:
     return True
 
 
-def _bound(game: GameDef[Any, Any], name: str, default: int, down: bool) -> int | None:
+def _step(game: GameDef[Any, Any], name: str, default: int) -> int:
+    """1, or 2 when only every other number is taken (Gunsore's even decks)."""
+    if any(_accepts(game, name, default + d) for d in (1, -1)):
+        return 1
+    return 2 if any(_accepts(game, name, default + d) for d in (2, -2)) else 1
+
+
+def _bound(game: GameDef[Any, Any], name: str, default: int, step: int, down: bool) -> int | None:
     """The lowest (``down``) or highest value the ``Rules`` validator of ``name`` takes,
-    searched from its default; ``None`` when there is none within a billion."""
-    far = -_BOUND if down else _BOUND
-    if _accepts(game, name, far):
+    searched from its default in steps of ``step``; ``None`` when there is none within
+    a billion."""
+    sign = -1 if down else 1
+    if _accepts(game, name, default + sign * step * (_BOUND // step)):
         return None
-    good, bad = default, far  # good is accepted, bad is not: halve the gap
-    while abs(good - bad) > 1:
+    good, bad = 0, _BOUND // step  # steps from the default: good is taken, bad is not
+    while bad - good > 1:
         mid = (good + bad) // 2
-        if _accepts(game, name, mid):
+        if _accepts(game, name, default + sign * step * mid):
             good = mid
         else:
             bad = mid
-    return good
+    return default + sign * step * good
 
 
 def _help(doc: str, name: str) -> str:
@@ -122,7 +130,8 @@ def options_schema(game: GameDef[Any, Any]) -> tuple[dict[str, Any], ...]:
     ``Rules`` a form can edit, ``name``, ``type`` (``"int"``, ``"bool"``, ``"str"``,
     ``"float"``, ``"choice"`` or ``"list"``: a list of whole numbers), ``default``,
     ``choices`` (or ``None``), ``min``/``max`` (or ``None``), ``nullable`` (``None`` is
-    allowed) and ``help`` (the ``Rules`` docstring's words on it)."""
+    allowed), ``help`` (the ``Rules`` docstring's words on it), and ``step`` where only
+    every other number is taken."""
     rules = game.Rules
     if not attrs.has(rules):
         return ()
@@ -144,8 +153,13 @@ def options_schema(game: GameDef[Any, Any]) -> tuple[dict[str, Any], ...]:
         if typ == "list":
             default = list(default)
         low = high = None
+        extra: dict[str, Any] = {}
         if typ == "int" and isinstance(default, int):
-            low, high = _bound(game, field.name, default, True), _bound(game, field.name, default, False)
+            step = _step(game, field.name, default)
+            low = _bound(game, field.name, default, step, True)
+            high = _bound(game, field.name, default, step, False)
+            if step != 1:
+                extra["step"] = step
         out.append(
             {
                 "name": field.name,
@@ -156,6 +170,7 @@ def options_schema(game: GameDef[Any, Any]) -> tuple[dict[str, Any], ...]:
                 "max": high,
                 "nullable": nullable,
                 "help": _help(doc, field.name),
+                **extra,
             }
         )
     return tuple(out)

@@ -68,7 +68,7 @@ function drawOptions() {
     } else if (o.type === "int" || o.type === "float") {
       input = el("input");
       input.type = "number";
-      if (o.type === "int") input.step = "1";
+      if (o.type === "int") input.step = String(o.step || 1);
       if (o.min !== null) input.min = String(o.min);
       if (o.max !== null) input.max = String(o.max);
       input.value = o.default === null ? "" : String(o.default);

@@ -95,7 +95,8 @@ function draw(msg) {
   $("god").hidden = !(msg.status === "rule" && !spectator && msg.god === msg.seat);
   drawTable(msg);
   const observer = !spectator && msg.seats[msg.seat]?.observer;
-  const hand = !spectator && !observer && msg.view && Array.isArray(msg.view.hand) ? msg.view.hand : null;
+  let hand = !spectator && !observer && msg.view && Array.isArray(msg.view.hand) ? msg.view.hand : null;
+  if (hand && !hand.length && msg.status === "over") hand = null;
   drawHand(hand);
   const hint = msg.layout?.hint;
   $("hint").hidden = !(turn && hint);
@@ -159,9 +160,15 @@ function drawPlayers(msg) {
     if (info) {
       const facts = el("div", "facts-line");
       for (const [label, value] of info.facts || []) {
-        const fact = el("span", label === "score" || label === "score now" ? "fact score" : "fact");
+        const score = label === "score" || label === "score now";
+        const fact = el("span", score ? "fact score" : "fact");
         fact.dataset.label = label;
-        fact.append(el("b", "", value), document.createTextNode(` ${label}`));
+        // "15 cards", "3 tricks", "12 score"; but "bet 15", "pool 8", "out first"; a
+        // fact that is only true is its label
+        if (value === true) fact.append(el("b", "", label));
+        else if (score || (typeof value === "number" && label.endsWith("s"))) {
+          fact.append(el("b", "", value), document.createTextNode(` ${label}`));
+        } else fact.append(document.createTextNode(`${label} `), el("b", "", value));
         facts.append(fact);
       }
       chip.append(facts);
