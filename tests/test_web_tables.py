@@ -45,12 +45,13 @@ SHORT = {
     "aegis": {"target": 4},
     "gunsore": {"hand_size": 3},
     "haggis": {"target": 20},
-    "eleusis": {"hand_size": 5, "sudden_death": 12, "sudden_death_prophet": 8},
+    "eleusis": {"hand_size": 6, "sudden_death": 16, "sudden_death_prophet": 10},
 }
 #: a table worth a screenshot: the moment its drawing shows what the game is about
 MOMENT = {
     "haggis": "[...document.querySelectorAll('#felt h3')].some(h => h.textContent === 'to beat')",
-    "eleusis": "document.querySelectorAll('#felt .side-line').length >= 1 && document.querySelectorAll('#felt .main-card').length >= 6",
+    "eleusis": "document.querySelectorAll('#felt .side-line').length >= 1"
+    " && document.querySelectorAll('#felt .main-card').length >= 5",
     "aegis": "[...document.querySelectorAll('#felt h3')].some(h => h.textContent === 'trick')",
     "gunsore": "[...document.querySelectorAll('#felt h3')].some(h => h.textContent === 'to answer')",
 }
@@ -147,7 +148,8 @@ class Page:
 
     def shot(self, shots: Path, name: str) -> Path:
         path = shots / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=True, animations="disabled")
+        self.page.mouse.move(0, 0)  # no button lit by the pointer
+        self.page.screenshot(path=str(path), animations="disabled")  # the first screen
         return path
 
 
@@ -171,11 +173,12 @@ def check_phone(browser: Any, url: str, step: int, shots: Path, name: str) -> No
     phone = Page(browser, url, PHONE)
     try:
         phone.page.wait_for_function(f"() => Number(document.body.dataset.step) >= {step}")
-        phone.page.wait_for_selector("#hand .card")
+        phone.page.wait_for_selector("#hand .card, #end:not([hidden])")
         width = phone.page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the page is {width} px wide at 390"
-        hand_top = phone.page.locator("#hand").bounding_box()["y"]
-        assert hand_top < PHONE["height"], f"the hand starts {hand_top} px down the page"
+        if phone.page.locator("#hand .card").count():
+            hand_top = phone.page.locator("#hand").bounding_box()["y"]
+            assert hand_top < PHONE["height"], f"the hand starts {hand_top} px down the page"
         phone.shot(shots, f"{name}-390")
         assert phone.errors == []
     finally:
@@ -205,6 +208,7 @@ def play_game(browser: Any, server: ServeProcess, shots: Path, game: str, seats:
     page.page.wait_for_selector("#end:not([hidden])")
     if not shot:  # a short game: its end is the picture
         page.shot(shots, game)
+        check_phone(browser, url, page.step(), shots, game)
     page.shot(shots, f"{game}-over")
     return page
 
@@ -273,6 +277,7 @@ def test_eleusis_with_a_string_a_no_play_and_a_prophet(server, browser, shots):
                 return True
             if "no play" not in acts:
                 return False  # judging, or an offer already taken
+            p.wait_for_selector("#felt .main-line .main-card")  # drawn by the game's own script, once loaded
             main = p.eval_on_selector_all("#felt .main-line .main-card", "cs => cs.map(c => c.dataset.card)")
             hand = page.hand()
             right = [c for c in hand if _colour(c) != _colour(main[-1])]
@@ -524,6 +529,27 @@ def test_a_game_without_a_layout_gets_the_generic_page(server, browser):
         p.wait_for_selector("#hand .card")
         assert p.locator("#felt.generic").count() == 1
         assert p.locator("#actions button.action").count() >= 1
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_gods_page_shows_the_rule_and_every_score(server, browser):
+    table = _played("eleusis", ["human", "human", "random", "random"], 0)
+    table.set_rule(0, "card.color != prev.color")
+    rng = random.Random(3)
+    for _ in range(6):
+        action = rng.choice(table.game.legal_actions(table.state))
+        table.commit(table.after(action), action)
+    msg = table.message(0)
+    page, _ = _mock_page(browser, server, "/table/mock#key", [msg])
+    try:
+        p = page.page
+        p.wait_for_selector("#felt .main-card")
+        assert p.locator("#hand-box").is_hidden()  # God holds no cards
+        assert "card.color != prev.color" in p.locator("#felt").inner_text()
+        scores = p.locator("#players .fact.score")
+        assert scores.count() == 4  # God's too
         assert page.errors == []
     finally:
         page.close()

@@ -19,8 +19,9 @@ EXPLAIN = {
     "prophet": "Claim you know the rule: you judge every later play. Judging right earns points at the end; "
     "a wrong judgement overthrows you (you draw cards and never become prophet again).",
     "pass": "Stay a scientist and let the next player play.",
-    "judge right": "The play follows the rule as you believe it: the cards go on the main line.",
-    "judge wrong": "The play breaks the rule: the cards go below the main line and the player draws.",
+    "judge right": "Say the play (or the no-play) follows the rule as you believe it. If God disagrees, "
+    "you are overthrown.",
+    "judge wrong": "Say the play breaks the rule: its cards go below the main line and the player draws.",
 }
 
 

@@ -119,7 +119,7 @@ def _help(doc: str, name: str) -> str:
 
 
 def _plain(text: str) -> str:
-    text = re.sub(r"^``\w+``:\s*", "", text)
+    text = re.sub(r"^``\w+``:\s*", "", text).replace("``()``", "an empty list")
     text = re.sub(r":\w+:`~?([^`]+)`", lambda m: m.group(1).split(".")[-1], text)
     return " ".join(text.replace("``", "").split())
 

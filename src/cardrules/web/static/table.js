@@ -11,7 +11,8 @@ let socket = null;
 let last = null;
 let selected = [];
 let openGroup = null;
-let seenEnded = -1;
+// the end of a hand already shown and put away (kept across reloads of the page)
+let seenEnded = Number(sessionStorage.getItem(`ended:${tableId}`) ?? -1);
 let recent = [];
 let clockTimer = null;
 let retries = 0;
@@ -412,7 +413,11 @@ function drawResult(msg) {
   if (!show) return;
   $("result-title").textContent = ended.title || "";
   fillLines($("result-lines"), ended.lines);
-  $("result-close").onclick = () => { seenEnded = ended.step; box.hidden = true; };
+  $("result-close").onclick = () => {
+    seenEnded = ended.step;
+    sessionStorage.setItem(`ended:${tableId}`, String(seenEnded));
+    box.hidden = true;
+  };
 }
 
 function drawEnd(msg) {
@@ -457,7 +462,7 @@ function drawClock(msg) {
     const text = `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")}`;
     head.textContent = `${clock.seat === msg.seat ? "you have" : `${seatName(msg, clock.seat)} has`} ${text}`;
     head.classList.toggle("low", left < 10);
-    if (chip) { chip.hidden = false; chip.textContent = `⏱ ${text}`; }
+    if (chip) { chip.hidden = false; chip.textContent = `clock ${text}`; }
     if (left <= 0) clearInterval(clockTimer);
   };
   tick();
