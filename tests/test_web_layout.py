@@ -113,6 +113,27 @@ def test_a_haggis_hand_that_ends_is_summed_up_as_the_scores_moved():
             assert "went out first" in ended["lines"][0]
 
 
+def test_an_aegis_season_that_ends_is_told_in_its_record_words():
+    table, _ = GameTable.create("t", "aegis", ["human", "human"], rules={"target": 30}, seed="seasons")
+    rng = random.Random(1)
+    while len(table.state.seasons) < 2:
+        before = table.state.scores
+        action = rng.choice(table.game.legal_actions(table.state))
+        table.commit(table.after(action), action)
+        if table.state.scores != before:
+            season = table.state.seasons[-1]
+            ended = table.message(0)["ended"]
+            assert ended["title"] == f"Season {len(table.state.seasons)} is over"
+            a = season.attacker
+            assert ended["lines"][0].startswith(
+                f"player {a} attacked with {season.bids[a]} and took {season.tricks[a]}"
+            )
+            assert (
+                ended["lines"][1]
+                == f"scores: player 0 {table.state.scores[0]}, player 1 {table.state.scores[1]}"
+            )
+
+
 def test_haggis_actions_are_grouped_by_their_kind():
     table, _ = GameTable.create("t", "haggis", ["human", "human"], seed="groups")
     msg = table.message(table.to_act)

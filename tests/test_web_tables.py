@@ -50,8 +50,9 @@ SHORT = {
 #: a table worth a screenshot: the moment its drawing shows what the game is about
 MOMENT = {
     "haggis": "[...document.querySelectorAll('#felt h3')].some(h => h.textContent === 'to beat')",
-    "eleusis": "document.querySelectorAll('#felt .side-line').length >= 1"
-    " && document.querySelectorAll('#felt .main-card').length >= 5",
+    "eleusis": "(document.querySelectorAll('#felt .side-line .card').length >= 2"
+    " && document.querySelectorAll('#felt .main-card').length >= 5)"
+    " || document.querySelectorAll('#felt .main-card').length >= 10",
     "aegis": "[...document.querySelectorAll('#felt h3')].some(h => h.textContent === 'trick')",
     "gunsore": "[...document.querySelectorAll('#felt h3')].some(h => h.textContent === 'to answer')",
 }
@@ -322,9 +323,17 @@ def test_eleusis_with_a_string_a_no_play_and_a_prophet(server, browser, shots):
 
 @pytest.mark.parametrize("game", ["aegis", "gunsore"])
 def test_a_trick_game(game, server, browser, shots):
+    ended: list[str] = []
+
     def turn(page: Page, rng: random.Random) -> bool:
-        # an exchange: pick two cards, press their exchange
         p = page.page
+        if p.locator("#result").is_visible():  # a season just ended: what it came to
+            ended.append(p.locator("#result").inner_text())
+            p.click("#result-close")
+            assert p.locator("#result").is_hidden()
+        if game != "aegis":
+            return False
+        # an exchange: pick two cards, press their exchange
         if not page.action("keep").count() or len(page.hand()) < 2:
             return False
         cards = page.hand()[:2]
@@ -340,11 +349,14 @@ def test_a_trick_game(game, server, browser, shots):
         page.press(wanted)
         return True
 
-    page = play_game(
-        browser, server, shots, game, ["human", "greedy"], turn=turn if game == "aegis" else None
-    )
+    page = play_game(browser, server, shots, game, ["human", "greedy"], turn=turn)
     try:
         p = page.page
+        history = p.locator("#history").inner_text()
+        if "season scored" in history or "new season" in history or "season 2" in history:
+            assert ended, "a season ended and the page did not say what it came to"
+        for text in ended:
+            assert "is over" in text and "player" in text
         chips = [p.locator(f'#players .player[data-seat="{i}"]').inner_text() for i in range(2)]
         for chip in chips:
             assert "score" in chip and ("master" in chip.lower() or "slave" in chip.lower()
@@ -553,3 +565,74 @@ def test_gods_page_shows_the_rule_and_every_score(server, browser):
         assert page.errors == []
     finally:
         page.close()
+
+
+def test_the_lobby_lists_open_tables_as_the_server_sends_them(server, browser):
+    """``GET /tables`` and ``POST /tables/{id}/seats/{seat}`` in WEBPROTO's shapes (a
+    server that lists tables answers so; here the browser's routes answer)."""
+    listing = {
+        "tables": [
+            {
+                "id": "abc",
+                "game": "haggis",
+                "title": "Haggis",
+                "players": 2,
+                "status": "play",
+                "seats": [
+                    {"name": "player 0", "kind": "human", "free": False},
+                    {"name": "player 1", "kind": "human", "free": True},
+                ],
+                "watch": "/watch/abc",
+                "clock": 60,
+            }
+        ]
+    }
+    taken: list[str] = []
+
+    made: list[Any] = []
+
+    def tables(route: Any) -> None:
+        if route.request.method == "GET":
+            route.fulfill(json=listing)
+        else:
+            made.append(route.request.post_data_json)
+            answer = {"id": "new", "links": [{"seat": 0, "name": "player 0", "url": "/table/new#K"}],
+                      "waits_for_rule": False, "watch": "/watch/new"}  # fmt: skip
+            route.fulfill(status=201, json=answer)
+
+    def seat(route: Any) -> None:
+        taken.append(route.request.url)
+        route.fulfill(json={"url": "/table/abc#TOKEN"})
+
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(TIMEOUT)
+    context.route("**/tables", tables)
+    context.route("**/tables/abc/seats/1", seat)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#open:not([hidden]) li")
+        row = page.locator('#open-list li[data-table="abc"]').inner_text()
+        assert "Haggis" in row and "60 s a move" in row and "player 1: free" in row
+        assert page.locator("#open-list a.watch").get_attribute("href") == "/watch/abc"
+        assert page.locator("#open-list button.take").count() == 1  # the free seat only
+        # the table's choices go with a new table, when they differ from the defaults
+        page.select_option("#game", "haggis")
+        page.uncheck("#spectators")
+        page.check("#listed")
+        page.select_option("#clock", "60")
+        page.select_option("#on-timeout", "forfeit")
+        page.click("#create")
+        page.wait_for_selector("#watch:not([hidden]) a.watch")
+        assert made == [{"game": "haggis", "seats": ["human", "random"], "rules": {},
+                         "spectators": False, "listed": True, "clock": 60, "on_timeout": "forfeit"}]  # fmt: skip
+        page.click("#open-list button.take")
+        page.wait_for_url("**/table/abc#TOKEN")
+        assert taken == [f"{server.url}/tables/abc/seats/1"]
+        # the table abc does not exist on this server: its page says so, no more
+        page.wait_for_function("() => document.querySelector('#status').textContent !== 'connecting…'")
+        assert errors == []
+    finally:
+        context.close()

@@ -154,6 +154,7 @@ async function create(event) {
   if (!$("spectators").checked) body.spectators = false;
   if ($("listed").checked) body.listed = true;
   if ($("clock").value) body.clock = Number($("clock").value);
+  if ($("clock").value && $("on-timeout").value !== "move") body.on_timeout = $("on-timeout").value;
   const response = await fetch("/tables", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
@@ -243,6 +244,7 @@ async function start() {
   $("game").addEventListener("change", drawGame);
   $("players").addEventListener("change", drawSeats);
   $("new-table").addEventListener("submit", create);
+  $("clock").addEventListener("change", () => { $("timeout-box").hidden = !$("clock").value; });
   drawGame();
   loadOpenTables();
 }

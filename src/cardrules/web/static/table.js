@@ -168,7 +168,8 @@ function drawPlayers(msg) {
         // fact that is only true is its label
         if (value === true) fact.append(el("b", "", label));
         else if (score || (typeof value === "number" && label.endsWith("s"))) {
-          fact.append(el("b", "", value), document.createTextNode(` ${label}`));
+          const one = value === 1 && !score && label.endsWith("s");
+          fact.append(el("b", "", value), document.createTextNode(` ${one ? label.slice(0, -1) : label}`));
         } else fact.append(document.createTextNode(`${label} `), el("b", "", value));
         facts.append(fact);
       }
