@@ -92,7 +92,10 @@ def table_layout(v: View) -> dict[str, Any]:
         "explain": EXPLAIN,
     }
     facts: list[list[Any]] = [["cards in the stock", v.stock_size]]
-    death = "now: a wrong play expels" if v.in_sudden_death else f"{v.sudden_death_count} cards counted"
+    counted = v.sudden_death_count
+    death = (
+        "now: a wrong play expels" if v.in_sudden_death else f"{counted} card{'s' * (counted != 1)} counted"
+    )
     facts.append(["sudden death", death])
     if v.rule is not None:
         facts.append(["the secret rule", rule_text(v.rule)])

@@ -133,7 +133,7 @@ def table_layout(v: View) -> dict[str, Any]:
     facts: list[list[Any]] = [
         ["hand", v.hand_number],
         ["playing to", v.rules.target],
-        ["the haggis", f"{v.haggis_size} cards"],
+        ["the haggis", f"{v.haggis_size} card{'s' * (v.haggis_size != 1)}"],
     ]
     if v.trick:
         facts.append(["plays in this trick", len(v.trick)])
