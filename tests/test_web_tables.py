@@ -294,6 +294,8 @@ def test_eleusis_with_a_string_a_no_play_and_a_prophet(server, browser, shots):
                     string = p.locator("#actions button.action.string")
                     assert string.get_attribute("data-action") == f"{first} {second}"
                     page.press(string)
+                    for card in (first, second):  # on the layout now: the main line, or under it
+                        p.wait_for_selector(f'#felt .main-line .card[data-card="{card}"]')
                     done["string"] = True
                     return True
             if not done.get("no play") and done.get("string"):
