@@ -117,7 +117,7 @@ def test_a_full_game_against_the_computer(game, server, context):
     assert page.locator("#players .player").count() == len(seats)
     play_out(page, random.Random(game))
     assert page.locator("#end").is_visible()
-    summary = page.locator("#summary").inner_text()
+    summary = page.locator("#summary").text_content()
     assert summary.strip()
     if game == "eleusis":
         assert "the rule was: card.color != prev.color" in summary
@@ -133,7 +133,7 @@ def test_the_lobby_makes_a_table_with_a_link_per_person(server, context):
     assert page.locator("select.seat").count() == 3
     page.select_option("#seat-1", "human")
     page.select_option("#seat-2", "greedy")
-    page.fill("#options", '{"target": 20}')
+    page.fill("#option-target", "20")
     page.click("#create")
     links = page.locator("a.join")
     links.first.wait_for()
@@ -143,10 +143,11 @@ def test_the_lobby_makes_a_table_with_a_link_per_person(server, context):
     table.goto(server.url + links.nth(1).get_attribute("href"))
     table.wait_for_selector("#hand .card")
     assert table.locator("#who").inner_text() == "you are player 1"
+    page.click("#options-json-box summary")
     page.fill("#options", '{"targt": 1}')
     page.click("#create")
     page.wait_for_selector("#lobby-error:not([hidden])")
-    assert "bad rule options" in page.locator("#lobby-error").inner_text()
+    assert "did you mean target?" in page.locator("#lobby-error").inner_text()
 
 
 def test_two_people_in_two_browsers(server, browser):
@@ -212,7 +213,7 @@ def test_the_eleusis_god_writes_a_rule_with_a_typo_then_fixes_it(server, context
     for part in ("#text", "#felt", "#history", "#players"):  # the rule stays secret from the players
         assert "prev.color" not in player.locator(part).text_content()
     play_out(player, random.Random(3))
-    assert "the rule was: card.color != prev.color" in player.locator("#summary").inner_text()
+    assert "the rule was: card.color != prev.color" in player.locator("#summary").text_content()
     god.wait_for_function("() => document.body.dataset.status === 'over'")
 
 

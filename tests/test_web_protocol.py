@@ -243,7 +243,7 @@ def test_requests_are_size_limited_and_checked(tmp_path):
             ('{"game": "chess", "seats": ["human", "human"]}', "no game named 'chess'"),
             ('{"game": "haggis", "seats": ["human"]}', "haggis is played by 2, 3 players, not 1"),
             ('{"game": "haggis", "seats": ["human", "robot"]}', "no kind 'robot'"),
-            ('{"game": "haggis", "seats": ["human", "random"], "rules": {"targt": 3}}', "bad rule options"),
+            ('{"game": "haggis", "seats": ["human", "random"], "rules": {"targt": 3}}', "no rule option 'targt' for haggis (options: target, bomb_trick, first_out_bonus, bets); did you mean target?"),
             ('{"game": "gunsore", "seats": ["human", "random"], "rules": {"decks": 3}}', "decks must be an even number"),
             ('{"game": "haggis", "seats": ["human", "random"], "seed": 1}', "unknown field 'seed'"),
             ("not json", "the request is not JSON"),

@@ -194,7 +194,11 @@ class GameDef(Generic[S, R]):
         people, e.g. ``"New Eleusis"``), ``notation`` (a few lines on how to write an
         action, for ``help`` at the table), ``scoring`` (what a change of the scores
         ends: ``"season"``, ``"hand"``), ``after_action(before, after)`` (a text to show
-        after an action, or ``None``: the New Eleusis layout);
+        after an action, or ``None``: the New Eleusis layout), ``table_layout(view)``
+        (the table as the web page draws it: a dict of labelled JSON values made from
+        one seat's ``view``, see :doc:`/web`; ``None``: the page's generic table),
+        ``action_group(action)`` (the kind of an action in words, by which the web page
+        groups the legal actions: ``"pairs"``, ``"bet 15"``; see :meth:`group_of`);
     seats
         ``default_seat`` (the seat a person takes, and the demo's seat),
         ``observer_seats`` (seats that never act, whose person only watches),
@@ -239,6 +243,8 @@ class GameDef(Generic[S, R]):
         notation: str | None = None,
         scoring: str = "round",
         after_action: Callable[[S, S], str | None] | None = None,
+        table_layout: Callable[[Any], Mapping[str, Any]] | None = None,
+        action_group: Callable[[Any], str] | None = None,
         default_seat: int = 0,
         observer_seats: Iterable[int] = (),
         seat_names: Mapping[int, str] | None = None,
@@ -280,6 +286,10 @@ class GameDef(Generic[S, R]):
         self.notation = notation
         #: what a change of the scores ends ("season", "hand", "round")
         self.scoring = scoring
+        #: ``table_layout(view) -> dict`` of labelled JSON values the web page draws
+        #: (:doc:`/web`), or ``None``
+        self.table_layout = table_layout
+        self._action_group = action_group
         #: the seat a person takes by default
         self.default_seat = default_seat
         #: the seats that never act (a person there watches)
@@ -558,6 +568,15 @@ class GameDef(Generic[S, R]):
         gained = [a - b for a, b in zip(after.scores, before.scores, strict=True)]
         points = ", ".join(f"player {q} {'+' if x >= 0 else ''}{x}" for q, x in enumerate(gained))
         return f"== {self.scoring} scored: {points}; scores now {' '.join(map(str, after.scores))}"
+
+    def group_of(self, action: Any) -> str:
+        """The kind of ``action`` in words, by which a person's choices are grouped: the
+        game's ``action_group``, or the action's class name in words (``NoPlay`` is
+        ``"no play"``)."""
+        if self._action_group is not None:
+            return self._action_group(action)
+        name = type(action).__name__
+        return "".join(" " + ch.lower() if ch.isupper() else ch for ch in name).strip()
 
     def seat_name(self, seat: int) -> str:
         """What a person at ``seat`` is called: the game's name for the seat

@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from ..cards import Card
 from ..protocol import GameDef, SearchHooks, register_game
+from . import layout as _layout
 from .agent import GreedyAgent, _candidates, _likelihood, _rollout_policy
 from .encoding import AegisEncoding
 from .rules import HAND_SIZE as HAND_SIZE
@@ -216,6 +217,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
         likelihood=_likelihood,
         candidates=_candidates,
     ),
+    table_layout=_layout.table_layout,
     module=__name__,
 )
 register_game(GAME)

@@ -37,6 +37,7 @@ from ..lang.tools import acceptance
 from ..lang.vocabulary import Vocabulary
 from ..protocol import GameDef, SearchHooks, register_game
 from . import agent as _agent
+from . import layout as _layout
 from . import rules as _rules
 from .agent import GreedyAgent, _standing
 from .encoding import EleusisEncoding
@@ -231,6 +232,7 @@ GAME: Final = GameDef(
     greedy_agent=GreedyAgent,
     encoding=EleusisEncoding,
     search=SearchHooks(reward_scale=4.0, standing=_standing),
+    table_layout=_layout.table_layout,
     module=__name__,
 )
 register_game(GAME)

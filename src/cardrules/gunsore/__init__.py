@@ -40,6 +40,7 @@ from ..protocol import CHANCE as CHANCE
 from ..protocol import GameDef, SearchHooks, register_game
 from ..protocol import Shuffle as Shuffle
 from ..tricks import TrickTable as TrickTable
+from . import layout as _layout
 from . import rules as _rules
 from . import text as _text
 from .agent import GreedyAgent, outlook
@@ -233,6 +234,7 @@ GAME: Final = GameDef(
         outlook=outlook,
         rollout_policy=rollout_policy,
     ),
+    table_layout=_layout.table_layout,
     module=__name__,
 )
 register_game(GAME)

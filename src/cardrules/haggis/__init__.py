@@ -32,6 +32,7 @@ from typing import Literal as Literal  # read here: Combo's annotations (its __m
 
 from ..cards import Card
 from ..protocol import GameDef, SearchHooks, register_game
+from . import layout as _layout
 from .agent import GreedyAgent
 from .combos import FACES as FACES
 from .combos import Combo, Play, beats, card_points, combinations, deck, declarations
@@ -195,6 +196,8 @@ GAME: GameDef[State, Rules] = GameDef(
         reward_scale=40.0,
         evaluate=_evaluate,
     ),
+    table_layout=_layout.table_layout,
+    action_group=_layout.action_group,
     module=__name__,
 )
 register_game(GAME)

@@ -1,6 +1,7 @@
 """The web table as an ASGI application (Starlette): :func:`create_app`.
 
-Routes: ``/`` the lobby page; ``/games`` the registered games (JSON); ``POST /tables``
+Routes: ``/`` the lobby page; ``/games`` the registered games (JSON, each with the form of
+its rule options: :func:`~cardrules.web.options.options_schema`); ``POST /tables``
 makes a table and answers one join link per human seat; ``/table/{id}`` the table page
 (the seat's token rides in the link's fragment, which browsers never send to a server);
 ``/ws/{id}`` the WebSocket of one seat, whose first message is ``{"type": "join",
@@ -33,6 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..codec import encode_value
 from ..errors import CardRulesError
 from ..protocol import GAMES
+from .options import options_schema
 from .store import Store
 from .table import COMPUTER_KINDS, HUMAN, GameTable, TableError
 
@@ -192,6 +194,7 @@ def games_catalog() -> list[dict[str, Any]]:
                 "seat_names": {str(k): v for k, v in g.seat_names.items()},
                 "rule_text": g.rules_from_text is not None,
                 "rules": defaults if isinstance(defaults, dict) else {},
+                "options": list(options_schema(g)),
             }
         )
     return out
@@ -231,6 +234,9 @@ def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> St
 
     async def table_page(request: Request) -> Response:
         return _page("table.html")
+
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", headers=_HEADERS, media_type="image/svg+xml")
 
     async def games(request: Request) -> Response:
         return JSONResponse({"games": games_catalog(), "kinds": [HUMAN, *COMPUTER_KINDS]}, headers=_HEADERS)
@@ -280,6 +286,7 @@ def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> St
         debug=debug,
         routes=[
             Route("/", lobby),
+            Route("/favicon.ico", favicon),
             Route("/games", games),
             Route("/tables", new_table, methods=["POST"]),
             Route("/table/{table_id}", table_page),

@@ -25,6 +25,7 @@ from ..agents import AGENTS, make_agent
 from ..codec import encode_value
 from ..errors import CardRulesError
 from ..protocol import GAMES, GameDef, Shuffle
+from .options import check_options
 
 __all__ = ["COMPUTER_KINDS", "HUMAN", "MAX_HISTORY", "GameTable", "TableError", "hash_token", "new_token"]
 
@@ -58,8 +59,12 @@ def _check_options(options: object) -> dict[str, Any] | None:
     if not isinstance(options, Mapping):
         raise TableError("rule options are an object of names and values")
     for key, value in options.items():
-        if not isinstance(key, str) or not isinstance(value, (int, str, bool, float)):
-            raise TableError(f"rule option {key!r}: a number, a text or true/false, not {value!r}")
+        plain = value is None or isinstance(value, (int, str, bool, float))
+        numbers = isinstance(value, list) and all(isinstance(x, int) for x in value)
+        if not isinstance(key, str) or not (plain or numbers):
+            raise TableError(
+                f"rule option {key!r}: a number, a text, true/false or a list of numbers, not {value!r}"
+            )
     return dict(options) or None
 
 
@@ -111,6 +116,11 @@ class GameTable:
         #: each seat's lines, one per player's action (a deal shows nothing: its order
         #: is every hidden card)
         self.lines: list[list[str]] = [[] for _ in range(players)]
+        #: who made the last player's action, and how many actions the game had then
+        self.last: tuple[int, int] | None = None
+        #: the last hand (season, round) that ended with a change of the scores: the
+        #: number of actions after it, and the state at its end (before the next deal)
+        self.ended: tuple[int, Any, int] | None = None
         if state is not None:
             self._load(state)
 
@@ -150,7 +160,8 @@ class GameTable:
             seats,
             {i: hash_token(t) for i, t in tokens.items()},
             seed if seed is not None else secrets.token_hex(16),
-            options=_check_options(rules),
+            # checked against the game's Rules now, even when God writes the rule later
+            options=check_options(g, rules),
         )
         if rule is not None:
             table.start_with_rule(rule)
@@ -217,11 +228,13 @@ class GameTable:
             after = g.apply(replay, action)
             i += 1
             if type(action) is not Shuffle:
+                ended = after  # unseeded: the state at the chance node, before the deal
                 # the deals that follow an action belong to it, as in a seeded game
                 while i < len(history) and type(history[i]) is Shuffle:
                     after = g.apply(after, history[i])
                     i += 1
                 self._note(replay, action, after)
+                self._remember(replay, ended, after, i)
             replay = after
         self.state = state
 
@@ -298,8 +311,22 @@ class GameTable:
 
     def commit(self, state: Any, action: Any) -> None:
         """Take ``state``, reached from the current one by ``action``."""
-        self._note(self.state, action, state)
+        before = self.state
+        self._note(before, action, state)
+        ended = state
+        if state.scores != before.scores and not state.is_over:
+            # the same action without the seed stops at the deal that follows it
+            ended = self.game.apply(attrs.evolve(before, seed=None), action)
+        self._remember(before, ended, state, len(state.history))
         self.state = state
+
+    def _remember(self, before: Any, ended: Any, after: Any, step: int) -> None:
+        """Note who acted (``before.to_act``), and the end of a hand when the action
+        changed the scores (``ended``: the state at its end, before the next deal)."""
+        if type(before.to_act) is int:
+            self.last = (int(before.to_act), step)
+        if after.scores != before.scores or after.is_over:
+            self.ended = (step, ended, len(self.lines[0]) - 1)  # and the index of its line
 
     # -- what a seat is shown ----------------------------------------------------------
 
@@ -327,14 +354,22 @@ class GameTable:
             out.update(status="rule", step=0, god=self.god, legal=[], history=[], scores=[0] * self.players)
             return out
         legal: list[str] = []
+        groups: list[str] = []
         if self.to_act == seat and self.seats[seat] == HUMAN:
-            legal = [str(a) for a in g.legal_actions(st)]
+            actions = g.legal_actions(st)
+            legal = [str(a) for a in actions]
+            groups = [g.group_of(a) for a in actions]
         lines = self.lines[seat]
+        view = g.view(st, seat)
         out.update(
             status="over" if st.is_over else "play",
             step=len(st.history),
             to_act=self.to_act,
-            view=encode_value(g.view(st, seat)),
+            view=encode_value(view),
+            groups=groups,
+            layout=self._layout(view),
+            last=self._last(lines),
+            ended=self._ended(seat),
             text=g.render(st, seat),
             legal=legal,
             history=lines[-MAX_HISTORY:],
@@ -346,3 +381,33 @@ class GameTable:
             if self.rule_text is not None:
                 out["rule"] = self.rule_text
         return out
+
+    def _last(self, lines: list[str]) -> dict[str, Any] | None:
+        """The last player's action: its ``seat``, ``step`` (the number of actions
+        after it) and ``text`` (its line, as the seat shown it may be told it)."""
+        if self.last is None:
+            return None
+        return {"seat": self.last[0], "step": self.last[1], "text": lines[-1] if lines else ""}
+
+    def _layout(self, view: Any) -> dict[str, Any] | None:
+        """The game's own table for the page (its ``table_layout``), or ``None``."""
+        hook = self.game.table_layout
+        if hook is None:
+            return None
+        return dict(hook(view))
+
+    def _ended(self, seat: int) -> dict[str, Any] | None:
+        """What the last hand that ended came to, for ``seat``: ``step`` (the number of
+        actions after it), ``title`` and ``lines`` (the game's layout's ``result``, or
+        the line of the action that ended it)."""
+        if self.ended is None:
+            return None
+        step, state, at = self.ended
+        result = None
+        hook = self.game.table_layout
+        if hook is not None:
+            result = hook(self.game.view(state, seat)).get("result")
+        if not result:
+            line = self.lines[seat][at] if 0 <= at < len(self.lines[seat]) else ""
+            result = {"title": f"The {self.game.scoring} is over", "lines": line.splitlines()}
+        return {"step": step, **result}

@@ -1,0 +1,640 @@
+"""Each game's table as people use it, in a real browser (Playwright driving the
+system's Chromium, as in test_web_browser.py): a whole game of each game played through
+the page's own controls against computer seats (Haggis with a bet and a bomb; New
+Eleusis with a string, a no-play and a prophet), the lobby's form, a spectator's page
+and a game without a layout of its own (drawn from mocked sockets), and screenshots of
+every table at 1280 and 390 pixels wide.
+
+The screenshots go to ``$CARDRULES_SCREENSHOTS`` when it is set (the documentation's
+copies: ``CARDRULES_SCREENSHOTS=docs/_static/web pytest tests/test_web_tables.py``), else
+to a temporary folder.  Any console error or page error fails the test that saw it."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (the web-test extra)"
+)
+
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, ServeProcess  # noqa: E402
+
+from cardrules.web.table import GameTable  # noqa: E402
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+TIMEOUT = 15_000  # ms: one step of a page
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+#: the most buttons the action panel may show at once (20, and the few without cards)
+MOST_BUTTONS = 24
+SHORT = {
+    "aegis": {"target": 4},
+    "gunsore": {"hand_size": 3},
+    "haggis": {"target": 20},
+    "eleusis": {"hand_size": 6, "sudden_death": 16, "sudden_death_prophet": 10},
+}
+#: a table worth a screenshot: the moment its drawing shows what the game is about
+MOMENT = {
+    "haggis": "[...document.querySelectorAll('#felt h3')].some(h => h.textContent === 'to beat')",
+    "eleusis": "(document.querySelectorAll('#felt .side-line .card').length >= 2"
+    " && document.querySelectorAll('#felt .main-card').length >= 5)"
+    " || document.querySelectorAll('#felt .main-card').length >= 10",
+    "aegis": "[...document.querySelectorAll('#felt h3')].some(h => h.textContent === 'trick')",
+    "gunsore": "[...document.querySelectorAll('#felt h3')].some(h => h.textContent === 'to answer')",
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
+    process = ServeProcess(tmp_path_factory.mktemp("web") / "tables.db")
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = os.environ.get("CARDRULES_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def has_table_list(server: ServeProcess) -> bool:
+    """Whether the server lists open tables (``GET /tables``)."""
+    try:
+        with urllib.request.urlopen(f"{server.url}/tables", timeout=10):
+            return True
+    except urllib.error.HTTPError:
+        return False
+
+
+class Page:
+    """A page in a browser context of its own, with every console error it logs."""
+
+    def __init__(self, browser: Any, url: str, viewport: dict[str, int] = DESKTOP) -> None:
+        self.context = browser.new_context(viewport=viewport)
+        self.context.set_default_timeout(TIMEOUT)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.goto(url)
+
+    def close(self) -> None:
+        self.context.close()
+
+    def step(self) -> int:
+        return int(self.page.evaluate("document.body.dataset.step || '-1'"))
+
+    def wait_turn(self) -> str:
+        """Wait until the game is over or this seat has buttons to press; which one."""
+        self.page.wait_for_function(
+            "() => document.body.dataset.status === 'over' || document.querySelector('#actions button') !== null"
+        )
+        return "over" if self.page.evaluate("document.body.dataset.status") == "over" else "turn"
+
+    def press(self, button: Any) -> None:
+        """Press an action button and wait for the table to move on."""
+        before = self.step()
+        button.click()
+        self.page.wait_for_function(f"() => Number(document.body.dataset.step) > {before}")
+
+    def action(self, text: str) -> Any:
+        return self.page.locator(f'#actions button.action[data-action="{text}"]')
+
+    def actions(self) -> list[str]:
+        return self.page.eval_on_selector_all("#actions button.action", "bs => bs.map(b => b.dataset.action)")
+
+    def any_action(self, rng: random.Random) -> None:
+        """Press one of the buttons: an action, or a kind of action and then one of it."""
+        p = self.page
+        count = p.locator("#actions button").count()
+        assert count <= MOST_BUTTONS, f"{count} buttons at once"
+        groups = p.locator("#actions button.group:not(.back)")
+        if groups.count() and (rng.random() < 0.7 or not p.locator("#actions button.action").count()):
+            groups.nth(rng.randrange(groups.count())).click()
+            assert p.locator("#actions button").count() <= MOST_BUTTONS
+        buttons = p.locator("#actions button.action")
+        self.press(buttons.nth(rng.randrange(buttons.count())))
+
+    def select(self, cards: list[str]) -> None:
+        for card in cards:
+            self.page.click(f'#hand .card[data-card="{card}"]')
+
+    def hand(self) -> list[str]:
+        return self.page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+
+    def shot(self, shots: Path, name: str) -> Path:
+        path = shots / f"{name}.png"
+        self.page.mouse.move(0, 0)  # no button lit by the pointer
+        self.page.screenshot(path=str(path), animations="disabled")  # the first screen
+        return path
+
+
+def create(server: ServeProcess, game: str, seats: list[str], **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"game": game, "seats": seats, "rules": SHORT[game], **extra}
+    request = urllib.request.Request(
+        f"{server.url}/tables", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        made: dict[str, Any] = json.load(answer)
+    return made
+
+
+def link(server: ServeProcess, made: dict[str, Any], seat: int = 0) -> str:
+    return server.url + next(x["url"] for x in made["links"] if x["seat"] == seat)
+
+
+def check_phone(browser: Any, url: str, step: int, shots: Path, name: str) -> None:
+    """The same seat at 390 pixels: the hand and the actions on the first screens, no
+    page wider than the screen."""
+    phone = Page(browser, url, PHONE)
+    try:
+        phone.page.wait_for_function(f"() => Number(document.body.dataset.step) >= {step}")
+        phone.page.wait_for_selector("#hand .card, #end:not([hidden])")
+        width = phone.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"the page is {width} px wide at 390"
+        if phone.page.locator("#hand .card").count():
+            hand_top = phone.page.locator("#hand").bounding_box()["y"]
+            assert hand_top < PHONE["height"], f"the hand starts {hand_top} px down the page"
+        phone.shot(shots, f"{name}-390")
+        assert phone.errors == []
+    finally:
+        phone.close()
+
+
+def play_game(browser: Any, server: ServeProcess, shots: Path, game: str, seats: list[str],
+              seat: int = 0, turn: Any = None, rng_seed: int = 1) -> Page:  # fmt: skip
+    """A whole game at ``seat`` (``turn(page)`` plays a turn its own way, or returns
+    False for any action), screenshots at the game's moment and at the end."""
+    made = create(server, game, seats)
+    url = link(server, made, seat)
+    page = Page(browser, url)
+    rng = random.Random(rng_seed)
+    shot = False
+    for _ in range(400):
+        if page.wait_turn() == "over":
+            break
+        if not shot and page.page.evaluate(MOMENT[game]):
+            page.shot(shots, game)
+            check_phone(browser, url, page.step(), shots, game)
+            shot = True
+        if turn is None or not turn(page, rng):
+            page.any_action(rng)
+    else:
+        raise AssertionError("the game did not end")
+    page.page.wait_for_selector("#end:not([hidden])")
+    if not shot:  # a short game: its end is the picture
+        page.shot(shots, game)
+        check_phone(browser, url, page.step(), shots, game)
+    page.shot(shots, f"{game}-over")
+    return page
+
+
+# -- the four games ----------------------------------------------------------------------------
+
+
+def test_haggis_with_a_bet_and_a_bomb(server, browser, shots):
+    done: dict[str, bool] = {}
+
+    def turn(page: Page, rng: random.Random) -> bool:
+        p = page.page
+        if not done.get("bet") and page.action("bet 15").count():
+            assert page.action("bet 30").count() == 1  # both bets are buttons of their own
+            page.press(page.action("bet 15"))
+            done["bet"] = True
+            return True
+        if not done.get("bomb") and done.get("bet"):
+            bombs = p.locator('#actions button.group[data-group="bombs"]')
+            if bombs.count():
+                bombs.click()
+                page.press(p.locator("#actions button.action").first)
+                done["bomb"] = True
+                # the bomb, said in words: on the table (or in the history once its trick is won)
+                said = p.locator("#felt").inner_text() + p.locator("#history").inner_text()
+                assert "a bomb" in said
+                return True
+        return False
+
+    page = play_game(browser, server, shots, "haggis", ["human", "greedy"], turn=turn)
+    try:
+        assert done == {"bet": True, "bomb": True}
+        p = page.page
+        # every number on a chip is labelled, and the bet shows on its owner's chip
+        me = p.locator('#players .player[data-seat="0"]').inner_text()
+        assert "cards" in me and "score" in me
+        assert "bet" in me and "15" in me
+        end = p.locator("#end").inner_text()
+        assert "Game over: player" in end and "wins with" in end
+        assert "final scores: player 0" in end
+        assert "bet 15 won" in end or "bet 15 lost" in end
+        assert "last hand's points" not in end and "[" not in p.locator("#end-lines").inner_text()
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def _colour(card: str) -> str:
+    return "red" if card[-1] in "HD" else "black"
+
+
+def test_eleusis_with_a_string_a_no_play_and_a_prophet(server, browser, shots):
+    """The default rule (colours alternate) is known to the test, so it can play a right
+    card to be offered the prophet's seat; a computer may take it first: then another
+    table is made (at most a few)."""
+    for attempt in range(4):
+        done: dict[str, bool] = {}
+
+        def turn(page: Page, rng: random.Random, done: dict[str, bool] = done) -> bool:
+            p = page.page
+            acts = page.actions()
+            if "prophet" in acts:
+                assert "judge every later play" in p.locator("#actions .explained").first.inner_text()
+                page.press(page.action("prophet"))
+                done["prophet"] = True
+                return True
+            if "no play" not in acts:
+                return False  # judging, or an offer already taken
+            p.wait_for_selector("#felt .main-line .main-card")  # drawn by the game's own script, once loaded
+            main = p.eval_on_selector_all("#felt .main-line .main-card", "cs => cs.map(c => c.dataset.card)")
+            hand = page.hand()
+            right = [c for c in hand if _colour(c) != _colour(main[-1])]
+            if not done.get("prophet") and not done.get("asked") and right:
+                done["asked"] = True  # one right card: the offer comes (unless there is a prophet)
+                page.press(page.action(right[0]))
+                return True
+            if not done.get("string") and len(hand) >= 3:
+                first = right[0] if right else hand[0]
+                second = next((c for c in hand if _colour(c) != _colour(first)), None)
+                if second is not None:
+                    page.select([first, second])
+                    string = p.locator("#actions button.action.string")
+                    assert string.get_attribute("data-action") == f"{first} {second}"
+                    page.press(string)
+                    for card in (first, second):  # on the layout now: the main line, or under it
+                        p.wait_for_selector(f'#felt .main-line .card[data-card="{card}"]')
+                    done["string"] = True
+                    return True
+            if not done.get("no play") and done.get("string"):
+                assert "smaller one" in p.locator("#actions .explained").first.inner_text()
+                page.press(page.action("no play"))
+                done["no play"] = True
+                return True
+            return False
+
+        page = play_game(browser, server, shots, "eleusis", ["random", "human", "greedy", "greedy"], seat=1,
+                         turn=turn, rng_seed=attempt)  # fmt: skip
+        try:
+            assert page.errors == []
+            if set(done) >= {"prophet", "string", "no play"}:
+                end = page.page.locator("#end").inner_text()
+                assert "Round over:" in end and "win" in end
+                assert end.count("card.color != prev.color") == 1  # the rule, once
+                assert "God" in page.page.locator('#players .player[data-seat="0"]').inner_text()
+                assert page.page.locator('#players .player[data-seat="0"] .fact.score').count() == 1
+                return
+        finally:
+            page.close()
+    raise AssertionError(
+        f"no table of {attempt + 1} let the seat play a string, a no-play and become prophet"
+    )
+
+
+@pytest.mark.parametrize("game", ["aegis", "gunsore"])
+def test_a_trick_game(game, server, browser, shots):
+    ended: list[str] = []
+
+    def turn(page: Page, rng: random.Random) -> bool:
+        p = page.page
+        if p.locator("#result").is_visible():  # a season just ended: what it came to
+            ended.append(p.locator("#result").inner_text())
+            p.click("#result-close")
+            assert p.locator("#result").is_hidden()
+        if game != "aegis":
+            return False
+        # an exchange: pick two cards, press their exchange
+        if not page.action("keep").count() or len(page.hand()) < 2:
+            return False
+        cards = page.hand()[:2]
+        page.select(cards)
+        assert p.locator("#hand .card.selected").count() == 2
+        wanted = p.locator(f'#actions button.action[data-action="exchange {cards[0]} {cards[1]}"]')
+        if not wanted.count():
+            return False
+        assert (
+            p.locator("#actions button.action").first.get_attribute("data-action")
+            == f"exchange {cards[0]} {cards[1]}"
+        )
+        page.press(wanted)
+        return True
+
+    page = play_game(browser, server, shots, game, ["human", "greedy"], turn=turn)
+    try:
+        p = page.page
+        history = p.locator("#history").inner_text()
+        if "season scored" in history or "new season" in history or "season 2" in history:
+            assert ended, "a season ended and the page did not say what it came to"
+        for text in ended:
+            assert "is over" in text and "player" in text
+        chips = [p.locator(f'#players .player[data-seat="{i}"]').inner_text() for i in range(2)]
+        for chip in chips:
+            assert "score" in chip and ("master" in chip.lower() or "slave" in chip.lower()
+                                         or "attacker" in chip.lower() or "defender" in chip.lower())  # fmt: skip
+        assert "Game over" in p.locator("#end-title").inner_text()
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+# -- the lobby --------------------------------------------------------------------------------
+
+
+def test_the_lobby_form_and_its_errors_in_words(server, browser, shots):
+    listing = has_table_list(server)
+    page = Page(browser, server.url + "/")
+    try:
+        p = page.page
+        p.wait_for_selector("#options-form label")
+        p.select_option("#game", "haggis")
+        assert p.locator('#options-form [data-option="target"] input').input_value() == "250"
+        assert p.locator('#options-form [data-option="bomb_trick"] select').count() == 1
+        p.fill("#option-target", "30")
+        p.fill("#option-bets", "15")
+        page.shot(shots, "lobby")
+        p.click("#create")
+        p.locator("a.join").first.wait_for()
+        table = Page(browser, server.url + p.locator("a.join").first.get_attribute("href"))
+        try:
+            table.page.wait_for_selector("#hand .card")
+            assert "playing to" in table.page.locator("#felt").inner_text()
+            assert "30" in table.page.locator("#felt").inner_text()
+            table.wait_turn()
+            assert table.action("bet 15").count() == 1 and table.action("bet 30").count() == 0
+            assert table.errors == []
+        finally:
+            table.close()
+        # a misspelt option through the JSON box: refused in words, with the nearest name
+        p.click("#options-json-box summary")
+        p.fill("#options", '{"targt": 50}')
+        p.click("#create")
+        p.wait_for_selector("#lobby-error:not([hidden])")
+        error = p.locator("#lobby-error").inner_text()
+        assert error == ("no rule option 'targt' for haggis (options: target, bomb_trick, first_out_bonus, bets); "
+                         "did you mean target?")  # fmt: skip
+        assert "__init__" not in error
+        # a value out of range: the form's field knows its limits (the browser says so
+        # before sending), and the server refuses it in words, even for a rule God
+        # writes later
+        p.fill("#options", "")
+        p.select_option("#game", "eleusis")
+        p.fill("#option-hand_size", "-5")
+        assert p.eval_on_selector("#option-hand_size", "e => e.validity.rangeUnderflow")
+        p.fill("#option-hand_size", "14")
+        p.fill("#options", '{"hand_size": -5}')
+        p.click("#create")
+        p.wait_for_function("() => document.querySelector('#lobby-error').textContent.includes('hand_size')")
+        assert (
+            p.locator("#lobby-error").inner_text()
+            == "eleusis: rule option hand_size is a whole number at least 1, not -5"
+        )
+        assert p.locator("#open").is_hidden() or listing
+        # without GET /tables the lobby asks once and shows no list: that answer is the
+        # one console line allowed
+        allowed = [
+            "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+        ]  # the refusals
+        if not listing:
+            allowed += ["Failed to load resource: the server responded with a status of 405 (Method Not Allowed)",
+                        "Failed to load resource: the server responded with a status of 404 (Not Found)"]  # fmt: skip
+        assert [e for e in page.errors if e not in allowed] == []
+    finally:
+        page.close()
+
+
+def test_a_favicon_and_no_console_error_on_the_pages(server, browser):
+    with urllib.request.urlopen(f"{server.url}/favicon.ico", timeout=10) as answer:
+        assert answer.headers["content-type"].startswith("image/svg+xml")
+        assert b"<svg" in answer.read()
+
+
+# -- drawn from messages: a spectator, a game without a layout, the clock, the step ----------------
+
+
+def _mock_page(
+    browser: Any, server: ServeProcess, path: str, messages: list[dict[str, Any]]
+) -> tuple[Page, list[Any]]:
+    """The table page at ``path``, its socket answered by the test: every message in
+    ``messages`` once the page has said who it is; what the page sends is kept."""
+    sent: list[Any] = []
+
+    def handler(ws: Any) -> None:
+        def on_message(text: Any) -> None:
+            sent.append(json.loads(text))
+            if len(sent) == 1:
+                for msg in messages:
+                    ws.send(json.dumps(msg))
+
+        ws.on_message(on_message)
+
+    context = browser.new_context(viewport=DESKTOP)
+    context.route_web_socket("**/ws/**", handler)
+    # the table page, also at /watch/ID on a server that has no spectators yet
+    context.route(
+        "**/watch/*", lambda route: route.fulfill(response=route.fetch(url=server.url + "/table/mock"))
+    )
+    page = Page.__new__(Page)
+    page.context, page.errors = context, []
+    page.page = context.new_page()
+    page.context.set_default_timeout(TIMEOUT)
+    page.page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.page.goto(server.url + path)
+    return page, sent
+
+
+def _played(game: str, seats: list[str], actions: int, seed: str = "w52") -> GameTable:
+    table, _ = GameTable.create("mock", game, seats, rules=SHORT.get(game), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if table.to_act is None:
+            break
+        action = rng.choice(table.game.legal_actions(table.state))
+        table.commit(table.after(action), action)
+    return table
+
+
+def test_a_spectator_sees_the_table_and_no_hand(server, browser, shots):
+    """The message of WEBPROTO's spectator (``seat`` null, a view without a hand), as a
+    server that lets people watch sends it to ``/watch/ID``."""
+    table = _played("haggis", ["human", "greedy"], 7)
+    msg = table.message(0)
+    view = dict(msg["view"])
+    view.pop("hand")
+    msg.update(seat=None, seat_name=None, spectator=True, legal=[], groups=[], view=view,
+               clock={"seat": msg["to_act"], "remaining": 75.0, "per_move": 90})  # fmt: skip
+    page, sent = _mock_page(browser, server, "/watch/mock", [msg])
+    try:
+        p = page.page
+        p.wait_for_function("() => document.body.dataset.status === 'play'")
+        assert sent[0] == {"type": "watch"}
+        assert p.locator("#who").inner_text() == "watching"
+        assert p.locator("#hand-box").is_hidden() and p.locator("#actions-box").is_hidden()
+        assert p.locator("#players .player").count() == 2
+        assert "to beat" in p.locator("#felt").text_content()
+        clock = p.locator("#clock").inner_text()
+        assert clock.startswith(f"player {msg['to_act']} has 1:1")  # 75 s, counting down
+        page.shot(shots, "spectator")
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_every_act_carries_the_step_it_answers(server, browser):
+    table = _played("gunsore", ["human", "human"], 0)
+    msg = table.message(table.to_act)
+    assert msg["legal"]
+    page, sent = _mock_page(browser, server, "/table/mock#key", [msg])
+    try:
+        page.page.locator("#actions button.action").first.click()
+        page.page.wait_for_function("() => true")
+        page.page.wait_for_timeout(100)
+        assert sent[0] == {"type": "join", "token": "key"}
+        assert (
+            sent[1]["type"] == "act" and sent[1]["step"] == msg["step"] and sent[1]["action"] in msg["legal"]
+        )
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_a_game_without_a_layout_gets_the_generic_page(server, browser):
+    sys.path.insert(0, str(ROOT / "examples" / "knockout"))
+    import knockout  # noqa: F401  (registers the outside game)
+
+    table, _ = GameTable.create("mock", "knockout", ["human", "random", "random"], seed="k")
+    msg = table.message(0)
+    assert msg["layout"] is None
+    page, _ = _mock_page(browser, server, "/table/mock#key", [msg])
+    try:
+        p = page.page
+        p.wait_for_selector("#hand .card")
+        assert p.locator("#felt.generic").count() == 1
+        assert p.locator("#actions button.action").count() >= 1
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_gods_page_shows_the_rule_and_every_score(server, browser):
+    table = _played("eleusis", ["human", "human", "random", "random"], 0)
+    table.set_rule(0, "card.color != prev.color")
+    rng = random.Random(3)
+    for _ in range(6):
+        action = rng.choice(table.game.legal_actions(table.state))
+        table.commit(table.after(action), action)
+    msg = table.message(0)
+    page, _ = _mock_page(browser, server, "/table/mock#key", [msg])
+    try:
+        p = page.page
+        p.wait_for_selector("#felt .main-card")
+        assert p.locator("#hand-box").is_hidden()  # God holds no cards
+        assert "card.color != prev.color" in p.locator("#felt").inner_text()
+        scores = p.locator("#players .fact.score")
+        assert scores.count() == 4  # God's too
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_the_lobby_lists_open_tables_as_the_server_sends_them(server, browser):
+    """``GET /tables`` and ``POST /tables/{id}/seats/{seat}`` in WEBPROTO's shapes (a
+    server that lists tables answers so; here the browser's routes answer)."""
+    listing = {
+        "tables": [
+            {
+                "id": "abc",
+                "game": "haggis",
+                "title": "Haggis",
+                "players": 2,
+                "status": "play",
+                "seats": [
+                    {"name": "player 0", "kind": "human", "free": False},
+                    {"name": "player 1", "kind": "human", "free": True},
+                ],
+                "watch": "/watch/abc",
+                "clock": 60,
+            }
+        ]
+    }
+    taken: list[str] = []
+
+    made: list[Any] = []
+
+    def tables(route: Any) -> None:
+        if route.request.method == "GET":
+            route.fulfill(json=listing)
+        else:
+            made.append(route.request.post_data_json)
+            answer = {"id": "new", "links": [{"seat": 0, "name": "player 0", "url": "/table/new#K"}],
+                      "waits_for_rule": False, "watch": "/watch/new"}  # fmt: skip
+            route.fulfill(status=201, json=answer)
+
+    def seat(route: Any) -> None:
+        taken.append(route.request.url)
+        route.fulfill(json={"url": "/table/abc#TOKEN"})
+
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(TIMEOUT)
+    context.route("**/tables", tables)
+    context.route("**/tables/abc/seats/1", seat)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#open:not([hidden]) li")
+        row = page.locator('#open-list li[data-table="abc"]').inner_text()
+        assert "Haggis" in row and "60 s a move" in row and "player 1: free" in row
+        assert page.locator("#open-list a.watch").get_attribute("href") == "/watch/abc"
+        assert page.locator("#open-list button.take").count() == 1  # the free seat only
+        # the table's choices go with a new table, when they differ from the defaults
+        page.select_option("#game", "haggis")
+        page.uncheck("#spectators")
+        page.check("#listed")
+        page.select_option("#clock", "60")
+        page.select_option("#on-timeout", "forfeit")
+        page.click("#create")
+        page.wait_for_selector("#watch:not([hidden]) a.watch")
+        assert made == [{"game": "haggis", "seats": ["human", "random"], "rules": {},
+                         "spectators": False, "listed": True, "clock": 60, "on_timeout": "forfeit"}]  # fmt: skip
+        page.click("#open-list button.take")
+        page.wait_for_url("**/table/abc#TOKEN")
+        assert taken == [f"{server.url}/tables/abc/seats/1"]
+        # the table abc does not exist on this server: its page says so, no more
+        page.wait_for_function("() => document.querySelector('#status').textContent !== 'connecting…'")
+        assert errors == []
+    finally:
+        context.close()
