@@ -426,7 +426,8 @@ def test_induce_finds_the_most_probable_rule_of_a_small_space_by_brute_force() -
         best = max(fitting, key=lambda h: h.weight)
         assert best.weight <= found.weights[0] + 1e-12, text
         assert s.fingerprint(best) in held, (text, best.text())
-        assert _fits(induce(obs, limit=1)[0], obs)
+        # correctness, not speed: a loaded machine must not run out of the default second
+        assert _fits(induce(obs, limit=1, time_limit=60)[0], obs)
     assert checked >= 2
 
 
@@ -455,10 +456,10 @@ def test_induce_handles_rejected_starters_and_bad_input() -> None:
         Observation((), parse_card("KS"), True),
         Observation(parse_cards("KS"), parse_card("QS"), True),
     ]
-    rules = induce(obs, limit=3)
+    rules = induce(obs, limit=3, time_limit=60)
     assert rules and all(_fits(r, obs) for r in rules)
     assert all(r.start_tree is not None for r in rules)
-    assert induce([]) != ()
+    assert induce([], time_limit=60) != ()
     with pytest.raises(CardRulesError):
         induce(["not an observation"])  # type: ignore[list-item]
     moon = Card(5, Suit.MOONS)  # a card of no standard deck: its suit is in no atom's tables
