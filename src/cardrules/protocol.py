@@ -158,6 +158,11 @@ class SearchHooks:
         just changed.  The search then rewards a hand by what it does to the chance of
         winning the game, not by its points (Gunsore: a lead of 20 points matters more
         with few cards left in the stock than with many).
+    ``strong(seed, time_per_move=None) -> agent``
+        the game's strongest agent when it is not the search agent (New Eleusis: the
+        scientist at the table, :class:`cardrules.eleusis.player.TableScientist`), which
+        :func:`cardrules.agents.strong_agent` makes (``time_per_move`` its budget in
+        seconds when given).
     """
 
     settings: Mapping[str, Any] | None = None
@@ -168,6 +173,7 @@ class SearchHooks:
     evaluate: Callable[[Any], list[float]] | None = None
     candidates: Callable[[Any, tuple[Any, ...]], tuple[Any, ...]] | None = None
     outlook: Callable[[Any], list[float]] | None = None
+    strong: Callable[..., Any] | None = None
 
 
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}

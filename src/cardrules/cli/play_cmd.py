@@ -59,6 +59,7 @@ examples:
   cardrules play eleusis                    you: scientist 1; the rest: computer
   cardrules play eleusis --seat 0 --rule 'card.rank > prev.rank'    you are God
   cardrules play eleusis --hot-seat --players 4   several people at one keyboard
+  cardrules play eleusis --god computer --players 4   the computer chooses the secret rule
   cardrules play gunsore --auto --seed 1    watch the computer play both seats"""
 
 
@@ -95,6 +96,12 @@ def register(sub: Any) -> None:
         "a file, FILE:NAME or the text itself (default: the game's own; Eleusis: alternating colours)",
     )
     p.add_argument("--name", help="which rule of the --rule file, when it holds several")
+    p.add_argument(
+        "--god",
+        choices=["computer"],
+        help="New Eleusis: the computer chooses the secret rule (cardrules.eleusis.choose_rule, "
+        "from the seed) and reveals it at the end",
+    )
     p.add_argument("--auto", action="store_true", help="the computer plays every seat; you watch")
     p.add_argument("--hot-seat", action="store_true", help="every seat is typed at this keyboard")
     p.add_argument(
@@ -159,6 +166,18 @@ def _has_strong_agent(game: GameDef[Any, Any]) -> bool:
     return game.greedy_agent is not None or (game.search is not None and game.search.settings is not None)
 
 
+def _computer_god(game: GameDef[Any, Any], rule: str | None, players: int, seed: str) -> Any:
+    """``--god computer``: the rules with the secret rule New Eleusis's computer God
+    chooses for ``seed`` (it is revealed with the round's summary)."""
+    if game.name != "eleusis":
+        raise CardRulesError(f"--god is for New Eleusis; {game.name} has no god")
+    if rule is not None:
+        raise CardRulesError("--god computer chooses the rule: give it or --rule, not both")
+    from ..eleusis import Rules, choose_rule
+
+    return Rules(secret=choose_rule(players=players, seed=seed))
+
+
 def run(args: argparse.Namespace) -> int:
     game = args.game
     g = GAMES[game]
@@ -174,10 +193,12 @@ def run(args: argparse.Namespace) -> int:
         raise CardRulesError("--auto and --hot-seat exclude each other")
     rules = rules_from_arg(g, args.rule, args.name) if args.rule else None
     n = g._players(args.players)
+    seed = args.seed if args.seed is not None else str(random.randrange(10**9))
+    if args.god is not None:
+        rules = _computer_god(g, args.rule, n, seed)
     seat = args.seat if args.seat is not None else g.default_seat
     if not 0 <= seat < n:
         raise CardRulesError(f"--seat must be a seat from 0 to {n - 1}, not {seat}")
-    seed = args.seed if args.seed is not None else str(random.randrange(10**9))
     state = g.new_game(rules, players=n, seed=seed)
     if args.auto:
         people: set[int] = set()

@@ -65,6 +65,8 @@ from .rules import Marker as Marker
 from .rules import Phase as Phase
 from .rules import SideLine as SideLine
 from .rules import Task as Task
+from .god import choose_rule
+from .player import TableScientist
 from .sampler import _sampler
 from .science import ScienceRound, Scientist, guess_is_right, play_science
 from .text import _HELP, Layout, _after_action, _rules_from_text, describe, layout_text, read_action, summary
@@ -181,6 +183,7 @@ def render(state: State, player: int | None = None) -> str:
 
 
 __all__ += ["parse_action", "render"]
+__all__ += ["TableScientist", "choose_rule"]
 __all__ += ["Observation", "ScienceRound", "Scientist", "guess_is_right", "induce", "play_science"]
 
 
@@ -228,7 +231,7 @@ GAME: Final = GameDef(
     sampler=_sampler,
     greedy_agent=GreedyAgent,
     encoding=EleusisEncoding,
-    search=SearchHooks(reward_scale=4.0, standing=_standing),
+    search=SearchHooks(reward_scale=4.0, standing=_standing, strong=TableScientist),
     module=__name__,
 )
 register_game(GAME)
