@@ -88,13 +88,13 @@ def _draw(rng: random.Random) -> Hypothesis | None:
 
 def _plays_like_a_table_rule(rule: Rule, rng: random.Random, walks: int = 4, length: int = 40) -> bool:
     """Whether ``rule`` takes between :data:`MIN_RATE` and :data:`MAX_RATE` of the cards
-    on random lines it builds (from random starters it takes), and never leaves a line
-    with no right card nor with every card right at every step."""
+    on random lines it builds (from random starters it takes), leaves no line it builds
+    (from any starter) with no right card, and not every card right at every step."""
     rates: list[float] = []
+    starters = [c for c in _DECK if rule.accepts_start(c)]
+    if not starters or not all(any(rule.accepts((s,), c) for c in _DECK) for s in starters):
+        return False  # a starter after which no card is right
     for _ in range(walks):
-        starters = [c for c in _DECK if rule.accepts_start(c)]
-        if not starters:
-            return False
         line = [rng.choice(starters)]
         for _ in range(length):
             ok = [c for c in _DECK if rule.accepts(line, c)]

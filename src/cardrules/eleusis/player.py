@@ -27,23 +27,27 @@ string and a no-play is right, and plays for cards shed:
   :data:`PROPHET_SURE` of the probability, and judges as prophet by the probability of
   the verdict under all its hypotheses.
 
-A decision takes the search's time (``time_per_move``, by default 0.5 s, of which the
-search uses 80%) and a few milliseconds more.
+A decision takes the search's time (``time_per_move``, by default 0.3 s, of which the
+search uses 80%) and a few milliseconds more; between two full searches (every
+:data:`FRESH_EVERY` observations) the hypotheses found are filtered by the new
+observations, which takes milliseconds.
 """
 
 from __future__ import annotations
 
 import math
+import time
 import zlib
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Final
 
 from ..agents import SeededAgent
 from ..cards import Card, canonical
 from ..errors import CardRulesError
-from .induction import Hypothesis, searcher
+from .induction import Hypothesis, Observation, Ranked, ranked, searcher
 from .rules import BecomeProphet, Judge, NoPlay, Pass, Play, View
-from .science import Belief, Scientist, observations_from_view
+from .science import Belief, Scientist, _main_line, observations_from_view, unknown_rate, unknown_weight
 
 __all__ = ["INFO_VALUE", "PROPHET_SURE", "TableScientist"]
 
@@ -76,7 +80,7 @@ class TableScientist(SeededAgent):
 
     SEED_PREFIX = "eleusis-scientist"
 
-    def __init__(self, seed: object = None, *, time_per_move: float = 0.5) -> None:
+    def __init__(self, seed: object = None, *, time_per_move: float = 0.3) -> None:
         super().__init__(seed)
         self.time_per_move = time_per_move
         number = None if seed is None else zlib.crc32(repr(seed).encode())
@@ -89,7 +93,15 @@ class TableScientist(SeededAgent):
         probability left to "a rule the search does not know" and the chance that it
         accepts a card."""
         observations = observations_from_view(view)
-        b = self.scientist.belief(observations)
+        searcher()  # made once per process: its setup is not this decision's search time
+        found = _ranked(observations, time.perf_counter() + 0.8 * self.time_per_move)
+        total = math.fsum(found.weights) + unknown_weight(observations)
+        b = Belief(
+            found.hypotheses,
+            tuple(w / total for w in found.weights),
+            _main_line(observations),
+            unknown_rate(observations),
+        )
         hyps = list(b.hypotheses[:COUNTED])
         probs = list(b.probabilities[:COUNTED])
         unknown = max(0.0, 1.0 - math.fsum(b.probabilities))
@@ -194,6 +206,70 @@ class TableScientist(SeededAgent):
             if value > best_value + 1e-9:
                 best = NoPlay()
         return best if best is not None else legal[0]
+
+
+# -- the search, kept from one decision to the next ------------------------------------
+
+#: The search's answers for recent layouts (shared by every player of the process, so
+#: that a player made anew for every move, as at the web table, reuses them): the
+#: observations, the hypotheses and their weights, and how many observations the last
+#: full search had.
+_FOUND: OrderedDict[frozenset[Observation], tuple[Ranked, int]] = OrderedDict()
+#: How many layouts are kept.
+KEPT_LAYOUTS: Final = 256
+#: How many observations may be added to those of a full search before the search is
+#: run again: in between, the hypotheses it found are filtered by the new observations
+#: (a rule consistent with more observations is consistent with fewer), which takes
+#: milliseconds.  The search keeps only the most probable rules it finds, so a rule it
+#: left out may come to the fore as observations rule the others out: hence the fresh
+#: searches, and one whenever filtering leaves fewer than :data:`FEWEST` hypotheses of
+#: twice as many.
+FRESH_EVERY: Final = 6
+#: The fewest hypotheses the filtering of a large answer may leave before the search
+#: is run again.
+FEWEST: Final = 200
+
+
+def _ranked(observations: Sequence[Observation], deadline: float) -> Ranked:
+    """The search's answer (:func:`~cardrules.eleusis.induction.ranked`) for
+    ``observations``, from the kept answers when a recent layout is a part of this one
+    (see :data:`FRESH_EVERY`)."""
+    key = frozenset(observations)
+    hit = _FOUND.get(key)
+    if hit is not None:
+        _FOUND.move_to_end(key)
+        return hit[0]
+    base: frozenset[Observation] | None = None
+    for known in reversed(_FOUND):
+        if len(known) <= len(key) and known <= key and (base is None or len(known) > len(base)):
+            base = known
+    found: Ranked | None = None
+    searched = len(key)
+    if base is not None:
+        kept, at = _FOUND[base]
+        new = [o for o in observations if o not in base]
+        if len(key) - at <= FRESH_EVERY and all(o.line for o in new):
+            found = _filtered(kept, new)
+            if len(found.hypotheses) < FEWEST <= len(kept.hypotheses) // 2:
+                found = None  # a large answer, perhaps cut short, filtered to a few
+            else:
+                searched = at
+    if found is None:
+        found = ranked(observations, deadline=deadline)
+    _FOUND[key] = (found, searched)
+    while len(_FOUND) > KEPT_LAYOUTS:
+        _FOUND.popitem(last=False)
+    return found
+
+
+def _filtered(found: Ranked, new: Sequence[Observation]) -> Ranked:
+    """The hypotheses of ``found`` that give every verdict of ``new``."""
+    if not new or not found.hypotheses:
+        return found
+    values = _masks(found.hypotheses, [(o.line, o.card) for o in new])
+    target = sum(1 << j for j, o in enumerate(new) if o.accepted)
+    keep = [i for i, v in enumerate(values) if v == target]
+    return Ranked(tuple(found.hypotheses[i] for i in keep), tuple(found.weights[i] for i in keep))
 
 
 # -- chances --------------------------------------------------------------------------
