@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from cardrules import eleusis
-from cardrules.eleusis import GreedyAgent, Judge, NoPlay, Play, choose_rule, compile_rules
+from cardrules.eleusis import GreedyAgent, Judge, Play, choose_rule, compile_rules
 from cardrules.eleusis.player import TableScientist
 from cardrules.simulation import play
 
@@ -60,12 +60,15 @@ class _Watch:
     def __init__(self, agent: Any) -> None:
         self.agent = agent
         self.times: list[float] = []
+        self.cpu: list[float] = []
         self.prophet = 0
 
     def __call__(self, view: Any, legal: Any) -> Any:
         t = time.perf_counter()
+        c = time.process_time()
         action = self.agent(view, legal)
         self.times.append(time.perf_counter() - t)
+        self.cpu.append(time.process_time() - c)
         if type(action).__name__ == "BecomeProphet":
             self.prophet += 1
         return action
@@ -121,6 +124,10 @@ def duel(kind: str, k: int) -> dict[str, Any]:
         "overthrown": seat in final.former_prophets and final.prophet != seat,
         "max_s": max(watch.times, default=0.0), "mean_s": sum(watch.times) / max(1, len(watch.times)),
         "decisions": len(watch.times),
+        "max_cpu": max(watch.cpu, default=0.0),
+        "mean_cpu": sum(watch.cpu) / max(1, len(watch.cpu)),
+        "over_1s": sum(t > 1.0 for t in watch.times),
+        "cpu_over_1s": sum(t > 1.0 for t in watch.cpu),
     }  # fmt: skip
 
 
@@ -129,11 +136,14 @@ def selfplay(kind: str, k: int) -> dict[str, Any]:
     watches = [_Watch(TableScientist(f"{k}:{p}")) for p in range(1, PLAYERS)]
     final, calls, right, n = _round([GreedyAgent(k), *watches], k, rule)
     times = [t for w in watches for t in w.times]
+    cpu = [t for w in watches for t in w.cpu]
     return {
         "mode": "self", "rules": kind, "k": k, "rule": name, "scores": list(final.scores),
         "over": final.is_over, "actions": n, "prophets": sum(w.prophet for w in watches),
         "overthrown": len(final.former_prophets) - (final.prophet is not None), "calls": calls, "right_calls": right,
         "max_s": max(times, default=0.0), "mean_s": sum(times) / max(1, len(times)), "decisions": len(times),
+        "max_cpu": max(cpu, default=0.0), "mean_cpu": sum(cpu) / max(1, len(cpu)),
+        "over_1s": sum(t > 1.0 for t in times), "cpu_over_1s": sum(t > 1.0 for t in cpu),
     }  # fmt: skip
 
 
@@ -182,15 +192,26 @@ def summary(paths: list[str]) -> None:
                 for seat in (1, 2, 3):
                     sr = [r for r in rs if r["seat"] == seat]
                     if sr:
-                        print(f"    seat {seat}: {len(sr)} rounds, wins {sum(r['win'] for r in sr) / len(sr):.1%}")
+                        print(
+                            f"    seat {seat}: {len(sr)} rounds, wins {sum(r['win'] for r in sr) / len(sr):.1%}"
+                        )
             else:
                 calls = sum(r["calls"] for r in rs)
                 right = sum(r["right_calls"] for r in rs)
                 lo, hi = _wilson(right, calls)
-                print(f"  rounds ended: {sum(r['over'] for r in rs)} of {n}; a prophet in"
-                      f" {sum(r['prophets'] > 0 for r in rs)}; overthrown {sum(r['overthrown'] for r in rs)} times")
+                print(
+                    f"  rounds ended: {sum(r['over'] for r in rs)} of {n}; a prophet in"
+                    f" {sum(r['prophets'] > 0 for r in rs)}; overthrown {sum(r['overthrown'] for r in rs)} times"
+                )
                 print(f"  prophets' calls right: {right} of {calls} ({right / max(1, calls):.1%}"
                       f" [{lo:.1%}, {hi:.1%}])")  # fmt: skip
+            if "max_cpu" in rs[0]:
+                decisions = sum(r["decisions"] for r in rs)
+                print(
+                    f"  processor seconds a decision: mean {sum(r['mean_cpu'] * r['decisions'] for r in rs) / decisions:.3f},"
+                    f" slowest {max(r['max_cpu'] for r in rs):.2f}; over 1 s: {sum(r['cpu_over_1s'] for r in rs)}"
+                    f" of {decisions} decisions (wall clock: {sum(r['over_1s'] for r in rs)})"
+                )
             times = [r["max_s"] for r in rs]
             means = [r["mean_s"] for r in rs]
             print(f"  seconds a decision: mean {sum(means) / n:.2f}, slowest {max(times):.2f};"

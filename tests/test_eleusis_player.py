@@ -4,15 +4,15 @@ the computer God (choose_rule), on stacked decks and a few quick rounds."""
 import random
 
 import pytest
+from eleusis_helpers import fresh, game
 
+from cardrules import CHANCE
 from cardrules import eleusis as E
 from cardrules.agents import make_agent, strong_agent
 from cardrules.cards import standard_deck
 from cardrules.eleusis.player import TableScientist
 from cardrules.simulation import play as play_round
 from cardrules.web.table import GameTable
-
-from eleusis_helpers import game
 
 RED = "card is red"
 
@@ -67,12 +67,17 @@ def test_the_layout_makes_the_rule_sharp(known):
     assert agent.sure(E.view(known, p)) >= 0.9
 
 
-def test_it_plays_cards_the_sharply_known_rule_accepts(known):
-    state = known
+def _with_red(state):
+    """The round from ``state`` on to the turn of a scientist who holds a red card."""
     while not any(_red(c) for c in state.hands[state.to_act]):
         state = E.apply(state, E.Play((state.hands[state.to_act][0],)))
         if type(E.legal_actions(state)[0]) in (E.BecomeProphet, E.Pass):
             state = E.apply(state, E.Pass())
+    return state
+
+
+def test_it_plays_cards_the_sharply_known_rule_accepts(known):
+    state = _with_red(known)
     p = state.to_act
     action = _agent()(E.view(state, p), E.legal_actions(state))
     assert type(action) is E.Play
@@ -99,7 +104,7 @@ def test_it_becomes_prophet_when_sure_and_not_before(known):
     assert E.BecomeProphet() in legal
     assert agent(E.view(state, p), legal) == E.Pass()
     # once the rule is sharp, after a play it takes the offer
-    state = known
+    state = _with_red(known)
     p = state.to_act
     state = E.apply(state, agent(E.view(state, p), E.legal_actions(state)))
     legal = E.legal_actions(state)
@@ -132,6 +137,8 @@ def test_as_prophet_it_judges_by_the_rule(known):
         if right:
             assert secret.accepts(state.main, call.card)
         state = E.apply(pending, call)
+        while state.to_act is CHANCE:
+            state = fresh(state)
         if state.is_over:
             break
         if type(E.legal_actions(state)[0]) in (E.BecomeProphet, E.Pass):

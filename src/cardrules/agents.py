@@ -127,9 +127,12 @@ def strong_agent(
     """
     g = _game(game)
     if g.search is not None and g.search.strong is not None:
-        if time_per_move is not None:
-            return g.search.strong(seed, time_per_move=time_per_move)
-        return g.search.strong(seed)
+        made: Agent = (
+            g.search.strong(seed)
+            if time_per_move is None
+            else g.search.strong(seed, time_per_move=time_per_move)
+        )
+        return made
     found = _search_settings(g)
     if found is None:
         return greedy_agent(g, seed)

@@ -208,7 +208,10 @@ class GameDef(Generic[S, R]):
         ``"player N"``: ``{0: "God"}``; see :meth:`seat_name`);
     rules from text
         ``rules_from_text(text, name)``: the ``Rules`` a person writes as text (New
-        Eleusis: a secret rule; ``name`` picks one of several named rules);
+        Eleusis: a secret rule; ``name`` picks one of several named rules), and
+        ``rule_chooser(players, seed) -> text``: the rules the computer writes when no
+        person does (New Eleusis's computer God, :func:`cardrules.eleusis.choose_rule`;
+        the same text for the same seed);
     tools
         ``sampler(view, rules) -> draw(rng) -> State`` (see :meth:`sampler`),
         ``view_type`` (the class of the game's views, which :meth:`sampler` checks;
@@ -255,6 +258,7 @@ class GameDef(Generic[S, R]):
         encoding: Callable[[R, int], Any] | None = None,
         module: str | None = None,
         view_type: type | None = None,
+        rule_chooser: Callable[[int, object], str] | None = None,
     ) -> None:
         if not isinstance(name, str) or not name.isidentifier():
             raise CardRulesError(f"a game's name must be a Python identifier, not {name!r}")
@@ -294,6 +298,8 @@ class GameDef(Generic[S, R]):
         self.seat_names: Mapping[int, str] = dict(seat_names or {})
         #: ``rules_from_text(text, name) -> Rules``, or ``None``
         self.rules_from_text = rules_from_text
+        #: ``rule_chooser(players, seed) -> text``: the rules the computer writes, or ``None``
+        self.rule_chooser = rule_chooser
         #: ``greedy_agent(seed) -> agent``, or ``None``
         self.greedy_agent = greedy_agent
         #: what a search may use of the game (``None``: nothing beyond its rules)

@@ -167,15 +167,14 @@ def _has_strong_agent(game: GameDef[Any, Any]) -> bool:
 
 
 def _computer_god(game: GameDef[Any, Any], rule: str | None, players: int, seed: str) -> Any:
-    """``--god computer``: the rules with the secret rule New Eleusis's computer God
-    chooses for ``seed`` (it is revealed with the round's summary)."""
-    if game.name != "eleusis":
-        raise CardRulesError(f"--god is for New Eleusis; {game.name} has no god")
+    """``--god computer``: the rules with the secret rule the game's computer God
+    chooses for ``seed`` (its ``rule_chooser``: New Eleusis's
+    :func:`cardrules.eleusis.choose_rule`); the round's summary reveals it."""
+    if game.rule_chooser is None or game.rules_from_text is None:
+        raise CardRulesError(f"--god computer: {game.name} has no computer god")
     if rule is not None:
         raise CardRulesError("--god computer chooses the rule: give it or --rule, not both")
-    from ..eleusis import Rules, choose_rule
-
-    return Rules(secret=choose_rule(players=players, seed=seed))
+    return game.rules_from_text(game.rule_chooser(players, seed), None)
 
 
 def run(args: argparse.Namespace) -> int:

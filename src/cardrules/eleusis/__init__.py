@@ -39,7 +39,9 @@ from . import agent as _agent
 from . import rules as _rules
 from .agent import GreedyAgent, _standing
 from .encoding import EleusisEncoding
+from .god import _chosen_text, choose_rule
 from .induction import Observation, induce
+from .player import TableScientist
 from .rules import MAX_STRINGS as MAX_STRINGS
 from .rules import (
     BecomeProphet,
@@ -65,8 +67,6 @@ from .rules import Marker as Marker
 from .rules import Phase as Phase
 from .rules import SideLine as SideLine
 from .rules import Task as Task
-from .god import choose_rule
-from .player import TableScientist
 from .sampler import _sampler
 from .science import ScienceRound, Scientist, guess_is_right, play_science
 from .text import _HELP, Layout, _after_action, _rules_from_text, describe, layout_text, read_action, summary
@@ -232,6 +232,7 @@ GAME: Final = GameDef(
     greedy_agent=GreedyAgent,
     encoding=EleusisEncoding,
     search=SearchHooks(reward_scale=4.0, standing=_standing, strong=TableScientist),
+    rule_chooser=_chosen_text,
     module=__name__,
 )
 register_game(GAME)

@@ -143,3 +143,10 @@ def _reads_the_card(h: Hypothesis) -> bool:
     found = atoms()
     judged = h.parts[1:] if h.kind == ITE else h.parts
     return not all(found[i].cond for i in judged)
+
+
+def _chosen_text(players: int, seed: object) -> str:
+    """The text of :func:`choose_rule`'s rule (the game's ``rule_chooser``, for the
+    command line's ``--god computer`` and the web table's computer God)."""
+    text: str = choose_rule(players=players, seed=seed).source
+    return text

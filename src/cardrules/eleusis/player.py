@@ -177,6 +177,7 @@ class TableScientist(SeededAgent):
         cards = canonical(set(hand))
         n = len(hand)
         sudden = bool(view.in_sudden_death)
+
         # what a wrong play costs (cards), by its length; in sudden death the player is
         # expelled and keeps its hand: the cards it could still shed are lost
         def cost(k: int) -> float:
@@ -322,7 +323,9 @@ def _chances(
     return [min(1.0, x) for x in out]
 
 
-def _none_right(b: Belief, unknown: float, rate: float, main: tuple[Card, ...], cards: Sequence[Card]) -> float:
+def _none_right(
+    b: Belief, unknown: float, rate: float, main: tuple[Card, ...], cards: Sequence[Card]
+) -> float:
     """The chance that the rule accepts none of ``cards`` after ``main``."""
     out = unknown * (1 - rate) ** len(cards)
     if not b.hypotheses or not cards:
@@ -346,7 +349,9 @@ def _information(
 ) -> list[float]:
     """What the verdict on each card tells of the rules (bits): its entropy less the
     part of it that is the unknown rule's coin."""
-    known = _chances(Belief(b.hypotheses, b.probabilities, b.line, rate), 0.0, rate, main, [(c,) for c in cards])
+    known = _chances(
+        Belief(b.hypotheses, b.probabilities, b.line, rate), 0.0, rate, main, [(c,) for c in cards]
+    )
     out = []
     for q in known:
         total = min(max(q + unknown * rate, 0.0), 1.0)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -27,7 +26,16 @@ from ..codec import encode_value
 from ..errors import CardRulesError
 from ..protocol import GAMES, GameDef, Shuffle
 
-__all__ = ["COMPUTER", "COMPUTER_KINDS", "HUMAN", "MAX_HISTORY", "GameTable", "TableError", "hash_token", "new_token"]
+__all__ = [
+    "COMPUTER",
+    "COMPUTER_KINDS",
+    "HUMAN",
+    "MAX_HISTORY",
+    "GameTable",
+    "TableError",
+    "hash_token",
+    "new_token",
+]
 
 #: the kind of a seat a person takes
 HUMAN: Final = "human"
@@ -80,16 +88,14 @@ def _with_options(game: GameDef[Any, Any], rules: Any, options: Mapping[str, Any
 
 
 def _computer_rule(game: GameDef[Any, Any], seats: Sequence[str], players: int, seed: str) -> str | None:
-    """The rule text a computer God chooses (the game module's ``choose_rule(players=,
-    seed=)``, New Eleusis's :func:`cardrules.eleusis.choose_rule`, with the table's
-    seed) when the seat that writes the rules is a computer's; else ``None``."""
-    choose = getattr(sys.modules.get(game.module or ""), "choose_rule", None)
-    if game.rules_from_text is None or choose is None:
+    """The rule text a computer God chooses (the game's ``rule_chooser``, New Eleusis's
+    :func:`cardrules.eleusis.choose_rule`, with the table's seed) when the seat that
+    writes the rules is a computer's; else ``None``."""
+    if game.rules_from_text is None or game.rule_chooser is None:
         return None
     if not any(seat < players and seats[seat] != HUMAN for seat in game.observer_seats):
         return None
-    text: str = choose(players=players, seed=seed).source
-    return text
+    return game.rule_chooser(players, seed)
 
 
 class GameTable:
@@ -100,8 +106,8 @@ class GameTable:
     God) is ``"human"`` when a person takes it; when the game's rules are written as
     text and no rule is given, that person writes them at the table (:meth:`set_rule`)
     before the game starts, and until then ``state`` is ``None``.  When that seat is the
-    computer's (:data:`COMPUTER`, or any computer kind) and no rule is given, the game
-    module's ``choose_rule`` picks it with the table's seed (New Eleusis's computer God,
+    computer's (:data:`COMPUTER`, or any computer kind) and no rule is given, the game's
+    ``rule_chooser`` picks it with the table's seed (New Eleusis's computer God,
     :func:`cardrules.eleusis.choose_rule`).  ``tokens`` are the seat tokens' hashes
     (:func:`~cardrules.web.table.hash_token`) of the human seats.
     """
