@@ -1,9 +1,9 @@
 """The scientist at the New Eleusis table (``strong_agent("eleusis")``) against the greedy
 players, and three of it against each other.
 
-    python benchmarks/bench_eleusis_table.py duel --rules god|unseen [--rounds 300] [--first 0]
+    python benchmarks/bench_eleusis_table.py duel --rules god|easy|hard|unseen [--rounds 300] [--first 0]
         [--jobs 1] [--out FILE.jsonl]
-    python benchmarks/bench_eleusis_table.py self --rules god|unseen [--rounds 60] [--out FILE.jsonl]
+    python benchmarks/bench_eleusis_table.py self --rules god|easy|hard|unseen [--rounds 60] [--out FILE.jsonl]
     python benchmarks/bench_eleusis_table.py summary FILE.jsonl ...
 
 ``duel``: 4-player rounds (God and three scientists).  The secret rule is drawn by the
@@ -18,7 +18,9 @@ its score is the highest among the scientists (a tie of ``k`` counts ``1/k``; a 
 is even).
 
 ``self``: three scientists; whether rounds end, how often a prophet is found and how
-often its calls are right (each call checked against the secret rule).
+often its calls are right (each call checked against the secret rule), and what God
+scores.  ``--rules easy`` and ``--rules hard`` draw the computer God's rules of those
+difficulties (``god`` is its default, medium).
 
 Each round is one line of JSON in ``--out``, so a long run can be summed up while it
 goes (``summary``), with 95% intervals (Wilson for rates, two standard errors for means).
@@ -41,13 +43,15 @@ from cardrules.eleusis.player import TableScientist
 from cardrules.simulation import play
 
 UNSEEN = Path(__file__).with_name("unseen_rules.rules")
+#: ``--rules``: the computer God's rules ("god" is its default difficulty, medium)
+DIFFICULTIES = ("god", "easy", "hard")
 PLAYERS = 4
 MAX_ACTIONS = 3000
 
 
 def _rule(kind: str, k: int) -> tuple[str, Any]:
-    if kind == "god":
-        rule = choose_rule(players=PLAYERS, seed=k)
+    if kind in DIFFICULTIES:
+        rule = choose_rule(players=PLAYERS, seed=k, difficulty="medium" if kind == "god" else kind)
         return rule.source, rule
     rules = compile_rules(UNSEEN.read_text())
     name = sorted(rules)[k % len(rules)]
@@ -168,7 +172,7 @@ def _mean(xs: list[float]) -> tuple[float, float]:
 def summary(paths: list[str]) -> None:
     rows = [json.loads(line) for p in paths for line in Path(p).read_text().splitlines() if line.strip()]
     for mode in ("duel", "self"):
-        for kind in ("god", "unseen"):
+        for kind in (*DIFFICULTIES, "unseen"):
             rs = [r for r in rows if r["mode"] == mode and r["rules"] == kind]
             if not rs:
                 continue
@@ -199,6 +203,11 @@ def summary(paths: list[str]) -> None:
                 calls = sum(r["calls"] for r in rs)
                 right = sum(r["right_calls"] for r in rs)
                 lo, hi = _wilson(right, calls)
+                g, ge = _mean([r["scores"][0] for r in rs])
+                lead, le = _mean([max(r["scores"][1:]) - min(r["scores"][1:]) for r in rs])
+                print(
+                    f"  God's score {g:.1f} ± {ge:.1f}; the best scientist's lead over the last {lead:.1f} ± {le:.1f}"
+                )
                 print(
                     f"  rounds ended: {sum(r['over'] for r in rs)} of {n}; a prophet in"
                     f" {sum(r['prophets'] > 0 for r in rs)}; overthrown {sum(r['overthrown'] for r in rs)} times"
@@ -222,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("mode", choices=["duel", "self", "summary"])
     ap.add_argument("files", nargs="*")
-    ap.add_argument("--rules", choices=["god", "unseen"], default="god")
+    ap.add_argument("--rules", choices=[*DIFFICULTIES, "unseen"], default="god")
     ap.add_argument("--rounds", type=int, default=300)
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
