@@ -186,6 +186,8 @@ def summary(paths: list[str]) -> None:
                 m, e = _mean([r["scores"][r["seat"]] for r in rs])
                 bm, be = _mean([r["base"][r["seat"]] for r in rs])
                 d, de = _mean([r["scores"][r["seat"]] - r["base"][r["seat"]] for r in rs])
+                g, ge = _mean([r["scores"][0] for r in rs])
+                print(f"  God's score {g:.1f} ± {ge:.1f}")
                 became = sum(r["prophet"] > 0 for r in rs)
                 over = sum(r["overthrown"] for r in rs)
                 print(f"  scientist wins {wins / n:.1%} [{lo:.1%}, {hi:.1%}] (greedy in its seat: {base / n:.1%}"
@@ -214,12 +216,13 @@ def summary(paths: list[str]) -> None:
                 )
                 print(f"  prophets' calls right: {right} of {calls} ({right / max(1, calls):.1%}"
                       f" [{lo:.1%}, {hi:.1%}])")  # fmt: skip
-            if "max_cpu" in rs[0]:
-                decisions = sum(r["decisions"] for r in rs)
+            timed = [r for r in rs if "max_cpu" in r]
+            if timed:
+                decisions = sum(r["decisions"] for r in timed)
                 print(
-                    f"  processor seconds a decision: mean {sum(r['mean_cpu'] * r['decisions'] for r in rs) / decisions:.3f},"
-                    f" slowest {max(r['max_cpu'] for r in rs):.2f}; over 1 s: {sum(r['cpu_over_1s'] for r in rs)}"
-                    f" of {decisions} decisions (wall clock: {sum(r['over_1s'] for r in rs)})"
+                    f"  processor seconds a decision: mean {sum(r['mean_cpu'] * r['decisions'] for r in timed) / decisions:.3f},"
+                    f" slowest {max(r['max_cpu'] for r in timed):.2f}; over 1 s: {sum(r['cpu_over_1s'] for r in timed)}"
+                    f" of {decisions} decisions (wall clock: {sum(r['over_1s'] for r in timed)}; {len(timed)} rounds)"
                 )
             times = [r["max_s"] for r in rs]
             means = [r["mean_s"] for r in rs]

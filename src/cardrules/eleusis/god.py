@@ -109,7 +109,7 @@ def _plays_like_a_table_rule(rule: Rule, rng: random.Random, walks: int = 4, len
 def choose_rule(*, players: int, seed: object, difficulty: str = "medium") -> Rule:
     """The secret rule a computer God chooses for a round of ``players`` (3..8): the same
     rule for the same ``players``, ``seed`` and ``difficulty`` (``"easy"``, ``"medium"``
-    or ``"hard"``: :data:`DIFFICULTIES`).  Its text (``rule.source``) is what God
+    or ``"hard"``: :data:`~cardrules.eleusis.god.DIFFICULTIES`).  Its text (``rule.source``) is what God
     reveals at the end of the round.
 
     >>> rule = choose_rule(players=4, seed=7)

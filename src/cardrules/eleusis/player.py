@@ -36,6 +36,7 @@ observations, which takes milliseconds.
 from __future__ import annotations
 
 import math
+import threading
 import time
 import zlib
 from collections import OrderedDict
@@ -216,6 +217,8 @@ class TableScientist(SeededAgent):
 #: observations, the hypotheses and their weights, and how many observations the last
 #: full search had.
 _FOUND: OrderedDict[frozenset[Observation], tuple[Ranked, int]] = OrderedDict()
+#: (the web table chooses the computer's moves in threads)
+_LOCK: Final = threading.Lock()
 #: How many layouts are kept.
 KEPT_LAYOUTS: Final = 256
 #: How many observations may be added to those of a full search before the search is
@@ -236,18 +239,20 @@ def _ranked(observations: Sequence[Observation], deadline: float) -> Ranked:
     ``observations``, from the kept answers when a recent layout is a part of this one
     (see :data:`FRESH_EVERY`)."""
     key = frozenset(observations)
-    hit = _FOUND.get(key)
-    if hit is not None:
-        _FOUND.move_to_end(key)
-        return hit[0]
-    base: frozenset[Observation] | None = None
-    for known in reversed(_FOUND):
-        if len(known) <= len(key) and known <= key and (base is None or len(known) > len(base)):
-            base = known
+    with _LOCK:
+        hit = _FOUND.get(key)
+        if hit is not None:
+            _FOUND.move_to_end(key)
+            return hit[0]
+        base: frozenset[Observation] | None = None
+        for known in reversed(_FOUND):
+            if len(known) <= len(key) and known <= key and (base is None or len(known) > len(base)):
+                base = known
+        start = _FOUND[base] if base is not None else None
     found: Ranked | None = None
     searched = len(key)
-    if base is not None:
-        kept, at = _FOUND[base]
+    if base is not None and start is not None:
+        kept, at = start
         new = [o for o in observations if o not in base]
         if len(key) - at <= FRESH_EVERY and all(o.line for o in new):
             found = _filtered(kept, new)
@@ -257,9 +262,10 @@ def _ranked(observations: Sequence[Observation], deadline: float) -> Ranked:
                 searched = at
     if found is None:
         found = ranked(observations, deadline=deadline)
-    _FOUND[key] = (found, searched)
-    while len(_FOUND) > KEPT_LAYOUTS:
-        _FOUND.popitem(last=False)
+    with _LOCK:
+        _FOUND[key] = (found, searched)
+        while len(_FOUND) > KEPT_LAYOUTS:
+            _FOUND.popitem(last=False)
     return found
 
 

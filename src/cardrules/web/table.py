@@ -106,7 +106,7 @@ class GameTable:
     God) is ``"human"`` when a person takes it; when the game's rules are written as
     text and no rule is given, that person writes them at the table (:meth:`set_rule`)
     before the game starts, and until then ``state`` is ``None``.  When that seat is the
-    computer's (:data:`COMPUTER`, or any computer kind) and no rule is given, the game's
+    computer's (:data:`~cardrules.web.table.COMPUTER`, or any computer kind) and no rule is given, the game's
     ``rule_chooser`` picks it with the table's seed (New Eleusis's computer God,
     :func:`cardrules.eleusis.choose_rule`).  ``tokens`` are the seat tokens' hashes
     (:func:`~cardrules.web.table.hash_token`) of the human seats.
