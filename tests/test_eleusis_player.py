@@ -207,3 +207,20 @@ def test_three_scientists_end_their_round():
     agents = [E.GreedyAgent(0)] + [TableScientist(p, time_per_move=0.2) for p in (1, 2, 3)]
     final = play_round("eleusis", agents, seed=2, rules=E.Rules(secret=secret), max_actions=2000)
     assert final.is_over
+
+
+def test_play_with_a_computer_god_reveals_its_rule(monkeypatch, capsys):
+    import io
+    import sys
+
+    from cardrules.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    argv = ["play", "eleusis", "--god", "computer", "--auto", "--seed", "5", "--players", "4"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"the rule was: {E.choose_rule(players=4, seed='5').source}" in out
+    assert main([*argv, "--rule", "card is red"]) != 0
+    assert "not both" in capsys.readouterr().err
+    assert main(["play", "haggis", "--god", "computer", "--auto"]) != 0
+    assert "haggis has no computer god" in capsys.readouterr().err

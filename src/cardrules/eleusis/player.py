@@ -76,7 +76,9 @@ class TableScientist(SeededAgent):
     the view (a belief already computed for the same layout is reused), so an agent
     made anew for every move plays as one kept for the round.  ``time_per_move`` bounds
     the search of one decision (seconds).  See :mod:`cardrules.eleusis.player` for how
-    it decides.
+    it decides.  The same seed and views give the same actions while the search's time
+    limit does not bind (as for :class:`~cardrules.eleusis.Scientist`); on a loaded
+    machine a search cut short may find fewer rules.
     """
 
     SEED_PREFIX = "eleusis-scientist"
