@@ -120,7 +120,7 @@ def strong_agent(
     search) with those settings (:data:`SEARCH_SETTINGS`), its budget replaced by
     ``iterations`` per decision or ``time_per_move`` seconds when given.  A game whose
     hooks give a ``strong`` maker: that agent (New Eleusis: the scientist at the table,
-    :class:`cardrules.eleusis.player.TableScientist`; a search would need the secret
+    :class:`cardrules.eleusis.TableScientist`; a search would need the secret
     rule the scientists are looking for), ``time_per_move`` its budget when given.  Any
     other game: its greedy agent; :class:`~cardrules.CardRulesError` for a game without
     one.

@@ -160,7 +160,7 @@ class SearchHooks:
         with few cards left in the stock than with many).
     ``strong(seed, time_per_move=None) -> agent``
         the game's strongest agent when it is not the search agent (New Eleusis: the
-        scientist at the table, :class:`cardrules.eleusis.player.TableScientist`), which
+        scientist at the table, :class:`cardrules.eleusis.TableScientist`), which
         :func:`cardrules.agents.strong_agent` makes (``time_per_move`` its budget in
         seconds when given).
     """

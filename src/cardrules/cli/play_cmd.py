@@ -163,7 +163,10 @@ def _agent(game: str, opponents: str, seed: str, budget: dict[str, Any]) -> Agen
 
 
 def _has_strong_agent(game: GameDef[Any, Any]) -> bool:
-    return game.greedy_agent is not None or (game.search is not None and game.search.settings is not None)
+    hooks = game.search
+    return game.greedy_agent is not None or (
+        hooks is not None and (hooks.settings is not None or hooks.strong is not None)
+    )
 
 
 def _computer_god(game: GameDef[Any, Any], rule: str | None, players: int, seed: str) -> Any:
