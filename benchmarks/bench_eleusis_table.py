@@ -1,8 +1,8 @@
 """The scientist at the New Eleusis table (``strong_agent("eleusis")``) against the greedy
 players, and three of it against each other.
 
-    python benchmarks/bench_eleusis_table.py duel --rules god|easy|hard|unseen [--rounds 300] [--first 0]
-        [--jobs 1] [--out FILE.jsonl]
+    python benchmarks/bench_eleusis_table.py duel --rules god|easy|hard|unseen|default [--rounds 300] [--first 0]
+        [--prophet-sure 0.9] [--jobs 1] [--out FILE.jsonl]
     python benchmarks/bench_eleusis_table.py self --rules god|easy|hard|unseen [--rounds 60] [--out FILE.jsonl]
     python benchmarks/bench_eleusis_table.py summary FILE.jsonl ...
 
@@ -20,7 +20,9 @@ is even).
 ``self``: three scientists; whether rounds end, how often a prophet is found and how
 often its calls are right (each call checked against the secret rule), and what God
 scores.  ``--rules easy`` and ``--rules hard`` draw the computer God's rules of those
-difficulties (``god`` is its default, medium).
+difficulties (``god`` is its default, medium); ``--rules default`` plays the default
+rule (alternating colours) in every round.  ``--prophet-sure`` sets the scientist's
+threshold for becoming prophet (:data:`cardrules.eleusis.player.PROPHET_SURE`).
 
 Each round is one line of JSON in ``--out``, so a long run can be summed up while it
 goes (``summary``), with 95% intervals (Wilson for rates, two standard errors for means).
@@ -38,8 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from cardrules import eleusis
-from cardrules.eleusis import GreedyAgent, Judge, Play, choose_rule, compile_rules
-from cardrules.eleusis.player import TableScientist
+from cardrules.eleusis import GreedyAgent, Judge, Play, choose_rule, compile_rules, default_rule
+from cardrules.eleusis.player import PROPHET_SURE, TableScientist
 from cardrules.simulation import play
 
 UNSEEN = Path(__file__).with_name("unseen_rules.rules")
@@ -50,6 +52,8 @@ MAX_ACTIONS = 3000
 
 
 def _rule(kind: str, k: int) -> tuple[str, Any]:
+    if kind == "default":
+        return "default", default_rule()
     if kind in DIFFICULTIES:
         rule = choose_rule(players=PLAYERS, seed=k, difficulty="medium" if kind == "god" else kind)
         return rule.source, rule
@@ -112,10 +116,10 @@ def _share(scores: tuple[int, ...], seat: int) -> float:
     return 1.0 / sum(1 for s in scores[1:] if s == top)
 
 
-def duel(kind: str, k: int) -> dict[str, Any]:
+def duel(kind: str, k: int, sure: float = PROPHET_SURE) -> dict[str, Any]:
     name, rule = _rule(kind, k)
     seat = 1 + k % 3
-    watch = _Watch(TableScientist(k))
+    watch = _Watch(TableScientist(k, prophet_sure=sure))
     agents: list[Any] = [GreedyAgent(f"{k}:0")]
     agents += [watch if p == seat else GreedyAgent(f"{k}:{p}") for p in range(1, PLAYERS)]
     final, _, _, n = _round(agents, k, rule)
@@ -135,9 +139,9 @@ def duel(kind: str, k: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def selfplay(kind: str, k: int) -> dict[str, Any]:
+def selfplay(kind: str, k: int, sure: float = PROPHET_SURE) -> dict[str, Any]:
     name, rule = _rule(kind, k)
-    watches = [_Watch(TableScientist(f"{k}:{p}")) for p in range(1, PLAYERS)]
+    watches = [_Watch(TableScientist(f"{k}:{p}", prophet_sure=sure)) for p in range(1, PLAYERS)]
     final, calls, right, n = _round([GreedyAgent(k), *watches], k, rule)
     times = [t for w in watches for t in w.times]
     cpu = [t for w in watches for t in w.cpu]
@@ -172,7 +176,7 @@ def _mean(xs: list[float]) -> tuple[float, float]:
 def summary(paths: list[str]) -> None:
     rows = [json.loads(line) for p in paths for line in Path(p).read_text().splitlines() if line.strip()]
     for mode in ("duel", "self"):
-        for kind in (*DIFFICULTIES, "unseen"):
+        for kind in (*DIFFICULTIES, "unseen", "default"):
             rs = [r for r in rows if r["mode"] == mode and r["rules"] == kind]
             if not rs:
                 continue
@@ -234,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("mode", choices=["duel", "self", "summary"])
     ap.add_argument("files", nargs="*")
-    ap.add_argument("--rules", choices=[*DIFFICULTIES, "unseen"], default="god")
+    ap.add_argument("--rules", choices=[*DIFFICULTIES, "unseen", "default"], default="god")
+    ap.add_argument("--prophet-sure", type=float, default=PROPHET_SURE)
     ap.add_argument("--rounds", type=int, default=300)
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
@@ -248,11 +253,11 @@ def main(argv: list[str] | None = None) -> int:
     ks = range(args.first, args.first + args.rounds)
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            for row in pool.map(fn, [args.rules] * len(ks), ks):
+            for row in pool.map(fn, [args.rules] * len(ks), ks, [args.prophet_sure] * len(ks)):
                 print(json.dumps(row), file=out, flush=True)
     else:
         for k in ks:
-            print(json.dumps(fn(args.rules, k)), file=out, flush=True)
+            print(json.dumps(fn(args.rules, k, args.prophet_sure)), file=out, flush=True)
     return 0
 
 

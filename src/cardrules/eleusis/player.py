@@ -75,17 +75,22 @@ class TableScientist(SeededAgent):
     ``agent(view, legal_actions) -> action`` as every agent; it rebuilds its belief from
     the view (a belief already computed for the same layout is reused), so an agent
     made anew for every move plays as one kept for the round.  ``time_per_move`` bounds
-    the search of one decision (seconds).  See :mod:`cardrules.eleusis.player` for how
-    it decides.  The same seed and views give the same actions while the search's time
-    limit does not bind (as for :class:`~cardrules.eleusis.Scientist`); on a loaded
-    machine a search cut short may find fewer rules.
+    the search of one decision (seconds); ``prophet_sure`` is the share of the
+    probability from which it becomes prophet (:data:`~cardrules.eleusis.player.PROPHET_SURE`).  See
+    :mod:`cardrules.eleusis.player` for how it decides.  The same seed and views give
+    the same actions while the search's time limit does not bind (as for
+    :class:`~cardrules.eleusis.Scientist`); on a loaded machine a search cut short may
+    find fewer rules.
     """
 
     SEED_PREFIX = "eleusis-scientist"
 
-    def __init__(self, seed: object = None, *, time_per_move: float = 0.3) -> None:
+    def __init__(
+        self, seed: object = None, *, time_per_move: float = 0.3, prophet_sure: float = PROPHET_SURE
+    ) -> None:
         super().__init__(seed)
         self.time_per_move = time_per_move
+        self.prophet_sure = prophet_sure
         number = None if seed is None else zlib.crc32(repr(seed).encode())
         self.scientist = Scientist(seed=number, time_per_move=time_per_move)
 
@@ -156,7 +161,7 @@ class TableScientist(SeededAgent):
         become = BecomeProphet()
         if become not in legal or b.best is None or len(view.main) < PROPHET_AFTER:
             return Pass()
-        return become if self.scientist.settled(b) >= PROPHET_SURE else Pass()
+        return become if self.scientist.settled(b) >= self.prophet_sure else Pass()
 
     def _judge(self, view: View, b: Belief, unknown: float, rate: float, legal: Sequence[Any]) -> Any:
         pending = view.pending
