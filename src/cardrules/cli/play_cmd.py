@@ -14,8 +14,9 @@ happens, as your seat may be told it, and so are the results of each season or h
 
 A game whose rules are written as text takes them with ``--rule`` (a file, ``FILE:NAME``
 or the text itself; ``--name`` picks one of several named ones in a file).  New Eleusis:
-player 0 is God, whose secret rule (``--rule``; default alternating colours) judges
-every play.  ``--seat 1`` (the default) to ``--seat N-1`` makes you a scientist among
+player 0 is God, whose secret rule (``--rule``; default alternating colours; with
+``--god computer`` the computer chooses it, and the summary reveals it) judges every
+play.  ``--seat 1`` (the default) to ``--seat N-1`` makes you a scientist among
 the computer's scientists; ``--seat 0`` makes you God: you choose the rule and watch the
 computer's scientists hunt for it.  ``--hot-seat`` lets several people share the
 keyboard, every seat typed.  ``--auto`` lets the computer play every seat.
@@ -59,7 +60,7 @@ examples:
   cardrules play eleusis                    you: scientist 1; the rest: computer
   cardrules play eleusis --seat 0 --rule 'card.rank > prev.rank'    you are God
   cardrules play eleusis --hot-seat --players 4   several people at one keyboard
-  cardrules play eleusis --god computer --players 4   the computer chooses the secret rule
+  cardrules play eleusis --god computer    the computer chooses the secret rule
   cardrules play gunsore --auto --seed 1    watch the computer play both seats"""
 
 
