@@ -6,7 +6,7 @@ import random
 import pytest
 from eleusis_helpers import fresh, game
 
-from cardrules import CHANCE
+from cardrules import CHANCE, parse_cards
 from cardrules import eleusis as E
 from cardrules.agents import make_agent, strong_agent
 from cardrules.cards import standard_deck
@@ -224,3 +224,17 @@ def test_play_with_a_computer_god_reveals_its_rule(monkeypatch, capsys):
     assert "not both" in capsys.readouterr().err
     assert main(["play", "haggis", "--god", "computer", "--auto"]) != 0
     assert "haggis has no computer god" in capsys.readouterr().err
+
+
+def test_a_wrong_string_rules_out_the_hypotheses_that_take_it_whole():
+    state = _table()  # scientist 2 first: it holds 4D and 2C
+    state = E.apply(state, E.Play(tuple(parse_cards("4D 2C"))))
+    if type(E.legal_actions(state)[0]) in (E.BecomeProphet, E.Pass):
+        state = E.apply(state, E.Pass())
+    ((under, cards),) = state.sides
+    assert cards == tuple(parse_cards("4D 2C"))
+    b, _, _ = _agent().belief(E.view(state, 3))
+    assert b.hypotheses
+    line = state.main[: under + 1]
+    for h in b.hypotheses[:100]:
+        assert not h.rule().accepts_string(line, cards), h.text()
