@@ -26,16 +26,8 @@ from ..codec import encode_value
 from ..errors import CardRulesError
 from ..protocol import GAMES, GameDef, Shuffle
 
-__all__ = [
-    "COMPUTER",
-    "COMPUTER_KINDS",
-    "HUMAN",
-    "MAX_HISTORY",
-    "GameTable",
-    "TableError",
-    "hash_token",
-    "new_token",
-]
+__all__ = ["COMPUTER_KINDS", "HUMAN", "MAX_HISTORY", "GameTable", "TableError", "hash_token", "new_token"]
+__all__ += ["COMPUTER"]
 
 #: the kind of a seat a person takes
 HUMAN: Final = "human"
