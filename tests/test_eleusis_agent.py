@@ -4,11 +4,12 @@ from eleusis_helpers import card, game, play
 
 from cardrules import eleusis as E
 from cardrules import parse_cards, simulate
-from cardrules.agents import RandomAgent, strong_agent
+from cardrules.agents import RandomAgent, greedy_agent, strong_agent
 
 
-def test_strong_agent_finds_it():
-    assert isinstance(strong_agent("eleusis", 1), E.GreedyAgent)
+def test_greedy_agent_finds_it_and_strong_agent_is_the_scientist():
+    assert isinstance(greedy_agent("eleusis", 1), E.GreedyAgent)
+    assert isinstance(strong_agent("eleusis", 1), E.TableScientist)
 
 
 def test_it_keeps_the_candidates_that_fit_the_layout():

@@ -118,11 +118,21 @@ def strong_agent(
     A game whose :class:`~cardrules.SearchHooks` give ``settings`` (Aegis, Gunsore and
     Haggis): :class:`cardrules.search.ISMCTSAgent` (information-set Monte Carlo tree
     search) with those settings (:data:`SEARCH_SETTINGS`), its budget replaced by
-    ``iterations`` per decision or ``time_per_move`` seconds when given.  Any other game:
-    its greedy agent (New Eleusis: a search would need the secret rule the scientists
-    are looking for); :class:`~cardrules.CardRulesError` for a game without one.
+    ``iterations`` per decision or ``time_per_move`` seconds when given.  A game whose
+    hooks give a ``strong`` maker: that agent (New Eleusis: the scientist at the table,
+    :class:`cardrules.eleusis.TableScientist`; a search would need the secret
+    rule the scientists are looking for), ``time_per_move`` its budget when given.  Any
+    other game: its greedy agent; :class:`~cardrules.CardRulesError` for a game without
+    one.
     """
     g = _game(game)
+    if g.search is not None and g.search.strong is not None:
+        made: Agent = (
+            g.search.strong(seed)
+            if time_per_move is None
+            else g.search.strong(seed, time_per_move=time_per_move)
+        )
+        return made
     found = _search_settings(g)
     if found is None:
         return greedy_agent(g, seed)

@@ -158,6 +158,11 @@ class SearchHooks:
         just changed.  The search then rewards a hand by what it does to the chance of
         winning the game, not by its points (Gunsore: a lead of 20 points matters more
         with few cards left in the stock than with many).
+    ``strong(seed, time_per_move=None) -> agent``
+        the game's strongest agent when it is not the search agent (New Eleusis: the
+        scientist at the table, :class:`cardrules.eleusis.TableScientist`), which
+        :func:`cardrules.agents.strong_agent` makes (``time_per_move`` its budget in
+        seconds when given).
     """
 
     settings: Mapping[str, Any] | None = None
@@ -168,6 +173,7 @@ class SearchHooks:
     evaluate: Callable[[Any], list[float]] | None = None
     candidates: Callable[[Any, tuple[Any, ...]], tuple[Any, ...]] | None = None
     outlook: Callable[[Any], list[float]] | None = None
+    strong: Callable[..., Any] | None = None
 
 
 _BY_STATE: dict[type, GameDef[Any, Any]] = {}
@@ -206,7 +212,10 @@ class GameDef(Generic[S, R]):
         ``"player N"``: ``{0: "God"}``; see :meth:`seat_name`);
     rules from text
         ``rules_from_text(text, name)``: the ``Rules`` a person writes as text (New
-        Eleusis: a secret rule; ``name`` picks one of several named rules);
+        Eleusis: a secret rule; ``name`` picks one of several named rules), and
+        ``rule_chooser(players, seed) -> text``: the rules the computer writes when no
+        person does (New Eleusis's computer God, :func:`cardrules.eleusis.choose_rule`;
+        the same text for the same seed);
     tools
         ``sampler(view, rules) -> draw(rng) -> State`` (see :meth:`sampler`),
         ``view_type`` (the class of the game's views, which :meth:`sampler` checks;
@@ -255,6 +264,7 @@ class GameDef(Generic[S, R]):
         encoding: Callable[[R, int], Any] | None = None,
         module: str | None = None,
         view_type: type | None = None,
+        rule_chooser: Callable[[int, object], str] | None = None,
     ) -> None:
         if not isinstance(name, str) or not name.isidentifier():
             raise CardRulesError(f"a game's name must be a Python identifier, not {name!r}")
@@ -298,6 +308,8 @@ class GameDef(Generic[S, R]):
         self.seat_names: Mapping[int, str] = dict(seat_names or {})
         #: ``rules_from_text(text, name) -> Rules``, or ``None``
         self.rules_from_text = rules_from_text
+        #: ``rule_chooser(players, seed) -> text``: the rules the computer writes, or ``None``
+        self.rule_chooser = rule_chooser
         #: ``greedy_agent(seed) -> agent``, or ``None``
         self.greedy_agent = greedy_agent
         #: what a search may use of the game (``None``: nothing beyond its rules)

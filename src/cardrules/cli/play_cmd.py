@@ -14,8 +14,9 @@ happens, as your seat may be told it, and so are the results of each season or h
 
 A game whose rules are written as text takes them with ``--rule`` (a file, ``FILE:NAME``
 or the text itself; ``--name`` picks one of several named ones in a file).  New Eleusis:
-player 0 is God, whose secret rule (``--rule``; default alternating colours) judges
-every play.  ``--seat 1`` (the default) to ``--seat N-1`` makes you a scientist among
+player 0 is God, whose secret rule (``--rule``; default alternating colours; with
+``--god computer`` the computer chooses it, and the summary reveals it) judges every
+play.  ``--seat 1`` (the default) to ``--seat N-1`` makes you a scientist among
 the computer's scientists; ``--seat 0`` makes you God: you choose the rule and watch the
 computer's scientists hunt for it.  ``--hot-seat`` lets several people share the
 keyboard, every seat typed.  ``--auto`` lets the computer play every seat.
@@ -59,6 +60,7 @@ examples:
   cardrules play eleusis                    you: scientist 1; the rest: computer
   cardrules play eleusis --seat 0 --rule 'card.rank > prev.rank'    you are God
   cardrules play eleusis --hot-seat --players 4   several people at one keyboard
+  cardrules play eleusis --god computer    the computer chooses the secret rule
   cardrules play gunsore --auto --seed 1    watch the computer play both seats"""
 
 
@@ -95,6 +97,12 @@ def register(sub: Any) -> None:
         "a file, FILE:NAME or the text itself (default: the game's own; Eleusis: alternating colours)",
     )
     p.add_argument("--name", help="which rule of the --rule file, when it holds several")
+    p.add_argument(
+        "--god",
+        choices=["computer"],
+        help="New Eleusis: the computer chooses the secret rule (cardrules.eleusis.choose_rule, "
+        "from the seed) and reveals it at the end",
+    )
     p.add_argument("--auto", action="store_true", help="the computer plays every seat; you watch")
     p.add_argument("--hot-seat", action="store_true", help="every seat is typed at this keyboard")
     p.add_argument(
@@ -156,7 +164,21 @@ def _agent(game: str, opponents: str, seed: str, budget: dict[str, Any]) -> Agen
 
 
 def _has_strong_agent(game: GameDef[Any, Any]) -> bool:
-    return game.greedy_agent is not None or (game.search is not None and game.search.settings is not None)
+    hooks = game.search
+    return game.greedy_agent is not None or (
+        hooks is not None and (hooks.settings is not None or hooks.strong is not None)
+    )
+
+
+def _computer_god(game: GameDef[Any, Any], rule: str | None, players: int, seed: str) -> Any:
+    """``--god computer``: the rules with the secret rule the game's computer God
+    chooses for ``seed`` (its ``rule_chooser``: New Eleusis's
+    :func:`cardrules.eleusis.choose_rule`); the round's summary reveals it."""
+    if game.rule_chooser is None or game.rules_from_text is None:
+        raise CardRulesError(f"--god computer: {game.name} has no computer god")
+    if rule is not None:
+        raise CardRulesError("--god computer chooses the rule: give it or --rule, not both")
+    return game.rules_from_text(game.rule_chooser(players, seed), None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -174,10 +196,12 @@ def run(args: argparse.Namespace) -> int:
         raise CardRulesError("--auto and --hot-seat exclude each other")
     rules = rules_from_arg(g, args.rule, args.name) if args.rule else None
     n = g._players(args.players)
+    seed = args.seed if args.seed is not None else str(random.randrange(10**9))
+    if args.god is not None:
+        rules = _computer_god(g, args.rule, n, seed)
     seat = args.seat if args.seat is not None else g.default_seat
     if not 0 <= seat < n:
         raise CardRulesError(f"--seat must be a seat from 0 to {n - 1}, not {seat}")
-    seed = args.seed if args.seed is not None else str(random.randrange(10**9))
     state = g.new_game(rules, players=n, seed=seed)
     if args.auto:
         people: set[int] = set()

@@ -41,7 +41,9 @@ from . import layout as _layout
 from . import rules as _rules
 from .agent import GreedyAgent, _standing
 from .encoding import EleusisEncoding
+from .god import _chosen_text, choose_rule
 from .induction import Observation, induce
+from .player import TableScientist
 from .rules import MAX_STRINGS as MAX_STRINGS
 from .rules import (
     BecomeProphet,
@@ -184,6 +186,7 @@ def render(state: State, player: int | None = None) -> str:
 
 
 __all__ += ["parse_action", "render"]
+__all__ += ["TableScientist", "choose_rule"]
 __all__ += ["Observation", "ScienceRound", "Scientist", "guess_is_right", "induce", "play_science"]
 
 
@@ -231,7 +234,8 @@ GAME: Final = GameDef(
     sampler=_sampler,
     greedy_agent=GreedyAgent,
     encoding=EleusisEncoding,
-    search=SearchHooks(reward_scale=4.0, standing=_standing),
+    search=SearchHooks(reward_scale=4.0, standing=_standing, strong=TableScientist),
+    rule_chooser=_chosen_text,
     table_layout=_layout.table_layout,
     module=__name__,
 )

@@ -28,11 +28,15 @@ from ..protocol import GAMES, GameDef, Shuffle
 from .options import check_options
 
 __all__ = ["COMPUTER_KINDS", "HUMAN", "MAX_HISTORY", "GameTable", "TableError", "hash_token", "new_token"]
+__all__ += ["COMPUTER"]
 
 #: the kind of a seat a person takes
 HUMAN: Final = "human"
 #: the kinds of computer seat (the agents of :data:`cardrules.agents.AGENTS`)
 COMPUTER_KINDS: Final = ("random", "greedy", "strong")
+#: the kind of a God's seat the computer takes (any computer kind there is one): it
+#: chooses the secret rule when none is given
+COMPUTER: Final = "computer"
 #: the most history lines a message carries (the latest ones)
 MAX_HISTORY: Final = 200
 
@@ -80,6 +84,17 @@ def _with_options(game: GameDef[Any, Any], rules: Any, options: Mapping[str, Any
         raise TableError(f"{game.name}: bad rule options: {exc}") from None
 
 
+def _computer_rule(game: GameDef[Any, Any], seats: Sequence[str], players: int, seed: str) -> str | None:
+    """The rule text a computer God chooses (the game's ``rule_chooser``, New Eleusis's
+    :func:`cardrules.eleusis.choose_rule`, with the table's seed) when the seat that
+    writes the rules is a computer's; else ``None``."""
+    if game.rules_from_text is None or game.rule_chooser is None:
+        return None
+    if not any(seat < players and seats[seat] != HUMAN for seat in game.observer_seats):
+        return None
+    return game.rule_chooser(players, seed)
+
+
 class GameTable:
     """One game at the web table.
 
@@ -87,7 +102,10 @@ class GameTable:
     :data:`~cardrules.web.table.COMPUTER_KINDS`.  A seat that never acts (New Eleusis's
     God) is ``"human"`` when a person takes it; when the game's rules are written as
     text and no rule is given, that person writes them at the table (:meth:`set_rule`)
-    before the game starts, and until then ``state`` is ``None``.  ``tokens`` are the seat tokens' hashes
+    before the game starts, and until then ``state`` is ``None``.  When that seat is the
+    computer's (:data:`~cardrules.web.table.COMPUTER`, or any computer kind) and no rule is given, the game's
+    ``rule_chooser`` picks it with the table's seed (New Eleusis's computer God,
+    :func:`cardrules.eleusis.choose_rule`).  ``tokens`` are the seat tokens' hashes
     (:func:`~cardrules.web.table.hash_token`) of the human seats.
     """
 
@@ -148,6 +166,8 @@ class GameTable:
             raise TableError("seats are a list of kinds: human, " + ", ".join(COMPUTER_KINDS))
         players = g._players(len(seats))
         for i, kind in enumerate(seats):
+            if kind == COMPUTER and i in g.observer_seats:
+                continue  # a computer God: any computer kind is one there
             if kind != HUMAN and kind not in COMPUTER_KINDS:
                 raise TableError(f"seat {i}: no kind {kind!r} (kinds: {HUMAN}, {', '.join(COMPUTER_KINDS)})")
             if kind != HUMAN and i not in g.observer_seats and kind not in AGENTS:
@@ -163,6 +183,8 @@ class GameTable:
             # checked against the game's Rules now, even when God writes the rule later
             options=check_options(g, rules),
         )
+        if rule is None:
+            rule = _computer_rule(g, table.seats, players, table.seed)
         if rule is not None:
             table.start_with_rule(rule)
         elif not table.waits_for_rule:
