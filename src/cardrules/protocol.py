@@ -614,7 +614,8 @@ class GameDef(Generic[S, R]):
     def _players(self, players: int | None) -> int:
         if players is None:
             return self.default_players
-        if players not in self.player_counts:
+        # 2.0 == 2 and True == 1: a count of players is an int, nothing that equals one
+        if isinstance(players, bool) or not isinstance(players, int) or players not in self.player_counts:
             allowed = ", ".join(map(str, self.player_counts))
             raise CardRulesError(f"{self.name} is played by {allowed} players, not {players!r}")
         return players
