@@ -163,7 +163,7 @@ async def seat_client(port_of: Any, table_id: str, token: str, client_seed: str,
                         legal = msg["legal"]
                         action = legal[choose(client_seed, msg["step"], len(legal))]
                         pending = (msg["step"], now)
-                        await ws.send(json.dumps({"type": "act", "action": action}))
+                        await ws.send(json.dumps({"type": "act", "action": action, "step": msg["step"]}))
         except (OSError, websockets.ConnectionClosed, asyncio.TimeoutError):
             stats.reconnects += 1
             await asyncio.sleep(0.1)

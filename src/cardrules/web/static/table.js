@@ -172,7 +172,7 @@ function drawActions(legal) {
     b.addEventListener("click", () => {
       selected = [];
       $("filter").value = "";
-      send({ type: "act", action });
+      send({ type: "act", action, step: last.step });
     });
     box.append(b);
   }
