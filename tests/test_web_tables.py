@@ -148,22 +148,6 @@ def test_the_spectator_check_can_fail(tmp_path):
         check_spectator("haggis", [forged], record)
 
 
-@pytest.mark.parametrize("game", ["aegis", "gunsore", "haggis", "eleusis"])
-def test_the_public_view_holds_no_card_of_any_hand(game):
-    g = GAMES[game]
-    rng = random.Random(game)
-    st = g.new_game(g.Rules(**SHORT[game]), seed=game)
-    while not st.is_over:
-        public = cards_in(encode_value(g.public_view(st)))
-        hands = set().union(*(set(map(str, g.view(st, p).hand)) for p in range(st.players)))
-        seen_by_all = set.intersection(*(cards_in(encode_value(g.view(st, p))) for p in range(st.players)))
-        assert public <= seen_by_all | (public - hands)
-        assert not (public & hands) - seen_by_all
-        assert g.public_view(st).hand == ()
-        legal = g.legal_actions(st)
-        st = g.apply(st, legal[rng.randrange(len(legal))])
-
-
 def test_a_table_may_refuse_spectators(tmp_path):
     with client(tmp_path / "t.db") as c:
         made = make(c, "aegis", ["human", "random"], spectators=False)
