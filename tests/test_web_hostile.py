@@ -249,6 +249,18 @@ def test_clients_that_vanish_mid_reply_are_disconnects_not_errors(served):
     assert served.get("/games")[0] == 200
 
 
+def test_ids_that_are_not_text_are_no_table(served):
+    async def go() -> None:
+        for path in ["/ws/%ED%A0%80", "/ws/%FF%FE", "/ws/" + "x" * 500]:
+            raw = await websockets.connect(f"ws://127.0.0.1:{served.port}{path}")
+            await raw.send(json.dumps({"type": "watch"}))
+            assert (await answer(raw)) == {"type": "error", "message": "no such table"}
+
+    run(go())
+    status, why = served.post("/tables/%ED%A0%80/seats/0", b"")
+    assert status in (400, 429) and why["error"]
+
+
 def test_new_tables_are_limited_with_429(served):  # last: it spends the address's tables
     codes = [served.post("/tables", b'{"game": "aegis", "seats": ["human", "random"]}')[0] for _ in range(15)]
     assert 429 in codes and codes.count(201) <= 10

@@ -105,7 +105,7 @@ def check_depth(data: Any, where: str = "value", limit: int = MAX_DEPTH) -> None
 
 def decode_value(tp: Any, data: Any, where: str = "value") -> Any:
     """The value of declared type ``tp`` encoded as ``data`` by :func:`encode_value`.
-    Data nested deeper than :data:`MAX_DEPTH` is refused
+    Data nested deeper than ``MAX_DEPTH`` (64) is refused
     (:class:`~cardrules.StateFormatError`) before it is read."""
     check_depth(data, where)
     try:

@@ -87,8 +87,8 @@ class Server:
     def table(self, table_id: str) -> GameTable | None:
         table = self.tables.get(table_id)
         if table is None:
-            if not isinstance(table_id, str) or len(table_id) > 64:
-                return None
+            if not isinstance(table_id, str) or len(table_id) > 64 or unencodable(table_id) is not None:
+                return None  # no table has such an id (a path's bytes that are not UTF-8 ...)
             try:
                 table = self.store.load(table_id)
             except Exception:  # a damaged row: that table is refused, the server goes on

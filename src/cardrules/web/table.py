@@ -39,6 +39,7 @@ __all__ = [
     "TableSettings",
     "hash_token",
     "new_token",
+    "to_text",
     "unencodable",
 ]
 
