@@ -83,6 +83,7 @@ class Server:
         self.autoplay_queue: deque[str] = deque()
         self.address_messages = PerAddress(limits.address_messages, limits.address_messages_burst)
         self.address_tables = PerAddress(limits.tables / 60.0, limits.tables_burst)
+        self.closing = False
 
     def table(self, table_id: str) -> GameTable | None:
         table = self.tables.get(table_id)
@@ -295,6 +296,8 @@ class Server:
     def wake(self, table: GameTable) -> None:
         """Start the task that plays the table's computer seats, if one is to act and
         they may play now (see :meth:`_may_play`)."""
+        if self.closing:
+            return
         if not table.computer_to_act:
             self._release(table)
             return
@@ -330,7 +333,7 @@ class Server:
         old = self.clocks.pop(table.id, None)
         if old is not None and not old.done() and old is not asyncio.current_task():
             old.cancel()
-        if table.deadline is None or table.to_act is None:
+        if table.deadline is None or table.to_act is None or self.closing:
             return
         with contextlib.suppress(RuntimeError):  # no running loop (a table loaded outside the app)
             loop = asyncio.get_running_loop()
@@ -362,6 +365,7 @@ class Server:
             _log.exception("table %s: the clock's move failed", table.id)
 
     async def close(self) -> None:
+        self.closing = True
         tasks = [*self.runners.values(), *self.clocks.values()]
         for task in tasks:
             task.cancel()
@@ -559,7 +563,13 @@ def create_app(
 
 #: what the servers' WebSocket layers raise for a client that went away (uvicorn, websockets)
 _GONE: Final = frozenset(
-    {"ClientDisconnected", "ConnectionClosed", "ConnectionClosedError", "ConnectionClosedOK"}
+    {
+        "ClientDisconnected",  # uvicorn
+        "ConnectionClosed",  # websockets
+        "ConnectionClosedError",
+        "ConnectionClosedOK",
+        "WebSocketDisconnected",  # Starlette: a send after the close
+    }
 )
 
 
@@ -573,8 +583,6 @@ def _gone(socket: WebSocket, exc: Exception) -> bool:
     return isinstance(exc, RuntimeError) and (
         socket.client_state == WebSocketState.DISCONNECTED
         or socket.application_state == WebSocketState.DISCONNECTED
-        or "close" in str(exc)
-        or "disconnect" in str(exc)
     )
 
 
@@ -653,8 +661,9 @@ async def _handle(socket: WebSocket, server: Server, table: GameTable, seat: int
             await _error(socket, f"no message of type {kind[:40]!r} (types: act, rule, state)")
     except CardRulesError as exc:
         await _error(socket, str(exc))
-    except (WebSocketDisconnect, OSError):
-        raise
-    except Exception:  # a fault of the server's (or of a game's own code): nothing was changed
+    except Exception as exc:
+        if _gone(socket, exc):  # the client went away meanwhile: its connection's loop ends
+            raise
+        # a fault of the server's (or of a game's own code): nothing was changed
         _log.exception("table %s: a message of seat %s failed", table.id, seat)
         await _error(socket, "the server could not handle this message; nothing was changed")
