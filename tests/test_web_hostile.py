@@ -199,7 +199,7 @@ def test_a_flood_meets_the_rate_limit_and_others_are_served_meanwhile(served):
             else:
                 assert "too many messages" in got["message"]
                 refused += 1
-        assert max(waits) < 2.0, waits
+        assert max(waits) < 3.0, waits  # (unflooded: well under a second; flooded without limits: seconds)
         await ws.close()
         return states, refused
 
@@ -261,8 +261,13 @@ def test_ids_that_are_not_text_are_no_table(served):
     assert status in (400, 429) and why["error"]
 
 
-def test_new_tables_are_limited_with_429(served):  # last: it spends the address's tables
-    codes = [served.post("/tables", b'{"game": "aegis", "seats": ["human", "random"]}')[0] for _ in range(15)]
-    assert 429 in codes and codes.count(201) <= 10
-    status, why = served.post("/tables", b'{"game": "aegis", "seats": ["human", "random"]}')
-    assert status == 429 and "too many new tables" in why["error"]
+def test_new_tables_are_limited_with_429(tmp_path):  # a server of its own: it spends its tables
+    server = Served(tmp_path)
+    try:
+        codes = [server.post("/tables", b'{"game": "aegis", "seats": ["human", "random"]}')[0] for _ in range(15)]
+        assert 429 in codes and 5 <= codes.count(201) <= 11
+        status, why = server.post("/tables", b'{"game": "aegis", "seats": ["human", "random"]}')
+        assert status == 429 and "too many new tables" in why["error"]
+    finally:
+        log = server.stop()
+    assert "Traceback" not in log
