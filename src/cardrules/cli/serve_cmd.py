@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import logging
 import sys
 from typing import Any
 
@@ -48,7 +49,44 @@ def register(sub: Any) -> None:
         help="commit each action without waiting for the disk: the games survive the server "
         "being killed, not the machine losing power (default: wait)",
     )
+    limits = p.add_argument_group(
+        "limits",
+        "what one client may cost (a message or a table over a limit is refused, with 429 for a table)",
+    )
+    limits.add_argument(
+        "--messages-per-second",
+        type=float,
+        default=50.0,
+        metavar="N",
+        help="messages one connection may send a second, on average (bursts of 4N; default 50)",
+    )
+    limits.add_argument(
+        "--address-messages-per-second",
+        type=float,
+        default=500.0,
+        metavar="N",
+        help="messages all the connections of one address may send a second (bursts of 2N; default 500)",
+    )
+    limits.add_argument(
+        "--tables-per-minute",
+        type=float,
+        default=30.0,
+        metavar="N",
+        help="new tables (and claimed seats) one address may make a minute (bursts of 2N; default 30)",
+    )
+    limits.add_argument(
+        "--autoplay-tables",
+        type=int,
+        default=2,
+        metavar="N",
+        help="tables whose computers play with no person connected that play at once (default 2)",
+    )
     p.set_defaults(func=run)
+
+
+class _Disconnects(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "socket.send() raised exception."
 
 
 def missing() -> list[str]:
@@ -65,11 +103,30 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 0 <= args.port <= 65535:
         raise CardRulesError(f"--port must be from 0 to 65535, not {args.port}")
+    for name in ("messages_per_second", "address_messages_per_second", "tables_per_minute"):
+        value = getattr(args, name)
+        if not 0 < value < 1e9:
+            raise CardRulesError(f"--{name.replace('_', '-')} must be a positive number, not {value:g}")
+    if not 0 <= args.autoplay_tables <= 10_000:
+        raise CardRulesError(f"--autoplay-tables must be from 0 to 10000, not {args.autoplay_tables}")
     import uvicorn
 
     from ..web.app import MAX_MESSAGE, create_app
+    from ..web.limits import Limits
 
-    app = create_app(args.db, durable=not args.fast_commits)
+    limits = Limits(
+        messages=args.messages_per_second,
+        messages_burst=max(1, round(4 * args.messages_per_second)),
+        address_messages=args.address_messages_per_second,
+        address_messages_burst=max(1, round(2 * args.address_messages_per_second)),
+        tables=args.tables_per_minute,
+        tables_burst=max(1, round(2 * args.tables_per_minute)),
+        autoplay_tables=args.autoplay_tables,
+    )
+    app = create_app(args.db, durable=not args.fast_commits, limits=limits)
+    # asyncio warns "socket.send() raised exception." for each write to a connection its
+    # client dropped: a disconnect, not a fault of the server's, so not in its log
+    logging.getLogger("asyncio").addFilter(_Disconnects())
     print(
         f"cardrules: serving the web table at http://{args.host}:{args.port}/ (tables in {args.db})",
         file=sys.stderr,

@@ -10,25 +10,39 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .limits import DEFAULT_LIMITS, Limits
 from .store import Store
-from .table import COMPUTER_KINDS, HUMAN, GameTable, TableError
+from .table import COMPUTER_KINDS, HUMAN, GameTable, TableError, TableSettings
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
-__all__ = ["COMPUTER_KINDS", "HUMAN", "GameTable", "Store", "TableError", "create_app"]
+__all__ = [
+    "COMPUTER_KINDS",
+    "HUMAN",
+    "GameTable",
+    "Limits",
+    "Store",
+    "TableError",
+    "TableSettings",
+    "create_app",
+]
 
 
-def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> Starlette:
+def create_app(
+    db_path: str, *, durable: bool = True, debug: bool = False, limits: Limits = DEFAULT_LIMITS
+) -> Starlette:
     """The web table's ASGI application, its tables kept in the SQLite file ``db_path``
     (made when missing).  Every accepted action is committed to the file before anyone
     is told of it; with ``durable`` (the default) each commit waits for the disk, so the
     games survive the machine losing power, and without it they survive the server
     being killed, with commits a few hundred times faster.  ``debug`` shows Starlette's
-    tracebacks.  Needs the extra ``cardrules[web]`` (Starlette).
+    tracebacks.  ``limits`` bounds what one client may cost (rate limits, the budget of
+    tables that play on their own: :class:`~cardrules.web.limits.Limits`).  Needs the
+    extra ``cardrules[web]`` (Starlette).
 
     Serve it with any ASGI server (``uvicorn.run(create_app("tables.db"))``) or mount it
     in an application of your own (``Mount("/cards", app=create_app(...))``)."""
     from .app import create_app as make
 
-    return make(db_path, durable=durable, debug=debug)
+    return make(db_path, durable=durable, debug=debug, limits=limits)

@@ -21,7 +21,7 @@ import time
 from typing import Any, Final
 
 from ..serialize import from_json, to_json
-from .table import GameTable
+from .table import GameTable, TableSettings
 
 __all__ = ["FORMAT", "VERSION", "Store"]
 
@@ -76,6 +76,14 @@ class Store:
                 "seed": table.seed,
                 "rule": table.rule_text,
                 "options": table.options,
+                "spectators": table.settings.spectators,
+                "listed": table.settings.listed,
+                "clock": table.settings.clock,
+                "on_timeout": table.settings.on_timeout,
+                "autoplay": table.settings.autoplay,
+                "deadline": table.deadline,
+                "forfeit": table.forfeit,
+                "taken": sorted(table.taken),
             }
         )
 
@@ -97,8 +105,9 @@ class Store:
 
     def save(self, table: GameTable, state: Any) -> None:
         """Store ``state`` as ``table``'s record (and the table's settings, which a
-        written rule changes), committed when this returns."""
-        record = to_json(state)
+        written rule, a clock's deadline, a taken seat change), committed when this
+        returns; ``state`` ``None`` (a game not started) stores the settings alone."""
+        record = None if state is None else to_json(state)
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -137,7 +146,22 @@ class Store:
             state,
             settings.get("rule"),
             settings.get("options"),
+            settings=TableSettings.read(settings),
+            deadline=settings.get("deadline"),
+            forfeit=settings.get("forfeit"),
+            taken=settings.get("taken", ()),
         )
+
+    def listed_ids(self, limit: int) -> list[str]:
+        """The ids of the newest ``limit`` listed tables (``TableSettings.listed``),
+        newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM tables WHERE settings LIKE '%\"listed\": true%' "
+                "ORDER BY created DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [r[0] for r in rows]
 
     def ids(self) -> list[str]:
         """Every stored table's id, oldest first."""
