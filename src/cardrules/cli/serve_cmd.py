@@ -2,15 +2,18 @@
 
 The lobby at ``http://HOST:PORT/`` makes a table of any registered game: each seat a
 person (who gets a join link) or the computer (``random``, ``greedy``, ``strong``).
-Every table is kept in the SQLite file ``--db``: a server stopped (or killed) and started
-again on the same file goes on with every game where it was.  It needs the extra
-``cardrules[web]`` (Starlette, uvicorn, websockets).
+Every table is kept in the SQLite file ``--db``, or in the PostgreSQL database of a
+``--db postgresql://...`` URL, which several processes may serve at once: a server
+stopped (or killed) and started again on the same database goes on with every game
+where it was.  It needs the extra ``cardrules[web]`` (Starlette, uvicorn, websockets),
+and for PostgreSQL ``cardrules[postgres]`` (psycopg 3).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import re
 import sys
 from typing import Any
 
@@ -26,10 +29,13 @@ def register(sub: Any) -> None:
         help="serve the web table: play any game in a browser",
         description="Serve the web table: a lobby makes a table of any game, with a join link "
         "per person; the computer takes the other seats.  Every game is kept in an SQLite "
-        "file, so a restarted server goes on where it was.  Needs: pip install 'cardrules[web]'.",
+        "file (or a PostgreSQL database, which several servers may share), so a restarted "
+        "server goes on where it was.  Needs: pip install 'cardrules[web]' (and for "
+        "PostgreSQL 'cardrules[postgres]').",
         epilog="examples:\n"
         "  cardrules serve             http://127.0.0.1:8000/, the games in cardrules.db\n"
-        "  cardrules serve --port 8080 --db /var/lib/cardrules/tables.db\n",
+        "  cardrules serve --port 8080 --db /var/lib/cardrules/tables.db\n"
+        "  cardrules serve --port 8001 --db postgresql://cards@dbhost/cards   (and more processes alike)\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
@@ -39,8 +45,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--db",
         default="cardrules.db",
-        metavar="PATH",
-        help="the SQLite file of the tables (default cardrules.db)",
+        metavar="PATH_OR_URL",
+        help="the SQLite file of the tables (default cardrules.db), or a postgresql:// URL: "
+        "a PostgreSQL database that several cardrules serve processes may share",
     )
     p.add_argument(
         "--fast-commits",
@@ -49,6 +56,11 @@ def register(sub: Any) -> None:
         "being killed, not the machine losing power (default: wait)",
     )
     p.set_defaults(func=run)
+
+
+def _shown(db: str) -> str:
+    """``--db`` as printed: a URL's password hidden."""
+    return re.sub(r"^(postgres(?:ql)?://[^:/@]*:)[^@]*@", r"\1***@", db)
 
 
 def missing() -> list[str]:
@@ -71,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 
     app = create_app(args.db, durable=not args.fast_commits)
     print(
-        f"cardrules: serving the web table at http://{args.host}:{args.port}/ (tables in {args.db})",
+        f"cardrules: serving the web table at http://{args.host}:{args.port}/ (tables in {_shown(args.db)})",
         file=sys.stderr,
     )
     uvicorn.run(

@@ -9,6 +9,12 @@ legal action) or, for New Eleusis's God before the game starts, ``{"type": "rule
 "text": RULE}``; the server answers every change with the seat's own
 :meth:`~cardrules.web.table.GameTable.message`, and every refused message with
 ``{"type": "error", "message": ...}`` (the library's words), changing nothing.
+
+Several processes may serve the same tables from one PostgreSQL database
+(:mod:`cardrules.web.pgstore`): each save names the step it was made from and is
+refused when another process moved the table on first (the seat is told, and shown the
+table as it is), and each process listens for the tables the others change and sends
+its connected seats their new messages.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..codec import encode_value
 from ..errors import CardRulesError
 from ..protocol import GAMES
-from .store import Store
+from .store import StaleTable, TableStore, open_store, table_step
 from .table import COMPUTER_KINDS, HUMAN, GameTable, TableError
 
 __all__ = ["MAX_BODY", "MAX_MESSAGE", "STATIC", "create_app"]
@@ -59,14 +65,23 @@ _HEADERS: Final = {
 class Server:
     """The tables being played: loaded from the store when first asked for, each with
     its connections (seat, socket), a lock that orders its changes, and the task that
-    plays its computer seats."""
+    plays its computer seats.
 
-    def __init__(self, store: Store) -> None:
+    With a store other processes share (``store.shared``: PostgreSQL), a table in memory
+    may be behind the stored one: it is read again when a seat joins and no other seat
+    of it is connected here, when the listener (:meth:`listen`) hears that another
+    process changed it, and when a save is refused as stale.  A table is always the
+    same :class:`GameTable` object here, updated in place, so every connection's
+    handler and the computers' task see the same one."""
+
+    def __init__(self, store: TableStore) -> None:
         self.store = store
         self.tables: dict[str, GameTable] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.sockets: dict[str, list[tuple[int, WebSocket]]] = {}
         self.runners: dict[str, asyncio.Task[None]] = {}
+        self.listener: asyncio.Task[None] | None = None
+        self._refreshes: set[asyncio.Task[None]] = set()
 
     def table(self, table_id: str) -> GameTable | None:
         table = self.tables.get(table_id)
@@ -75,7 +90,36 @@ class Server:
             if table is None:
                 return None
             self.tables[table_id] = table
+        elif self.store.shared and not self.sockets.get(table_id):
+            # no seat here has kept it fresh (the listener skips such tables): read it again
+            self._reload(table)
         return table
+
+    def _reload(self, table: GameTable) -> None:
+        """Update ``table`` in place to the stored one (blocking: the store's read and
+        :func:`cardrules.from_json`'s replay)."""
+        fresh = self.store.load(table.id)
+        if fresh is not None:
+            # every attribute, whatever the settings hold: the object stays the one
+            # every handler of this table refers to
+            vars(table).update(vars(fresh))
+
+    async def _save(self, table: GameTable, state: Any, *, written: GameTable | None = None) -> None:
+        """Commit ``state`` as ``table``'s (with the settings of ``written``, default
+        ``table``), made from the table's current step.  When another process moved
+        the table on first, read it again, show every seat here the table as it is, and
+        raise :class:`~cardrules.web.store.StaleTable` (the action was not applied).
+        Called with the table's lock held."""
+        expected = table_step(table.state)
+        try:
+            # accepted once committed; the commit waits for the disk off the event loop
+            await anyio.to_thread.run_sync(
+                lambda: self.store.save(written or table, state, expected=expected)
+            )
+        except StaleTable:
+            await anyio.to_thread.run_sync(self._reload, table)
+            await self.broadcast(table)
+            raise
 
     def lock(self, table_id: str) -> asyncio.Lock:
         return self.locks.setdefault(table_id, asyncio.Lock())
@@ -115,8 +159,7 @@ class Server:
         async with self.lock(table.id):
             action = table.read_action(seat, text)
             new = table.after(action)
-            # accepted once committed; the commit waits for the disk off the event loop
-            await anyio.to_thread.run_sync(self.store.save, table, new)
+            await self._save(table, new)
             table.commit(new, action)
             await self.broadcast(table)
         self.wake(table)
@@ -136,7 +179,7 @@ class Server:
                 options=table.options,
             )
             probe.start_with_rule(text)  # the library's error, with its caret, if it does not compile
-            await anyio.to_thread.run_sync(self.store.save, probe, probe.state)
+            await self._save(table, probe.state, written=probe)
             table.rule_text, table.state, table.lines = probe.rule_text, probe.state, probe.lines
             await self.broadcast(table)
         self.wake(table)
@@ -152,19 +195,73 @@ class Server:
 
     async def _computers(self, table: GameTable) -> None:
         while table.computer_to_act:
+            step = table_step(table.state)
             try:
                 # an agent may think for a while (the strong one searches): off the event loop
                 action = await anyio.to_thread.run_sync(table.choose)
                 async with self.lock(table.id):
+                    if table_step(table.state) != step:
+                        continue  # the table moved on (read again) while the agent thought
                     new = table.after(action)
-                    await anyio.to_thread.run_sync(self.store.save, table, new)
+                    await self._save(table, new)
                     table.commit(new, action)
                     await self.broadcast(table)
+            except StaleTable:
+                # another process played this move first (the same one: the agents are
+                # seeded by the step) and the table was read again: go on from there
+                continue
             except Exception:
                 _log.exception("table %s: the computer's turn failed", table.id)
                 return
 
+    async def listen(self) -> None:
+        """Hear the tables other processes change (``store.changes()``), for as long as
+        the server runs, listening again after a lost connection."""
+        while True:
+            try:
+                async for change in self.store.changes():
+                    if change is None:  # listening (again): anything may have changed before
+                        for table_id in [t for t, socks in self.sockets.items() if socks]:
+                            self._refresh_soon(table_id, None)
+                    else:
+                        self._refresh_soon(*change)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                _log.warning("listening for other processes' changes failed (%s): listening again", exc)
+            if not self.store.shared:
+                return
+            await asyncio.sleep(1.0)
+
+    def _refresh_soon(self, table_id: str, step: int | None) -> None:
+        task = asyncio.get_running_loop().create_task(self.refresh(table_id, step))
+        self._refreshes.add(task)
+        task.add_done_callback(self._refreshes.discard)
+
+    async def refresh(self, table_id: str, step: int | None) -> None:
+        """The stored table ``table_id`` is at ``step`` (``None``: unknown): if seats
+        of it are connected here and this process is behind, read it again and send
+        each its message.  (The computers' turns are played by the process where the
+        change was made, or, after a kill, where a seat connects again; two that play
+        the same turn are resolved by the step check.)"""
+        table = self.tables.get(table_id)
+        if table is None or not self.sockets.get(table_id):
+            return
+        async with self.lock(table_id):
+            if step is not None and step <= table_step(table.state):
+                return  # our own commit, or one we have read already
+            try:
+                await anyio.to_thread.run_sync(self._reload, table)
+            except Exception:
+                _log.exception("table %s: cannot read it again after another process changed it", table_id)
+                return
+            await self.broadcast(table)
+
     async def close(self) -> None:
+        if self.listener is not None:
+            self.listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.listener
         for task in self.runners.values():
             task.cancel()
         for task in self.runners.values():
@@ -218,12 +315,14 @@ def _page(name: str) -> Response:
 
 def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> Starlette:
     """The web table's ASGI application, its tables kept in the SQLite file ``db_path``
-    (made when missing; ``":memory:"`` keeps nothing).  Every accepted action is
-    committed before anyone is told of it; ``durable=False`` commits without waiting for
-    the disk (see :class:`~cardrules.web.store.Store`).  Serve it with any ASGI server
+    (made when missing; ``":memory:"`` keeps nothing), or in the PostgreSQL database of
+    a ``postgresql://`` URL, which several processes may serve at once
+    (:func:`~cardrules.web.store.open_store`).  Every accepted action is committed
+    before anyone is told of it; ``durable=False`` commits without waiting for the disk
+    (see :class:`~cardrules.web.store.Store`).  Serve it with any ASGI server
     (``uvicorn.run(create_app("tables.db"))``), or mount it in your own Starlette app."""
 
-    store = Store(db_path, durable=durable)
+    store = open_store(db_path, durable=durable)
     server = Server(store)
 
     async def lobby(request: Request) -> Response:
@@ -273,6 +372,8 @@ def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> St
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if store.shared:
+            server.listener = asyncio.get_running_loop().create_task(server.listen())
         yield
         await server.close()
 

@@ -1,4 +1,9 @@
-"""The web tables' database: SQLite (the standard library's :mod:`sqlite3`), in WAL mode.
+"""The web tables' database: SQLite (the standard library's :mod:`sqlite3`), in WAL mode,
+by default; PostgreSQL (:mod:`cardrules.web.pgstore`) for a table served by several
+processes.  :func:`open_store` picks one by the ``--db`` it is given; both keep the
+:class:`TableStore` interface, and both write a table's settings with
+:meth:`Store._settings` and read them back with :meth:`Store._table` (one mapping for
+both databases).
 
 Each table is one row: its settings (the game, the seats, the seat tokens' hashes, the
 secret seed, the rule's text) and its state as the library's versioned JSON record
@@ -18,15 +23,79 @@ import json
 import sqlite3
 import threading
 import time
-from typing import Any, Final
+from collections.abc import AsyncIterator
+from typing import Any, Final, Protocol
 
 from ..serialize import from_json, to_json
-from .table import GameTable
+from .table import GameTable, TableError
 
-__all__ = ["FORMAT", "VERSION", "Store"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "StaleTable",
+    "Store",
+    "TableStore",
+    "is_postgres_url",
+    "open_store",
+    "table_step",
+]
 
 FORMAT: Final = "cardrules/web-table"
 VERSION: Final = 1
+
+
+
+class StaleTable(TableError):
+    """A save refused because the stored table has moved on since this process read it
+    (another process changed it first): nothing was written."""
+
+
+def table_step(state: Any) -> int:
+    """A table's step as the stores count it: ``len(state.history)``, and ``-1`` before
+    the game has started (New Eleusis waiting for its rule), so that every accepted
+    change raises it."""
+    return -1 if state is None else len(state.history)
+
+
+class TableStore(Protocol):
+    """What the web server asks of its database (:class:`Store` for SQLite,
+    :class:`~cardrules.web.pgstore.PostgresStore` for PostgreSQL)."""
+
+    #: whether other processes change the same tables (then :meth:`changes` tells of them)
+    shared: bool
+
+    def add(self, table: GameTable) -> None: ...
+
+    def save(self, table: GameTable, state: Any, *, expected: int | None = None) -> None: ...
+
+    def record(self, table_id: str) -> str | None: ...
+
+    def load(self, table_id: str) -> GameTable | None: ...
+
+    def ids(self) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+    def changes(self) -> AsyncIterator[tuple[str, int] | None]: ...
+
+
+def is_postgres_url(db: str) -> bool:
+    """Whether ``db`` names a PostgreSQL database (``postgresql://...``) rather than a
+    SQLite file."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(db: str, *, durable: bool = True) -> TableStore:
+    """The store ``db`` names: a ``postgresql://`` URL (libpq's form, e.g.
+    ``postgresql://user@host/dbname`` or ``postgresql:///dbname?host=/var/run/postgresql``)
+    opens :class:`~cardrules.web.pgstore.PostgresStore` (needs psycopg 3: the extra
+    ``cardrules[postgres]``); anything else is a SQLite file (``":memory:"``: none)."""
+    if is_postgres_url(db):
+        from .pgstore import PostgresStore
+
+        return PostgresStore(db, durable=durable)
+    return Store(db, durable=durable)
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -41,7 +110,11 @@ CREATE TABLE IF NOT EXISTS tables (
 
 class Store:
     """The tables kept in the SQLite file ``path`` (``":memory:"`` for none); each commit
-    waits for the disk unless ``durable`` is false (see above)."""
+    waits for the disk unless ``durable`` is false (see above).  One process serves a
+    SQLite file: its changes are ordered by the server's lock of each table, so
+    :meth:`save` ignores ``expected`` and :meth:`changes` never yields."""
+
+    shared = False
 
     def __init__(self, path: str, *, durable: bool = True) -> None:
         self.path = path
@@ -95,9 +168,11 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
-    def save(self, table: GameTable, state: Any) -> None:
+    def save(self, table: GameTable, state: Any, *, expected: int | None = None) -> None:
         """Store ``state`` as ``table``'s record (and the table's settings, which a
-        written rule changes), committed when this returns."""
+        written rule changes), committed when this returns.  (``expected``, the step
+        the stored table must be at, is checked by the stores that several processes
+        share.)"""
         record = to_json(state)
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
@@ -125,8 +200,14 @@ class Store:
             row = self._db.execute("SELECT settings, record FROM tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
             return None
-        settings = json.loads(row[0])
-        state = None if row[1] is None else from_json(row[1])
+        return self._table(table_id, row[0], row[1])
+
+    @staticmethod
+    def _table(table_id: str, settings_text: str, record: str | None) -> GameTable:
+        """The table a row holds: its settings (written by :meth:`_settings`) and its
+        record (replayed and checked by :func:`cardrules.from_json`)."""
+        settings = json.loads(settings_text)
+        state = None if record is None else from_json(record)
         return GameTable(
             table_id,
             settings["game"],
@@ -144,3 +225,8 @@ class Store:
         with self._lock:
             rows = self._db.execute("SELECT id FROM tables ORDER BY created").fetchall()
         return [r[0] for r in rows]
+
+    async def changes(self) -> AsyncIterator[tuple[str, int] | None]:
+        """Nothing: no other process changes a SQLite file's tables."""
+        return
+        yield  # an async generator that ends at once
