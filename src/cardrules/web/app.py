@@ -68,9 +68,9 @@ class Server:
     plays its computer seats.
 
     With a store other processes share (``store.shared``: PostgreSQL), a table in memory
-    may be behind the stored one: it is read again when a seat joins and no other seat
-    of it is connected here, when the listener (:meth:`listen`) hears that another
-    process changed it, and when a save is refused as stale.  A table is always the
+    may be behind the stored one: it is read again when a seat joins, when the listener
+    (:meth:`listen`) hears that another process changed it, and when a save is refused
+    as stale.  A table is always the
     same :class:`GameTable` object here, updated in place, so every connection's
     handler and the computers' task see the same one."""
 
@@ -90,12 +90,9 @@ class Server:
             if table is None:
                 return None
             self.tables[table_id] = table
-        elif self.store.shared and not self.sockets.get(table_id):
-            # no seat here has kept it fresh (the listener skips such tables): read it again
-            self._reload(table)
         return table
 
-    def _reload(self, table: GameTable) -> None:
+    def reload(self, table: GameTable) -> None:
         """Update ``table`` in place to the stored one (blocking: the store's read and
         :func:`cardrules.from_json`'s replay)."""
         fresh = self.store.load(table.id)
@@ -117,7 +114,7 @@ class Server:
                 lambda: self.store.save(written or table, state, expected=expected)
             )
         except StaleTable:
-            await anyio.to_thread.run_sync(self._reload, table)
+            await anyio.to_thread.run_sync(self.reload, table)
             await self.broadcast(table)
             raise
 
@@ -247,11 +244,13 @@ class Server:
         table = self.tables.get(table_id)
         if table is None or not self.sockets.get(table_id):
             return
+        if step is not None and step <= table_step(table.state):
+            return  # most often our own commit: no need to wait for the lock
         async with self.lock(table_id):
             if step is not None and step <= table_step(table.state):
                 return  # our own commit, or one we have read already
             try:
-                await anyio.to_thread.run_sync(self._reload, table)
+                await anyio.to_thread.run_sync(self.reload, table)
             except Exception:
                 _log.exception("table %s: cannot read it again after another process changed it", table_id)
                 return
@@ -353,6 +352,8 @@ def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> St
         server.sockets.setdefault(table.id, []).append(entry)
         try:
             async with server.lock(table.id):
+                if store.shared:  # another process may have moved it on: the seat sees it as stored
+                    await anyio.to_thread.run_sync(server.reload, table)
                 await socket.send_json(table.message(seat))
             server.wake(table)
             while True:

@@ -1,0 +1,187 @@
+"""The web table on PostgreSQL, served by several processes: the store against a real
+database (no mock), its optimistic step check and its notifications, a seat whose act
+lost the race told so in words, two ``cardrules serve`` processes carrying one game
+between two people connected to different processes, and 50 games over two processes
+while one of them is killed with SIGKILL and restarted twice.
+
+The database is the one ``CARDRULES_TEST_POSTGRES`` names (a ``postgresql://`` URL;
+``.ci/run`` starts Debian's PostgreSQL and sets it); without it, or without psycopg,
+these tests skip and say why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import sys
+
+import pytest
+
+from cardrules import CardRulesError, from_json
+from cardrules.cli.serve_cmd import _shown
+from cardrules.web.store import StaleTable, Store, open_store, table_step
+from cardrules.web.table import GameTable
+
+URL = os.environ.get("CARDRULES_TEST_POSTGRES", "")
+
+
+def _why_skip() -> str | None:
+    if not URL:
+        return "no PostgreSQL to test with: set CARDRULES_TEST_POSTGRES=postgresql://... (.ci/run does)"
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        return "psycopg 3 is not installed (the extra cardrules[postgres])"
+    return None
+
+
+needs_postgres = pytest.mark.skipif(_why_skip() is not None, reason=_why_skip() or "")
+
+
+def _needs_web() -> None:
+    for name in ("starlette", "uvicorn", "websockets"):
+        pytest.importorskip(name, reason=f"the web extra ({name}) is not installed")
+
+
+def new_table(game: str = "aegis", seats: tuple[str, ...] = ("human", "human")) -> GameTable:
+    table, _ = GameTable.create("t-" + secrets.token_hex(8), game, list(seats), rules={"target": 5}, seed="pg")
+    return table
+
+
+def test_a_postgres_url_without_psycopg_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # import psycopg fails
+    with pytest.raises(CardRulesError, match=r"psycopg 3.*pip install 'cardrules\[postgres\]'"):
+        open_store("postgresql:///nowhere")
+
+
+def test_a_sqlite_path_opens_the_sqlite_store(tmp_path):
+    with open_store(str(tmp_path / "t.db")) as store:
+        assert isinstance(store, Store) and not store.shared
+
+
+def test_the_printed_url_hides_its_password():
+    assert _shown("postgresql://cards:s3cret@db.example/cards") == "postgresql://cards:***@db.example/cards"
+    assert _shown("postgresql:///cards?host=/run/pg") == "postgresql:///cards?host=/run/pg"
+    assert _shown("tables.db") == "tables.db"
+
+
+@needs_postgres
+def test_the_store_keeps_a_table_as_sqlite_does(tmp_path):
+    table = new_table()
+    g = table.game
+    new = g.apply(table.state, g.legal_actions(table.state)[0])
+    with open_store(URL) as pg, Store(str(tmp_path / "t.db")) as lite:
+        assert pg.shared
+        for store in (pg, lite):
+            store.add(table)
+            store.save(table, new)
+            back = store.load(table.id)
+            assert back is not None and back.state == new
+            assert (back.seats, back.tokens, back.seed, back.options) == (
+                table.seats, table.tokens, table.seed, table.options)  # fmt: skip
+            assert from_json(store.record(table.id)) == new
+            assert table.id in store.ids()
+        assert pg.load("no-such-table") is None and pg.record("no-such-table") is None
+        with pytest.raises(KeyError):
+            pg.save(new_table(), new)  # never added
+
+
+@needs_postgres
+def test_a_save_from_a_step_the_table_has_left_is_refused_and_writes_nothing():
+    table = new_table()
+    g = table.game
+    with open_store(URL) as a, open_store(URL) as b:
+        a.add(table)
+        step = table_step(table.state)
+        legal = g.legal_actions(table.state)
+        first, second = g.apply(table.state, legal[0]), g.apply(table.state, legal[-1])
+        a.save(table, first, expected=step)
+        with pytest.raises(StaleTable, match="another action was made at this table first"):
+            b.save(table, second, expected=step)  # made from the same step: too late
+        assert from_json(b.record(table.id)) == first
+        assert a.step(table.id) == table_step(first)
+
+
+@needs_postgres
+def test_every_process_hears_a_committed_save():
+    table = new_table()
+    g = table.game
+    new = g.apply(table.state, g.legal_actions(table.state)[0])
+
+    async def listen_and_save() -> list[object]:
+        heard: list[object] = []
+        with open_store(URL) as listener, open_store(URL) as writer:
+            writer.add(table)
+            changes = listener.changes()
+            heard.append(await anext(changes))  # listening
+            await asyncio.to_thread(writer.save, table, new, expected=table_step(table.state))
+            while True:  # other tests may save their own tables meanwhile
+                change = await asyncio.wait_for(anext(changes), 10)
+                if change is not None and change[0] == table.id:
+                    heard.append(change)
+                    break
+            await changes.aclose()
+        return heard
+
+    assert asyncio.run(listen_and_save()) == [None, (table.id, table_step(new))]
+
+
+@needs_postgres
+def test_an_act_that_lost_the_race_is_refused_in_words_and_the_table_read_again():
+    pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+    from cardrules.web.app import Server
+
+    table = new_table()
+
+    async def race() -> tuple[str, int, int]:
+        one, two = Server(open_store(URL)), Server(open_store(URL))
+        try:
+            one.store.add(table)
+            t1, t2 = one.table(table.id), two.table(table.id)
+            assert t1 is not None and t2 is not None
+            seat = t1.to_act
+            legal = [str(a) for a in t1.game.legal_actions(t1.state)]
+            await one.act(t1, seat, legal[0])  # this process is first
+            with pytest.raises(StaleTable) as refused:
+                await two.act(t2, seat, legal[-1])  # the other still had the old step
+            return str(refused.value), table_step(t1.state), table_step(t2.state)
+        finally:
+            await one.close()
+            await two.close()
+
+    words, step_one, step_two = asyncio.run(race())
+    assert "not applied" in words
+    assert step_two == step_one  # read again: the second process now shows the first's move
+
+
+@needs_postgres
+def test_two_people_at_one_table_each_on_another_process_play_a_whole_game():
+    _needs_web()
+    from benchmark_scripts import benchmark_script
+
+    bench_web = benchmark_script("bench_web")
+    result = bench_web.run(1, short=True, kill=False, seed="two", db=URL, processes=2)
+    assert result["processes"] == 2
+    assert result["over"] == result["same_records"] == result["replayed"] == 1
+    # a client only acts when a message shows its turn: each of the other process's
+    # moves reached it through the database
+    assert result["relayed"] > 2
+    assert result["regressions"] == 0 and result["refused"] == 0
+
+
+@needs_postgres
+def test_fifty_games_over_two_processes_survive_two_sigkills():
+    _needs_web()
+    from benchmark_scripts import benchmark_script
+
+    bench_web = benchmark_script("bench_web")
+    result = bench_web.run(50, short=True, seed="pg", db=URL, processes=2, kills=2)
+    assert len(result["kills"]) == 2
+    assert all(n > 0 for n in result["unfinished_at_kills"])  # both kills came mid-game
+    assert result["reconnects"] > 0 and result["relayed"] > 0
+    # every game over; every record replays to itself and is the game of the clients'
+    # seeded choices (an action lost or applied twice would change it); no client saw
+    # a table go back a step
+    assert result["over"] == result["replayed"] == result["same_records"] == 50
+    assert result["regressions"] == 0
