@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import secrets
 import sys
 
 import pytest
 
-from cardrules import CardRulesError, from_json
+from cardrules import CardRulesError, from_json, to_json
 from cardrules.cli.serve_cmd import _shown
 from cardrules.web.store import StaleTable, Store, open_store, table_step
 from cardrules.web.table import GameTable
@@ -185,3 +186,40 @@ def test_fifty_games_over_two_processes_survive_two_sigkills():
     # a table go back a step
     assert result["over"] == result["replayed"] == result["same_records"] == 50
     assert result["regressions"] == 0
+
+
+@pytest.mark.parametrize("game", ["aegis", "haggis", "eleusis"])
+def test_catching_up_with_the_stored_actions_is_reading_the_table_whole(tmp_path, game):
+    from cardrules.web.store import catch_up
+
+    seats = ["human"] * (4 if game == "eleusis" else 2)
+    rule = "card.color != prev.color" if game == "eleusis" else None
+    table, _ = GameTable.create("t-" + game, game, seats, seed="catch", rule=rule)
+    g = table.game
+    rng = random.Random(game)
+    with Store(str(tmp_path / "t.db")) as store:
+        store.add(table)
+        behind = store.load(table.id)
+        diverged = store.load(table.id)  # will take another first action than the stored one
+        legal = g.legal_actions(diverged.state)
+        diverged.commit(diverged.after(legal[-1]), legal[-1])
+        for moves in (3, 0, 7, 20):
+            made = 0
+            while made < moves and not table.state.is_over:
+                action = rng.choice(g.legal_actions(table.state)[:-1] or g.legal_actions(table.state))
+                new = table.after(action)
+                store.save(table, new)
+                table.commit(new, action)
+                made += 1
+            settings, record = store.row(table.id)
+            assert catch_up(behind, settings, record) is (made > 0)
+            whole = store.load(table.id)
+            assert behind.state == whole.state == table.state
+            assert behind.lines == whole.lines == table.lines
+            assert to_json(behind.state) == record
+        # a history that is not this one's continuation: read it whole instead
+        assert catch_up(diverged, settings, record) is None
+        # other settings (a rule written since, a seat taken...): read it whole instead
+        other = store.load(table.id)
+        other.tokens = {0: "another"}
+        assert catch_up(other, settings, record) is None

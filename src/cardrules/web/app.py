@@ -39,7 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..codec import encode_value
 from ..errors import CardRulesError
 from ..protocol import GAMES
-from .store import StaleTable, TableStore, open_store, table_step
+from .store import StaleTable, Store, TableStore, catch_up, open_store, table_step
 from .table import COMPUTER_KINDS, HUMAN, GameTable, TableError
 
 __all__ = ["MAX_BODY", "MAX_MESSAGE", "STATIC", "create_app"]
@@ -90,16 +90,28 @@ class Server:
             if table is None:
                 return None
             self.tables[table_id] = table
+        elif self.store.shared and not self.lock(table_id).locked():
+            # another process may have changed it (its settings too: the seat tokens);
+            # not while a change of ours is being committed (it would be noted twice)
+            self.reload(table)
         return table
 
-    def reload(self, table: GameTable) -> None:
-        """Update ``table`` in place to the stored one (blocking: the store's read and
-        :func:`cardrules.from_json`'s replay)."""
-        fresh = self.store.load(table.id)
-        if fresh is not None:
-            # every attribute, whatever the settings hold: the object stays the one
-            # every handler of this table refers to
-            vars(table).update(vars(fresh))
+    def reload(self, table: GameTable) -> bool:
+        """Update ``table`` in place to the stored one (blocking: call it off the event
+        loop, with the table's lock held), by applying the actions it lacks
+        (:func:`~cardrules.web.store.catch_up`) or else reading it whole; whether it
+        changed."""
+        row = self.store.row(table.id)
+        if row is None:
+            return False
+        changed = catch_up(table, *row)
+        if changed is not None:
+            return changed
+        fresh = Store._table(table.id, *row)
+        # every attribute, whatever the settings hold: the object stays the one every
+        # handler of this table refers to
+        vars(table).update(vars(fresh))
+        return True
 
     async def _save(self, table: GameTable, state: Any, *, written: GameTable | None = None) -> None:
         """Commit ``state`` as ``table``'s (with the settings of ``written``, default
@@ -236,25 +248,26 @@ class Server:
         task.add_done_callback(self._refreshes.discard)
 
     async def refresh(self, table_id: str, step: int | None) -> None:
-        """The stored table ``table_id`` is at ``step`` (``None``: unknown): if seats
-        of it are connected here and this process is behind, read it again and send
-        each its message.  (The computers' turns are played by the process where the
+        """Another process saved the table ``table_id`` at ``step`` (``None``:
+        unknown): if seats of it are connected here and it changed, read it again and
+        send each its message.  (The computers' turns are played by the process where the
         change was made, or, after a kill, where a seat connects again; two that play
         the same turn are resolved by the step check.)"""
         table = self.tables.get(table_id)
         if table is None or not self.sockets.get(table_id):
             return
-        if step is not None and step <= table_step(table.state):
-            return  # most often our own commit: no need to wait for the lock
+        if step is not None and step < table_step(table.state):
+            return  # read already (an equal step may bring new settings)
         async with self.lock(table_id):
-            if step is not None and step <= table_step(table.state):
-                return  # our own commit, or one we have read already
+            if step is not None and step < table_step(table.state):
+                return
             try:
-                await anyio.to_thread.run_sync(self.reload, table)
+                changed = await anyio.to_thread.run_sync(self.reload, table)
             except Exception:
                 _log.exception("table %s: cannot read it again after another process changed it", table_id)
                 return
-            await self.broadcast(table)
+            if changed:
+                await self.broadcast(table)
 
     async def close(self) -> None:
         if self.listener is not None:

@@ -14,7 +14,8 @@ Two guarantees make several processes safe:
   raises :class:`~cardrules.web.store.StaleTable`; the server then reads the table
   again and tells the seat its action was not applied.  So no action is applied twice
   or on a state that is no longer the table's.
-* **LISTEN/NOTIFY.**  The same transaction sends ``NOTIFY cardrules_tables, 'ID STEP'``,
+* **LISTEN/NOTIFY.**  The same transaction sends ``NOTIFY cardrules_tables, 'ID STEP
+  ORIGIN'`` (``ORIGIN``: the store that saved, so that each skips its own),
   which PostgreSQL delivers to every listening connection when (and only if) it
   commits.  :meth:`changes` is one dedicated connection per process, listening; the
   server reads each table that changed elsewhere and has seats connected to it here,
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import secrets
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any, Final
@@ -44,7 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CHANNEL", "POOL_SIZE", "PostgresStore"]
 
-#: the NOTIFY channel of changed tables (payload ``"ID STEP"``)
+#: the NOTIFY channel of changed tables (payload ``"ID STEP ORIGIN"``)
 CHANNEL: Final = "cardrules_tables"
 #: the most connections one store opens for its reads and writes (beside the listener)
 POOL_SIZE: Final = 4
@@ -92,6 +94,8 @@ class PostgresStore:
         for _ in range(pool_size):
             self._slots.put(None)
         self._closed = False
+        #: this store's mark on its notifications (:meth:`changes` skips its own)
+        self.origin = secrets.token_hex(8)
         with self._connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             conn.execute(_SCHEMA)
@@ -177,7 +181,7 @@ class PostgresStore:
                     raise KeyError(table.id)
                 raise StaleTable("another action was made at this table first: this one was not applied")
             # delivered to the listeners when, and only if, this transaction commits
-            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table.id} {step}"))
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table.id} {step} {self.origin}"))
 
     def record(self, table_id: str) -> str | None:
         """The stored JSON record of a table (``None``: no such table, or not started)."""
@@ -193,12 +197,15 @@ class PostgresStore:
 
     def load(self, table_id: str) -> GameTable | None:
         """The table ``table_id`` as stored, or ``None``."""
+        row = self.row(table_id)
+        return None if row is None else Store._table(table_id, *row)
+
+    def row(self, table_id: str) -> tuple[str, str | None] | None:
+        """A table's stored settings and record, as texts (``None``: no such table)."""
         with self._connection() as conn:
             cur = conn.execute("SELECT settings, record FROM cardrules_tables WHERE id = %s", (table_id,))
             row = cur.fetchone()
-        if row is None:
-            return None
-        return Store._table(table_id, row[0], row[1])
+        return None if row is None else (str(row[0]), None if row[1] is None else str(row[1]))
 
     def ids(self) -> list[str]:
         """Every stored table's id, oldest first."""
@@ -207,7 +214,8 @@ class PostgresStore:
         return [str(r[0]) for r in rows]
 
     async def changes(self) -> AsyncIterator[tuple[str, int] | None]:
-        """The tables changed by any process, as ``(id, step)``, from one connection
+        """The tables changed by other processes (other stores), as ``(id, step)`` (a
+        step may stay the same when only a table's settings changed), from one connection
         that listens (psycopg's :class:`~psycopg.AsyncConnection`, on the event loop).
         It first yields ``None`` once listening: changes made before may have been
         missed, so a caller reads again what it holds.  Ends with an error when the
@@ -218,6 +226,6 @@ class PostgresStore:
             await conn.execute(f"LISTEN {CHANNEL}")
             yield None
             async for note in conn.notifies():
-                table_id, _, step = note.payload.rpartition(" ")
-                if table_id and step.lstrip("-").isdigit():
-                    yield table_id, int(step)
+                parts = note.payload.split(" ")
+                if len(parts) == 3 and parts[2] != self.origin and parts[1].lstrip("-").isdigit():
+                    yield parts[0], int(parts[1])

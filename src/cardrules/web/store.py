@@ -26,7 +26,10 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any, Final, Protocol
 
-from ..serialize import from_json, to_json
+import attrs
+
+from ..protocol import Shuffle
+from ..serialize import _decode_action, _encode_action, from_json, to_json
 from .table import GameTable, TableError
 
 __all__ = [
@@ -35,6 +38,7 @@ __all__ = [
     "StaleTable",
     "Store",
     "TableStore",
+    "catch_up",
     "is_postgres_url",
     "open_store",
     "table_step",
@@ -72,11 +76,62 @@ class TableStore(Protocol):
 
     def load(self, table_id: str) -> GameTable | None: ...
 
+    def row(self, table_id: str) -> tuple[str, str | None] | None: ...
+
     def ids(self) -> list[str]: ...
 
     def close(self) -> None: ...
 
     def changes(self) -> AsyncIterator[tuple[str, int] | None]: ...
+
+
+def catch_up(table: GameTable, settings_text: str, record: str | None) -> bool | None:
+    """Bring ``table`` to the stored row (its settings and record) by applying only the
+    actions it lacks, rather than reading the whole game again: what a process does
+    each time another process moves one of its tables on, so its cost is the new
+    actions', not the game's.  Answers whether the table changed, or ``None`` when it
+    cannot catch up (other settings, a game not started, a history that does not
+    extend this one, or a result that is not the stored record): then read it whole
+    (``Store._table``), which replays and checks everything."""
+    state = table.state
+    if state is None or record is None or json.loads(settings_text) != json.loads(Store._settings(table)):
+        return None
+    doc = json.loads(record)
+    history = doc.get("history")
+    n = len(state.history)
+    if not isinstance(history, list) or len(history) < n:
+        return None
+    if n and history[n - 1] != _encode_action(state.history[-1]):
+        return None
+    if len(history) == n:
+        return False
+    g = table.game
+    try:
+        # as from_json replays: unseeded, each deal applied from the history, the seed
+        # put back at the end; each action's line noted with the deals that follow it
+        actions = [_decode_action(g, a, f"history[{i}]") for i, a in enumerate(history[n:], n)]
+        lines = [list(seat) for seat in table.lines]
+        current = attrs.evolve(state, seed=None)
+        i = 0
+        while i < len(actions):
+            action = actions[i]
+            after = g.apply(current, action)
+            i += 1
+            if type(action) is not Shuffle:
+                while i < len(actions) and type(actions[i]) is Shuffle:
+                    after = g.apply(after, actions[i])
+                    i += 1
+                table.state = current
+                table.commit(after, action)
+            current = after
+        final = attrs.evolve(current, seed=state.seed)
+        if to_json(final) != record:
+            raise ValueError("not the stored record")
+    except Exception:
+        table.state, table.lines = state, lines
+        return None
+    table.state = final
+    return True
 
 
 def is_postgres_url(db: str) -> bool:
@@ -201,6 +256,12 @@ class Store:
         if row is None:
             return None
         return self._table(table_id, row[0], row[1])
+
+    def row(self, table_id: str) -> tuple[str, str | None] | None:
+        """A table's stored settings and record, as texts (``None``: no such table)."""
+        with self._lock:
+            row = self._db.execute("SELECT settings, record FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else (row[0], row[1])
 
     @staticmethod
     def _table(table_id: str, settings_text: str, record: str | None) -> GameTable:
