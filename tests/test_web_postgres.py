@@ -223,3 +223,62 @@ def test_catching_up_with_the_stored_actions_is_reading_the_table_whole(tmp_path
         other = store.load(table.id)
         other.tokens = {0: "another"}
         assert catch_up(other, settings, record) is None
+
+
+@needs_postgres
+def test_a_table_with_the_computer_and_two_people_on_two_processes_plays_to_the_end(tmp_path):
+    _needs_web()
+    import json
+    import urllib.request
+
+    from benchmark_scripts import benchmark_script
+
+    bench_web = benchmark_script("bench_web")
+    servers = [bench_web.Server(URL) for _ in range(2)]
+    try:
+        for server in servers:
+            server.start()
+        body = json.dumps({"game": "haggis", "seats": ["human", "human", "greedy"], "rules": {"target": 20}})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{servers[0].port}/tables", body.encode(), {"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            made = json.load(answer)
+        tokens = [link["url"].split("#", 1)[1] for link in made["links"]]
+        stats = bench_web.Stats()
+        ports = [lambda s=s: s.port for s in servers]
+
+        async def play() -> None:
+            await asyncio.wait_for(
+                asyncio.gather(*(bench_web.seat_client(ports, i, made["id"], t, f"c{i}", stats)
+                                 for i, t in enumerate(tokens))),  # fmt: skip
+                120,
+            )
+
+        asyncio.run(play())
+    finally:
+        for server in servers:
+            server.stop()
+    with open_store(URL) as store:
+        record = store.record(made["id"])
+    state = from_json(record)
+    assert state.is_over and to_json(state) == record
+    assert stats.regressions == 0
+    # the computer's seat played, and each of its moves was applied once: the record
+    # replays (above), and the greedy agent's move at each of its turns is the one its
+    # seed gives (the same in any process)
+    from cardrules import GAMES, Shuffle
+
+    table = GameTable("x", "haggis", 3, ["human", "human", "greedy"], {}, state.seed)
+    g = GAMES["haggis"]
+    replay = g.new_game(state.rules, players=3, seed=state.seed)
+    computer_moves = 0
+    for action in state.history:
+        if type(action) is Shuffle:
+            continue  # dealt by the seeded game itself
+        if replay.to_act == 2:
+            table.state = replay
+            assert table.choose() == action
+            computer_moves += 1
+        replay = g.apply(replay, action)
+    assert computer_moves > 0 and to_json(replay) == record

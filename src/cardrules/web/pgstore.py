@@ -10,14 +10,14 @@ Two guarantees make several processes safe:
 
 * **Optimistic concurrency.**  A save names the step the process read
   (``expected``): ``UPDATE ... WHERE id = %s AND step = %s``.  When another process has
-  moved the table on meanwhile, no row matches, nothing is written, and :meth:`save`
+  moved the table on meanwhile, no row matches, nothing is written, and :meth:`PostgresStore.save`
   raises :class:`~cardrules.web.store.StaleTable`; the server then reads the table
   again and tells the seat its action was not applied.  So no action is applied twice
   or on a state that is no longer the table's.
 * **LISTEN/NOTIFY.**  The same transaction sends ``NOTIFY cardrules_tables, 'ID STEP
   ORIGIN'`` (``ORIGIN``: the store that saved, so that each skips its own),
   which PostgreSQL delivers to every listening connection when (and only if) it
-  commits.  :meth:`changes` is one dedicated connection per process, listening; the
+  commits.  :meth:`PostgresStore.changes` is one dedicated connection per process, listening; the
   server reads each table that changed elsewhere and has seats connected to it here,
   and sends those seats their messages.
 
@@ -216,7 +216,7 @@ class PostgresStore:
     async def changes(self) -> AsyncIterator[tuple[str, int] | None]:
         """The tables changed by other processes (other stores), as ``(id, step)`` (a
         step may stay the same when only a table's settings changed), from one connection
-        that listens (psycopg's :class:`~psycopg.AsyncConnection`, on the event loop).
+        that listens (psycopg's ``AsyncConnection``, on the event loop).
         It first yields ``None`` once listening: changes made before may have been
         missed, so a caller reads again what it holds.  Ends with an error when the
         connection is lost (the caller listens again)."""
