@@ -249,11 +249,8 @@ def test_a_table_with_the_computer_and_two_people_on_two_processes_plays_to_the_
         ports = [lambda s=s: s.port for s in servers]
 
         async def play() -> None:
-            await asyncio.wait_for(
-                asyncio.gather(*(bench_web.seat_client(ports, i, made["id"], t, f"c{i}", stats)
-                                 for i, t in enumerate(tokens))),  # fmt: skip
-                120,
-            )
+            clients = [bench_web.seat_client(ports, i, made["id"], t, f"c{i}", stats) for i, t in enumerate(tokens)]
+            await asyncio.wait_for(asyncio.gather(*clients), 120)
 
         asyncio.run(play())
     finally:

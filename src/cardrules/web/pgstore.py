@@ -124,7 +124,8 @@ class PostgresStore:
             try:
                 yield conn
             except BaseException:
-                if conn.closed or conn.info.transaction_status != self._pg.pq.TransactionStatus.IDLE:
+                idle = conn.info.transaction_status == self._pg.pq.TransactionStatus.IDLE
+                if conn.broken or conn.closed or not idle:
                     conn.close()
                 else:
                     self._pool.put(conn)
