@@ -279,3 +279,26 @@ def test_a_table_with_the_computer_and_two_people_on_two_processes_plays_to_the_
             computer_moves += 1
         replay = g.apply(replay, action)
     assert computer_moves > 0 and to_json(replay) == record
+
+
+def test_serve_on_postgres_without_psycopg_says_how_to_install_it(monkeypatch, capsys):
+    _needs_web()
+    from cardrules.cli import main
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+    assert main(["serve", "--port", "0", "--db", "postgresql:///cards"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cardrules: a postgresql:// database needs psycopg 3") and "Traceback" not in err
+
+
+@needs_postgres
+def test_serve_on_a_database_that_is_not_there_says_so(capsys):
+    _needs_web()
+    from cardrules.cli import main
+
+    url = URL.replace("postgresql:///", "postgresql:///no_such_database_", 1) if "postgresql:///" in URL else None
+    if url is None:
+        pytest.skip("the test's URL names no database in the form postgresql:///NAME")
+    assert main(["serve", "--port", "0", "--db", url]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cardrules: cannot connect to the PostgreSQL database") and "Traceback" not in err
