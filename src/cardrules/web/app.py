@@ -70,9 +70,8 @@ class Server:
     With a store other processes share (``store.shared``: PostgreSQL), a table in memory
     may be behind the stored one: it is read again when a seat joins, when the listener
     (:meth:`listen`) hears that another process changed it, and when a save is refused
-    as stale.  A table is always the
-    same :class:`GameTable` object here, updated in place, so every connection's
-    handler and the computers' task see the same one."""
+    as stale.  A table is always the same :class:`GameTable` object here, updated in
+    place, so every connection's handler and the computers' task see the same one."""
 
     def __init__(self, store: TableStore) -> None:
         self.store = store
@@ -97,10 +96,10 @@ class Server:
         return table
 
     def reload(self, table: GameTable) -> bool:
-        """Update ``table`` in place to the stored one (blocking: call it off the event
-        loop, with the table's lock held), by applying the actions it lacks
-        (:func:`~cardrules.web.store.catch_up`) or else reading it whole; whether it
-        changed."""
+        """Update ``table`` in place to the stored one (blocking; never while a change of
+        the table is under way: with its lock held, or free), by applying the actions
+        it lacks (:func:`~cardrules.web.store.catch_up`) or else reading it whole;
+        whether it changed."""
         row = self.store.row(table.id)
         if row is None:
             return False
