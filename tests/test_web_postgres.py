@@ -12,6 +12,7 @@ these tests skip and say why.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import secrets
@@ -302,3 +303,72 @@ def test_serve_on_a_database_that_is_not_there_says_so(capsys):
     assert main(["serve", "--port", "0", "--db", url]) == 1
     err = capsys.readouterr().err
     assert err.startswith("cardrules: cannot connect to the PostgreSQL database") and "Traceback" not in err
+
+
+@needs_postgres
+def test_one_seat_acting_through_two_processes_at_once_moves_once():
+    # two tabs of one seat, each connected to another process, send different actions
+    # for the same step at the same moment: one is applied, the other refused in words,
+    # and both tabs then show the same table (without the step check the second commit
+    # would overwrite the first, and both tabs be told their action was taken)
+    _needs_web()
+    import json
+
+    import websockets
+    from benchmark_scripts import benchmark_script
+
+    bench_web = benchmark_script("bench_web")
+    servers = [bench_web.Server(URL) for _ in range(2)]
+
+    async def race(table_id: str, token: str) -> tuple[int, list[str], list[dict]]:
+        socks = [await websockets.connect(f"ws://127.0.0.1:{s.port}/ws/{table_id}") for s in servers]
+        try:
+            for ws in socks:
+                await ws.send(json.dumps({"type": "join", "token": token}))
+            firsts = [json.loads(await ws.recv()) for ws in socks]
+            step, legal = firsts[0]["step"], firsts[0]["legal"]
+            assert firsts[1]["step"] == step and len(legal) > 1
+            acts = [json.dumps({"type": "act", "action": a, "step": step}) for a in (legal[0], legal[-1])]
+            await asyncio.gather(*(ws.send(a) for ws, a in zip(socks, acts, strict=True)))
+            errors: list[str] = []
+            lasts = []
+            for ws in socks:
+                while True:  # until this tab shows the table past the step
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    if msg["type"] == "error":
+                        errors.append(msg["message"])
+                    elif msg["step"] > step:
+                        lasts.append(msg)
+                        break
+            for ws in socks:  # the refusal may follow the table shown as it is
+                with contextlib.suppress(TimeoutError):
+                    while True:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), 0.3))
+                        if msg["type"] == "error":
+                            errors.append(msg["message"])
+            return step, errors, lasts
+        finally:
+            for ws in socks:
+                await ws.close()
+
+    try:
+        for server in servers:
+            server.start()
+        results = []
+        for _ in range(6):
+            table_id, tokens = bench_web.create(servers[0].port, "haggis", {"target": 100})
+            step, errors, lasts = asyncio.run(race(table_id, tokens[min(tokens)]))
+            with open_store(URL) as store:
+                state = from_json(store.record(table_id))
+            results.append((step, errors, lasts, state))
+    finally:
+        for server in servers:
+            server.stop()
+    for step, errors, lasts, state in results:
+        assert len(errors) == 1, errors  # exactly one of the two acts was refused ...
+        assert "not applied" in errors[0] or "not your turn" in errors[0] or "step" in errors[0], errors
+        # ... and exactly one applied: the stored game went one action past the step
+        actions = [a for a in state.history[step:] if type(a).__name__ != "Shuffle"]
+        assert len(actions) == 1
+        assert lasts[0]["step"] == lasts[1]["step"] == len(state.history)
+        assert lasts[0]["history"] == lasts[1]["history"]
