@@ -8,17 +8,18 @@ and ``Store._table``, and its record, :func:`cardrules.to_json`), plus its *step
 
 Two guarantees make several processes safe:
 
-* **Optimistic concurrency.**  A save names the step the process read
-  (``expected``): ``UPDATE ... WHERE id = %s AND step = %s``.  When another process has
-  moved the table on meanwhile, no row matches, nothing is written, and :meth:`PostgresStore.save`
+* **Optimistic concurrency.**  A save names the step the process read (``expected``):
+  ``UPDATE ... WHERE id = %s AND step = %s``.  When another process has moved the table
+  on meanwhile, no row matches, nothing is written, and :meth:`PostgresStore.save`
   raises :class:`~cardrules.web.store.StaleTable`; the server then reads the table
-  again and tells the seat its action was not applied.  So no action is applied twice
-  or on a state that is no longer the table's.
+  again and tells the seat its action was not applied.  So no action is applied twice,
+  or to a state that is no longer the table's.
 * **LISTEN/NOTIFY.**  The same transaction sends ``NOTIFY cardrules_tables, 'ID STEP
-  ORIGIN'`` (``ORIGIN``: the store that saved, so that each skips its own),
-  which PostgreSQL delivers to every listening connection when (and only if) it
-  commits.  :meth:`PostgresStore.changes` is one dedicated connection per process, listening; the
-  server reads each table that changed elsewhere and has seats connected to it here,
+  ORIGIN'`` (``ORIGIN``: the store that saved, so that each skips its own), which
+  PostgreSQL delivers to every listening connection when (and only if) it commits.
+  :meth:`PostgresStore.changes` listens on one dedicated connection per process; the
+  server brings each table that changed elsewhere and has seats connected to it here
+  up to date (applying only the new actions: :func:`~cardrules.web.store.catch_up`),
   and sends those seats their messages.
 
 Every commit is durable (``synchronous_commit`` as the server sets it, ``on`` by
