@@ -220,9 +220,15 @@ def test_catching_up_with_the_stored_actions_is_reading_the_table_whole(tmp_path
             assert to_json(behind.state) == record
         # a history that is not this one's continuation: read it whole instead
         assert catch_up(diverged, settings, record) is None
-        # other settings (a rule written since, a seat taken...): read it whole instead
+        # other settings (a seat taken...): read anew, the game caught up all the same
         other = store.load(table.id)
+        stored_tokens = other.tokens
         other.tokens = {0: "another"}
+        assert catch_up(other, settings, record) is True
+        assert other.tokens == stored_tokens and other.state == table.state and other.lines == table.lines
+        assert catch_up(other, settings, record) is False
+        # another seed (not the same table): read it whole
+        other.seed = "another"
         assert catch_up(other, settings, record) is None
 
 

@@ -89,12 +89,16 @@ def catch_up(table: GameTable, settings_text: str, record: str | None) -> bool |
     """Bring ``table`` to the stored row (its settings and record) by applying only the
     actions it lacks, rather than reading the whole game again: what a process does
     each time another process moves one of its tables on, so its cost is the new
-    actions', not the game's.  Answers whether the table changed, or ``None`` when it
-    cannot catch up (other settings, a game not started, a history that does not
-    extend this one, or a result that is not the stored record): then read it whole
-    (``Store._table``), which replays and checks everything."""
+    actions', not the game's.  The settings are read anew (without the record: no
+    replay), whatever they hold.  Answers whether the table changed, or ``None`` when
+    it cannot catch up (a game not started, another game or seed, a history that does
+    not extend this one, or a result that is not the stored record): then read it
+    whole (``Store._table``), which replays and checks everything."""
     state = table.state
-    if state is None or record is None or json.loads(settings_text) != json.loads(Store._settings(table)):
+    if state is None or record is None:
+        return None
+    settings = Store._table(table.id, settings_text, None)  # the settings alone
+    if (settings.game, settings.players, settings.seed) != (table.game, table.players, table.seed):
         return None
     doc = json.loads(record)
     history = doc.get("history")
@@ -103,14 +107,13 @@ def catch_up(table: GameTable, settings_text: str, record: str | None) -> bool |
         return None
     if n and history[n - 1] != _encode_action(state.history[-1]):
         return None
-    if len(history) == n:
-        return False
+    changed = json.loads(settings_text) != json.loads(Store._settings(table))
     g = table.game
+    lines = [list(seat) for seat in table.lines]
     try:
         # as from_json replays: unseeded, each deal applied from the history, the seed
         # put back at the end; each action's line noted with the deals that follow it
         actions = [_decode_action(g, a, f"history[{i}]") for i, a in enumerate(history[n:], n)]
-        lines = [list(seat) for seat in table.lines]
         current = attrs.evolve(state, seed=None)
         i = 0
         while i < len(actions):
@@ -125,13 +128,16 @@ def catch_up(table: GameTable, settings_text: str, record: str | None) -> bool |
                 table.commit(after, action)
             current = after
         final = attrs.evolve(current, seed=state.seed)
-        if to_json(final) != record:
+        if actions and to_json(final) != record:
             raise ValueError("not the stored record")
     except Exception:
         table.state, table.lines = state, lines
         return None
-    table.state = final
-    return True
+    for name, value in vars(settings).items():
+        if name not in ("state", "lines"):
+            setattr(table, name, value)
+    table.state = final if actions else state
+    return changed or bool(actions)
 
 
 def is_postgres_url(db: str) -> bool:
