@@ -88,7 +88,7 @@ class Server:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
         self.process = subprocess.Popen(
             [sys.executable, "-m", "cardrules", "serve", "--port", str(self.port), "--db", self.db, *self.options],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=env, stdout=subprocess.DEVNULL, stderr=self._log(),
         )  # fmt: skip
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -98,6 +98,12 @@ class Server:
                 return
             time.sleep(0.05)
         raise RuntimeError("cardrules serve did not start")
+
+    def _log(self) -> Any:
+        """Where the server's messages go: the file CARDRULES_BENCH_SERVER_LOG names
+        (appended to), or nowhere."""
+        path = os.environ.get("CARDRULES_BENCH_SERVER_LOG")
+        return open(path, "ab") if path else subprocess.DEVNULL
 
     def kill(self) -> None:
         assert self.process is not None
@@ -198,10 +204,17 @@ async def seat_client(
 
 
 async def drive(
-    servers: list[Server], games: int, rules: dict[str, dict[str, Any]], seed: str, kill_after: list[int]
+    servers: list[Server],
+    games: int,
+    rules: dict[str, dict[str, Any]],
+    seed: str,
+    kill_after: list[int],
+    timeout: float | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games through ``servers``; kill ``servers[0]`` with SIGKILL (and
-    start it again) once each of ``kill_after`` actions has been accepted."""
+    start it again) once each of ``kill_after`` actions has been accepted.  With
+    ``timeout`` (seconds), games that have not all ended by then raise ``TimeoutError``
+    (a client waiting for a message that never comes)."""
     tables = []
     for i in range(games):
         game = ORDER[i % len(ORDER)]
@@ -229,14 +242,22 @@ async def drive(
             t0 = time.perf_counter()
             await asyncio.get_running_loop().run_in_executor(None, servers[0].start)
             restart = max(restart, time.perf_counter() - t0)
-        await asyncio.gather(*tasks)
+        try:
+            await asyncio.wait_for(
+                asyncio.gather(*tasks), None if timeout is None else timeout - (time.perf_counter() - start)
+            )
+        except TimeoutError:
+            stalled = sum(1 for t in tables if not _over(store, t[2]))
+            raise TimeoutError(f"{stalled} of {games} games had not ended after {timeout} s") from None
         wall = time.perf_counter() - start
         records = {t[2]: store.record(t[2]) for t in tables}
     finally:
         store.close()
     over = sum(1 for r in records.values() if r is not None and from_json(r).is_over)
     replayed = sum(1 for r in records.values() if r is not None and to_json(from_json(r)) == r)
-    same = sum(1 for _, _, table_id, _, cs in tables if records[table_id] == in_process(records[table_id], cs))
+    same = sum(
+        1 for _, _, table_id, _, cs in tables if records[table_id] == in_process(records[table_id], cs)
+    )
     lat = sorted(stats.latencies)
     return {
         "games": games,
@@ -291,10 +312,12 @@ def run(
     fast_commits: bool = False,
     processes: int = 1,
     kills: int = 1,
+    timeout: float | None = None,
 ) -> dict[str, Any]:
     """Run the check (see above) on ``processes`` servers sharing ``db`` (default a new
     SQLite file; several processes need a ``postgresql://`` URL); ``kills`` SIGKILLs of
-    the first process, evenly spaced, unless ``kill`` is false."""
+    the first process, evenly spaced, unless ``kill`` is false; ``timeout``: see
+    :func:`drive`."""
     if processes > 1 and not (db is not None and is_postgres_url(str(db))):
         raise ValueError("several processes share a PostgreSQL database: give db='postgresql://...'")
     rules = SHORT if short else RULES
@@ -308,7 +331,7 @@ def run(
             # halfway for one kill; for several, the first half of the game evenly (the
             # estimate is rough: the last kills must still come before the end)
             kill_after = [total * (k + 1) // (2 * kills) for k in range(kills)] if kill else []
-            return asyncio.run(drive(servers, games, rules, seed, kill_after))
+            return asyncio.run(drive(servers, games, rules, seed, kill_after, timeout))
         finally:
             for server in servers:
                 server.stop()
@@ -379,7 +402,9 @@ def main() -> None:
             rows.append((label, result))
         print(f"{'':<26}{'moves/s':>9}{'median ms':>11}{'p99 ms':>9}")
         for label, result in rows:
-            print(f"{label:<26}{result['actions_per_s']:>9.0f}{result['median_ms']:>11.1f}{result['p99_ms']:>9.1f}")
+            print(
+                f"{label:<26}{result['actions_per_s']:>9.0f}{result['median_ms']:>11.1f}{result['p99_ms']:>9.1f}"
+            )
         if not all(ok(r) for _, r in rows):
             sys.exit(1)
         return

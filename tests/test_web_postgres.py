@@ -163,7 +163,7 @@ def test_two_people_at_one_table_each_on_another_process_play_a_whole_game():
     from benchmark_scripts import benchmark_script
 
     bench_web = benchmark_script("bench_web")
-    result = bench_web.run(1, short=True, kill=False, seed="two", db=URL, processes=2)
+    result = bench_web.run(1, short=True, kill=False, seed="two", db=URL, processes=2, timeout=120)
     assert result["processes"] == 2
     assert result["over"] == result["same_records"] == result["replayed"] == 1
     # a client only acts when a message shows its turn: each of the other process's
@@ -173,12 +173,25 @@ def test_two_people_at_one_table_each_on_another_process_play_a_whole_game():
 
 
 @needs_postgres
+def test_fifty_games_over_two_processes_all_end_with_no_kill_to_reconnect_them():
+    # without a kill no client ever joins again, so a move that never reached a seat
+    # connected to the other process would stall its game (the timeout)
+    _needs_web()
+    from benchmark_scripts import benchmark_script
+
+    bench_web = benchmark_script("bench_web")
+    result = bench_web.run(50, short=True, kill=False, seed="nokill", db=URL, processes=2, timeout=90)
+    assert result["over"] == result["replayed"] == result["same_records"] == 50
+    assert result["reconnects"] == 0 and result["regressions"] == 0 and result["relayed"] > 0
+
+
+@needs_postgres
 def test_fifty_games_over_two_processes_survive_two_sigkills():
     _needs_web()
     from benchmark_scripts import benchmark_script
 
     bench_web = benchmark_script("bench_web")
-    result = bench_web.run(50, short=True, seed="pg", db=URL, processes=2, kills=2)
+    result = bench_web.run(50, short=True, seed="pg", db=URL, processes=2, kills=2, timeout=300)
     assert len(result["kills"]) == 2
     assert all(n > 0 for n in result["unfinished_at_kills"])  # both kills came mid-game
     assert result["reconnects"] > 0 and result["relayed"] > 0

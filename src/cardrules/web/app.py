@@ -70,8 +70,10 @@ class Server:
     With a store other processes share (``store.shared``: PostgreSQL), a table in memory
     may be behind the stored one: it is read again when a seat joins, when the listener
     (:meth:`listen`) hears that another process changed it, and when a save is refused
-    as stale.  A table is always the same :class:`GameTable` object here, updated in
-    place, so every connection's handler and the computers' task see the same one."""
+    as stale; whenever that moves it on, every seat connected here is sent its message
+    (a table is never moved on here without telling its seats).  A table is always the
+    same :class:`GameTable` object here, updated in place, so every connection's
+    handler and the computers' task see the same one."""
 
     def __init__(self, store: TableStore) -> None:
         self.store = store
@@ -89,9 +91,12 @@ class Server:
             if table is None:
                 return None
             self.tables[table_id] = table
-        elif self.store.shared and not self.lock(table_id).locked():
-            # another process may have changed it (its settings too: the seat tokens);
-            # not while a change of ours is being committed (it would be noted twice)
+        elif self.store.shared and not self.sockets.get(table_id) and not self.lock(table_id).locked():
+            # No seat of it here: the listener has not kept it fresh, and no one here is
+            # to be told that it moved on.  Read it again (its settings too: the seat
+            # tokens), never while a change of ours is being committed (it would be
+            # noted twice).  With seats here, the listener keeps it fresh, and a seat
+            # that joins reads it again (and tells the others) in seat_socket.
             self.reload(table)
         return table
 
@@ -364,9 +369,12 @@ def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> St
         server.sockets.setdefault(table.id, []).append(entry)
         try:
             async with server.lock(table.id):
-                if store.shared:  # another process may have moved it on: the seat sees it as stored
-                    await anyio.to_thread.run_sync(server.reload, table)
-                await socket.send_json(table.message(seat))
+                # another process may have moved it on (the listener lags a little): read it
+                # again, and then every seat here is shown it, not only this one
+                if store.shared and await anyio.to_thread.run_sync(server.reload, table):
+                    await server.broadcast(table)
+                else:
+                    await socket.send_json(table.message(seat))
             server.wake(table)
             while True:
                 message = await socket.receive()
