@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT / "src"))
 import websockets  # noqa: E402
 
 from cardrules import GAMES, from_json, to_json  # noqa: E402
-from cardrules.web.store import is_postgres_url, open_store  # noqa: E402
+from cardrules.web.database import is_postgres_url, open_store  # noqa: E402
 
 ORDER = ("aegis", "gunsore", "haggis", "eleusis")
 #: the games' rule options: moderate, so that 50 games take a minute or so

@@ -22,7 +22,8 @@ import pytest
 
 from cardrules import CardRulesError, from_json, to_json
 from cardrules.cli.serve_cmd import _shown
-from cardrules.web.store import StaleTable, Store, open_store, table_step
+from cardrules.web.database import open_store
+from cardrules.web.store import StaleTable, Store, table_step
 from cardrules.web.table import GameTable
 
 URL = os.environ.get("CARDRULES_TEST_POSTGRES", "")

@@ -35,7 +35,8 @@ def register(sub: Any) -> None:
         epilog="examples:\n"
         "  cardrules serve             http://127.0.0.1:8000/, the games in cardrules.db\n"
         "  cardrules serve --port 8080 --db /var/lib/cardrules/tables.db\n"
-        "  cardrules serve --port 8001 --db postgresql://cards@dbhost/cards   (and more processes alike)\n",
+        "  cardrules serve --port 8001 --db postgresql://cards@dbhost/cards\n"
+        "      (as many processes as wanted may serve one PostgreSQL database)\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .store import StaleTable, Store, TableStore, open_store
+from .database import open_store
+from .store import StaleTable, Store, TableStore
 from .table import COMPUTER_KINDS, HUMAN, GameTable, TableError
 
 if TYPE_CHECKING:

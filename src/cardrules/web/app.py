@@ -39,7 +39,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..codec import encode_value
 from ..errors import CardRulesError
 from ..protocol import GAMES
-from .store import StaleTable, Store, TableStore, catch_up, open_store, table_step
+from .database import open_store
+from .store import StaleTable, Store, TableStore, catch_up, table_step
 from .table import COMPUTER_KINDS, HUMAN, GameTable, TableError
 
 __all__ = ["MAX_BODY", "MAX_MESSAGE", "STATIC", "create_app"]
@@ -333,7 +334,7 @@ def create_app(db_path: str, *, durable: bool = True, debug: bool = False) -> St
     """The web table's ASGI application, its tables kept in the SQLite file ``db_path``
     (made when missing; ``":memory:"`` keeps nothing), or in the PostgreSQL database of
     a ``postgresql://`` URL, which several processes may serve at once
-    (:func:`~cardrules.web.store.open_store`).  Every accepted action is committed
+    (:func:`~cardrules.web.database.open_store`).  Every accepted action is committed
     before anyone is told of it; ``durable=False`` commits without waiting for the disk
     (see :class:`~cardrules.web.store.Store`).  Serve it with any ASGI server
     (``uvicorn.run(create_app("tables.db"))``), or mount it in your own Starlette app."""

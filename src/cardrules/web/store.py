@@ -1,9 +1,9 @@
 """The web tables' database: SQLite (the standard library's :mod:`sqlite3`), in WAL mode,
 by default; PostgreSQL (:mod:`cardrules.web.pgstore`) for a table served by several
-processes.  :func:`open_store` picks one by the ``--db`` it is given; both keep the
-:class:`TableStore` interface, and both write a table's settings with
-:meth:`Store._settings` and read them back with :meth:`Store._table` (one mapping for
-both databases).
+processes.  :func:`~cardrules.web.database.open_store` picks one by the ``--db`` it
+is given; both keep the :class:`TableStore` interface, and both write a table's
+settings with :meth:`Store._settings` and read them back with :meth:`Store._table` (one
+mapping for both databases).
 
 Each table is one row: its settings (the game, the seats, the seat tokens' hashes, the
 secret seed, the rule's text) and its state as the library's versioned JSON record
@@ -39,8 +39,6 @@ __all__ = [
     "Store",
     "TableStore",
     "catch_up",
-    "is_postgres_url",
-    "open_store",
     "table_step",
 ]
 
@@ -142,24 +140,6 @@ def catch_up(table: GameTable, settings_text: str, record: str | None) -> bool |
             setattr(table, name, value)
     table.state = final if actions else state
     return changed or bool(actions)
-
-
-def is_postgres_url(db: str) -> bool:
-    """Whether ``db`` names a PostgreSQL database (``postgresql://...``) rather than a
-    SQLite file."""
-    return db.startswith(("postgresql://", "postgres://"))
-
-
-def open_store(db: str, *, durable: bool = True) -> TableStore:
-    """The store ``db`` names: a ``postgresql://`` URL (libpq's form, e.g.
-    ``postgresql://user@host/dbname`` or ``postgresql:///dbname?host=/var/run/postgresql``)
-    opens :class:`~cardrules.web.pgstore.PostgresStore` (needs psycopg 3: the extra
-    ``cardrules[postgres]``); anything else is a SQLite file (``":memory:"``: none)."""
-    if is_postgres_url(db):
-        from .pgstore import PostgresStore
-
-        return PostgresStore(db, durable=durable)
-    return Store(db, durable=durable)
 
 
 _SCHEMA = """
