@@ -479,7 +479,10 @@ def test_a_reconnection_is_sent_the_whole_current_message(tmp_path):
                 ws.send_json({"type": "join", "token": made["tokens"][0]})
                 msg = until(ws, lambda m: m["type"] == "state" and bool(m["legal"]))
                 ws.send_json({"type": "act", "action": rng.choice(msg["legal"]), "step": msg["step"]})
-                until(ws, lambda m, s=msg["step"]: m["type"] == "state" and m["step"] > s)
+                # until the person is to act again (or the game is over): no computer
+                # then moves while the table is compared below
+                until(ws, lambda m, s=msg["step"]: m["type"] == "state" and m["step"] > s
+                      and (bool(m["legal"]) or m["status"] == "over"))  # fmt: skip
             with c.websocket_connect(f"/ws/{made['id']}") as ws:
                 ws.send_json({"type": "join", "token": made["tokens"][0]})
                 again = ws.receive_json()

@@ -2,9 +2,11 @@
 
 The lobby at ``http://HOST:PORT/`` makes a table of any registered game: each seat a
 person (who gets a join link) or the computer (``random``, ``greedy``, ``strong``).
-Every table is kept in the SQLite file ``--db``: a server stopped (or killed) and started
-again on the same file goes on with every game where it was.  It needs the extra
-``cardrules[web]`` (Starlette, uvicorn, websockets).
+Every table is kept in the SQLite file ``--db``, or in the PostgreSQL database of a
+``--db postgresql://...`` URL, which several processes may serve at once: a server
+stopped (or killed) and started again on the same database goes on with every game
+where it was.  It needs the extra ``cardrules[web]`` (Starlette, uvicorn, websockets),
+and for PostgreSQL ``cardrules[postgres]`` (psycopg 3).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import logging
+import re
 import sys
 from typing import Any
 
@@ -27,10 +30,14 @@ def register(sub: Any) -> None:
         help="serve the web table: play any game in a browser",
         description="Serve the web table: a lobby makes a table of any game, with a join link "
         "per person; the computer takes the other seats.  Every game is kept in an SQLite "
-        "file, so a restarted server goes on where it was.  Needs: pip install 'cardrules[web]'.",
+        "file (or a PostgreSQL database, which several servers may share), so a restarted "
+        "server goes on where it was.  Needs: pip install 'cardrules[web]' (and for "
+        "PostgreSQL 'cardrules[postgres]').",
         epilog="examples:\n"
         "  cardrules serve             http://127.0.0.1:8000/, the games in cardrules.db\n"
-        "  cardrules serve --port 8080 --db /var/lib/cardrules/tables.db\n",
+        "  cardrules serve --port 8080 --db /var/lib/cardrules/tables.db\n"
+        "  cardrules serve --port 8001 --db postgresql://cards@dbhost/cards\n"
+        "      (as many processes as wanted may serve one PostgreSQL database)\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
@@ -40,8 +47,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--db",
         default="cardrules.db",
-        metavar="PATH",
-        help="the SQLite file of the tables (default cardrules.db)",
+        metavar="PATH_OR_URL",
+        help="the SQLite file of the tables (default cardrules.db), or a postgresql:// URL: "
+        "a PostgreSQL database that several cardrules serve processes may share",
     )
     p.add_argument(
         "--fast-commits",
@@ -89,6 +97,11 @@ class _Disconnects(logging.Filter):
         return record.getMessage() != "socket.send() raised exception."
 
 
+def _shown(db: str) -> str:
+    """``--db`` as printed: a URL's password hidden."""
+    return re.sub(r"^(postgres(?:ql)?://[^:/@]*:)[^@]*@", r"\1***@", db)
+
+
 def missing() -> list[str]:
     """The packages of ``cardrules[web]`` that are not installed."""
     return [name for name in NEEDS if importlib.util.find_spec(name) is None]
@@ -128,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     # client dropped: a disconnect, not a fault of the server's, so not in its log
     logging.getLogger("asyncio").addFilter(_Disconnects())
     print(
-        f"cardrules: serving the web table at http://{args.host}:{args.port}/ (tables in {args.db})",
+        f"cardrules: serving the web table at http://{args.host}:{args.port}/ (tables in {_shown(args.db)})",
         file=sys.stderr,
     )
     uvicorn.run(

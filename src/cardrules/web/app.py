@@ -2,14 +2,23 @@
 
 Routes: ``/`` the lobby page; ``/games`` the registered games (JSON, each with the form of
 its rule options: :func:`~cardrules.web.options.options_schema`); ``POST /tables``
-makes a table and answers one join link per human seat; ``/table/{id}`` the table page
-(the seat's token rides in the link's fragment, which browsers never send to a server);
-``/ws/{id}`` the WebSocket of one seat, whose first message is ``{"type": "join",
-"token": ...}``.  Then the seat sends ``{"type": "act", "action": TEXT}`` (the text of a
-legal action) or, for New Eleusis's God before the game starts, ``{"type": "rule",
-"text": RULE}``; the server answers every change with the seat's own
+makes a table and answers one join link per human seat; ``GET /tables`` the listed
+tables and ``POST /tables/{id}/seats/{seat}`` takes a free seat of one;
+``/table/{id}`` the table page (the seat's token rides in the link's fragment, which
+browsers never send to a server) and ``/watch/{id}`` a spectator's; ``/ws/{id}`` the
+WebSocket of one seat, whose first message is ``{"type": "join", "token": ...}``, or
+of a spectator (``{"type": "watch"}``).  Then the seat sends ``{"type": "act",
+"action": TEXT, "step": N}`` (the text of a legal action, and the step it answers) or,
+for New Eleusis's God before the game starts, ``{"type": "rule", "text": RULE}``; the
+server answers every change with each connection's own
 :meth:`~cardrules.web.table.GameTable.message`, and every refused message with
 ``{"type": "error", "message": ...}`` (the library's words), changing nothing.
+
+Several processes may serve the same tables from one PostgreSQL database
+(:mod:`cardrules.web.pgstore`): each save names the step it was made from and is
+refused when another process moved the table on first (the seat is told, and shown the
+table as it is), and each process listens for the tables the others change and sends
+its connected seats their new messages.
 """
 
 from __future__ import annotations
@@ -36,9 +45,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..codec import encode_value
 from ..errors import CardRulesError
 from ..protocol import GAMES
+from .database import open_store
 from .limits import DEFAULT_LIMITS, Bucket, Limits, PerAddress
 from .options import options_schema
-from .store import Store
+from .store import StaleTable, Store, TableStore, catch_up, table_step
 from .table import COMPUTER_KINDS, HUMAN, GameTable, TableError, TableSettings, to_text, unencodable
 
 __all__ = ["MAX_BODY", "MAX_LISTED", "MAX_MESSAGE", "STATIC", "TABLE_FIELDS", "create_app"]
@@ -70,9 +80,18 @@ class Server:
     its connections (seat, socket; a spectator's seat is ``None``), a lock that orders
     its changes, the task that plays its computer seats while a person is connected (or
     on its own, for an ``autoplay`` table within :attr:`Limits.autoplay_tables`), and
-    the timer of its clock."""
+    the timer of its clock.
 
-    def __init__(self, store: Store, limits: Limits = DEFAULT_LIMITS) -> None:
+    With a store other processes share (``store.shared``: PostgreSQL), a table in memory
+    may be behind the stored one: it is read again when a seat joins, when the listener
+    (:meth:`listen`) hears that another process changed it, and when a save is refused
+    as stale; whenever that moves it on, every connection here is sent its message
+    (a table is never moved on here without telling them), and its clock is set again
+    from the stored deadline.  A table is always the same :class:`GameTable` object
+    here, updated in place, so every connection's handler and the computers' task see
+    the same one."""
+
+    def __init__(self, store: TableStore, limits: Limits = DEFAULT_LIMITS) -> None:
         self.store = store
         self.limits = limits
         self.tables: dict[str, GameTable] = {}
@@ -86,6 +105,8 @@ class Server:
         self.address_messages = PerAddress(limits.address_messages, limits.address_messages_burst)
         self.address_tables = PerAddress(limits.tables / 60.0, limits.tables_burst)
         self.closing = False
+        self.listener: asyncio.Task[None] | None = None
+        self._refreshes: set[asyncio.Task[None]] = set()
 
     def table(self, table_id: str) -> GameTable | None:
         table = self.tables.get(table_id)
@@ -101,7 +122,56 @@ class Server:
                 return None
             self.tables[table_id] = table
             self.arm_clock(table)
+        elif (
+            self.store.shared
+            and not self.sockets.get(table_id)
+            and not self.lock(table_id).locked()
+            # No connection of it here: the listener has not kept it fresh, and no one
+            # here is to be told that it moved on.  Read it again (its settings too: the
+            # seat tokens, the taken seats, the clock), never while a change of ours is
+            # being committed (it would be noted twice).  With connections here, the
+            # listener keeps it fresh, and a seat that joins reads it again (and tells
+            # the others) in seat_socket.
+            and self.reload(table)
+        ):
+            self.arm_clock(table)
         return table
+
+    def reload(self, table: GameTable) -> bool:
+        """Update ``table`` in place to the stored one (blocking; never while a change of
+        the table is under way: with its lock held, or free), by applying the actions
+        it lacks (:func:`~cardrules.web.store.catch_up`) or else reading it whole;
+        whether it changed."""
+        row = self.store.row(table.id)
+        if row is None:
+            return False
+        changed = catch_up(table, *row)
+        if changed is not None:
+            return changed
+        fresh = Store._table(table.id, *row)
+        # every attribute, whatever the settings hold: the object stays the one every
+        # handler of this table refers to
+        vars(table).update(vars(fresh))
+        table.changed()  # no message made before is sent again
+        return True
+
+    async def _save(self, table: GameTable, state: Any, *, written: GameTable | None = None) -> None:
+        """Commit ``state`` as ``table``'s (with the settings of ``written``, default
+        ``table``), made from the table's current step.  When another process moved
+        the table on first, read it again, show every seat here the table as it is, and
+        raise :class:`~cardrules.web.store.StaleTable` (the action was not applied).
+        Called with the table's lock held."""
+        expected = table_step(table.state)
+        try:
+            # accepted once committed; the commit waits for the disk off the event loop
+            await anyio.to_thread.run_sync(
+                lambda: self.store.save(written or table, state, expected=expected)
+            )
+        except StaleTable:
+            await anyio.to_thread.run_sync(self.reload, table)
+            self.arm_clock(table)
+            await self.broadcast(table)
+            raise
 
     def lock(self, table_id: str) -> asyncio.Lock:
         return self.locks.setdefault(table_id, asyncio.Lock())
@@ -178,7 +248,9 @@ class Server:
             before = (dict(table.tokens), set(table.taken))
             token = table.claim(seat)
             try:
-                await anyio.to_thread.run_sync(self.store.save, table, table.state)
+                await self._save(table, table.state)
+            except StaleTable:
+                raise  # read again: its seats are as stored (the seat may be taken)
             except BaseException:
                 table.tokens, table.taken = before
                 raise
@@ -186,15 +258,21 @@ class Server:
 
     async def joined(self, table: GameTable, seat: int) -> None:
         """A person joined ``seat``: it is taken (no longer free to claim)."""
-        if seat in table.taken:
-            return
-        async with self.lock(table.id):
-            table.taken.add(seat)
-            try:
-                await anyio.to_thread.run_sync(self.store.save, table, table.state)
-            except Exception:
-                table.taken.discard(seat)
-                raise
+        for _ in range(3):  # again when another process changed the table meanwhile
+            if seat in table.taken:
+                return
+            async with self.lock(table.id):
+                if seat in table.taken:
+                    return
+                table.taken.add(seat)
+                try:
+                    await self._save(table, table.state)
+                    return
+                except StaleTable:
+                    continue  # read again: taken anew on the table as stored
+                except BaseException:
+                    table.taken.discard(seat)
+                    raise
 
     def connected(self, table: GameTable) -> bool:
         """Whether a person (a seat or a spectator) is connected to ``table``."""
@@ -218,8 +296,9 @@ class Server:
         before = table.deadline
         table.deadline = table.deadline_for(new)
         try:
-            # accepted once committed; the commit waits for the disk off the event loop
-            await anyio.to_thread.run_sync(self.store.save, table, new)
+            await self._save(table, new)
+        except StaleTable:
+            raise  # the table was read again: its deadline is the stored one
         except BaseException:
             table.deadline = before
             raise
@@ -258,9 +337,10 @@ class Server:
             )
             probe.start_with_rule(text)  # the library's error, with its caret, if it does not compile
             probe.deadline = probe.deadline_for(probe.state)
-            await anyio.to_thread.run_sync(self.store.save, probe, probe.state)
+            await self._save(table, probe.state, written=probe)
             table.rule_text, table.state, table.deadline = probe.rule_text, probe.state, probe.deadline
             table.lines, table.public_lines = probe.lines, probe.public_lines
+            table.last, table.ended = probe.last, probe.ended
             table.changed()
             await self.broadcast(table)
         self.wake(table)
@@ -318,8 +398,13 @@ class Server:
                 action = await anyio.to_thread.run_sync(table.choose)
                 async with self.lock(table.id):
                     if table.step != step or not table.computer_to_act:
+                        continue  # the table moved on (or was read again) while the agent thought
+                    try:
+                        await self._commit(table, action)
+                    except StaleTable:
+                        # another process played this move first (the same one: the
+                        # agents are seeded by the step) and the table was read again
                         continue
-                    await self._commit(table, action)
                 self.arm_clock(table)
         except Exception:
             _log.exception("table %s: the computer's turn failed", table.id)
@@ -352,7 +437,9 @@ class Server:
                     before = table.deadline
                     table.forfeits(seat)
                     try:
-                        await anyio.to_thread.run_sync(self.store.save, table, table.state)
+                        await self._save(table, table.state)
+                    except StaleTable:
+                        raise  # read again: the table is as stored
                     except BaseException:
                         table.forfeit, table.deadline = None, before
                         table.changed()
@@ -361,14 +448,69 @@ class Server:
                 else:
                     action = await anyio.to_thread.run_sync(table.timeout_action)
                     await self._commit(table, action)
-            self.wake(table)
-            self.arm_clock(table)
+        except StaleTable:
+            pass  # another process moved the table on first (its own clock, or a move)
         except Exception:
             _log.exception("table %s: the clock's move failed", table.id)
+            return
+        self.wake(table)
+        self.arm_clock(table)
+
+    async def listen(self) -> None:
+        """Hear the tables other processes change (``store.changes()``), for as long as
+        the server runs, listening again after a lost connection."""
+        while True:
+            try:
+                async for change in self.store.changes():
+                    if change is None:  # listening (again): anything may have changed before
+                        for table_id in [t for t, socks in self.sockets.items() if socks]:
+                            self._refresh_soon(table_id, None)
+                    else:
+                        self._refresh_soon(*change)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                _log.warning("listening for other processes' changes failed (%s): listening again", exc)
+            if not self.store.shared:
+                return
+            await asyncio.sleep(1.0)
+
+    def _refresh_soon(self, table_id: str, step: int | None) -> None:
+        task = asyncio.get_running_loop().create_task(self.refresh(table_id, step))
+        self._refreshes.add(task)
+        task.add_done_callback(self._refreshes.discard)
+
+    async def refresh(self, table_id: str, step: int | None) -> None:
+        """Another process saved the table ``table_id`` at ``step`` (``None``:
+        unknown): if connections of it are here and it changed, read it again (its
+        settings too: a taken seat, the clock's deadline, which sets this process's
+        timer again), and send each its message.  (The computers' turns are played by
+        the process where the change was made, or, after a kill, where a seat connects
+        again; two that play the same turn are resolved by the step check.)"""
+        table = self.tables.get(table_id)
+        if table is None or not self.sockets.get(table_id):
+            return
+        if step is not None and step < table_step(table.state):
+            return  # read already (an equal step may bring new settings)
+        async with self.lock(table_id):
+            if step is not None and step < table_step(table.state):
+                return
+            try:
+                changed = await anyio.to_thread.run_sync(self.reload, table)
+            except Exception:
+                _log.exception("table %s: cannot read it again after another process changed it", table_id)
+                return
+            if changed:
+                self.arm_clock(table)
+                await self.broadcast(table)
 
     async def close(self) -> None:
         self.closing = True
-        tasks = [*self.runners.values(), *self.clocks.values()]
+        if self.listener is not None:
+            self.listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.listener
+        tasks = [*self.runners.values(), *self.clocks.values(), *self._refreshes]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -437,13 +579,15 @@ def create_app(
     db_path: str, *, durable: bool = True, debug: bool = False, limits: Limits = DEFAULT_LIMITS
 ) -> Starlette:
     """The web table's ASGI application, its tables kept in the SQLite file ``db_path``
-    (made when missing; ``":memory:"`` keeps nothing).  Every accepted action is
-    committed before anyone is told of it; ``durable=False`` commits without waiting for
-    the disk (see :class:`~cardrules.web.store.Store`).  ``limits`` bounds what one
-    client may cost (:class:`~cardrules.web.limits.Limits`).  Serve it with any ASGI
-    server (``uvicorn.run(create_app("tables.db"))``), or mount it in your own Starlette app."""
+    (made when missing; ``":memory:"`` keeps nothing), or in the PostgreSQL database of
+    a ``postgresql://`` URL, which several processes may serve at once
+    (:func:`~cardrules.web.database.open_store`).  Every accepted action is committed
+    before anyone is told of it; ``durable=False`` commits without waiting for the disk
+    (see :class:`~cardrules.web.store.Store`).  ``limits`` bounds what one client may
+    cost (:class:`~cardrules.web.limits.Limits`).  Serve it with any ASGI server
+    (``uvicorn.run(create_app("tables.db"))``), or mount it in your own Starlette app."""
 
-    store = Store(db_path, durable=durable)
+    store = open_store(db_path, durable=durable)
     server = Server(store, limits)
     catalog: list[Any] = []
 
@@ -507,10 +651,20 @@ def create_app(
             seat, table = joined
             entry = (seat, socket)
             server.sockets.setdefault(table.id, []).append(entry)
+            shown = False
+            if store.shared:
+                async with server.lock(table.id):
+                    # another process may have moved it on (the listener lags a little):
+                    # read it again, and then every connection here is shown it
+                    if await anyio.to_thread.run_sync(server.reload, table):
+                        server.arm_clock(table)
+                        await server.broadcast(table)
+                        shown = True
             if seat is not None:
                 await server.joined(table, seat)
-            # a (re)connection is sent the whole current message, never a difference
-            await socket.send_text(table.message_text(seat))
+            if not shown:
+                # a (re)connection is sent the whole current message, never a difference
+                await socket.send_text(table.message_text(seat))
             server.wake(table)
             bucket = Bucket(server.limits.messages, server.limits.messages_burst)
             refused = 0
@@ -545,6 +699,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if store.shared:
+            server.listener = asyncio.get_running_loop().create_task(server.listen())
         yield
         await server.close()
 
