@@ -200,7 +200,7 @@ async function loadOpenTables() {
   let answer;
   try {
     const response = await fetch("/tables");
-    if (!response.ok) { $("open").hidden = true; return; } // a server without the list: nothing to show
+    if (!response.ok) { $("open").hidden = true; return; } // the list could not be read: nothing to show
     answer = await response.json();
   } catch (e) {
     $("open").hidden = true;
