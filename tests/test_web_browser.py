@@ -111,10 +111,10 @@ def check_no_page_errors(page: Any) -> list[str]:
 @pytest.mark.parametrize("game", ["aegis", "gunsore", "haggis", "eleusis"])
 def test_a_full_game_against_the_computer(game, server, context):
     if game == "eleusis":
-        seats = ["random", "human", "greedy", "random"]  # the computer's God: the default rule
+        seats = ["random", "human", "greedy", "random"]  # the computer's God, given the rule
     else:
         seats = ["human"] + ["greedy"] * (GAMES_PLAYERS[game] - 1)
-    (link,) = create(server, game, seats)
+    (link,) = create(server, game, seats, rule="card.color != prev.color" if game == "eleusis" else None)
     page = context.new_page()
     errors = check_no_page_errors(page)
     page.goto(link)
