@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cardrules import CHANCE, GAMES, Shuffle
-from cardrules.integrations.encoding import Encoding, Position, encoding_for
+from cardrules.encoding import Encoding, Position, encoding_for
 
 CASES = [("aegis", 2), ("gunsore", 2), ("haggis", 3), ("eleusis", 4)]
 

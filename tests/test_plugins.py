@@ -231,3 +231,12 @@ def test_the_knockout_distribution_when_installed_is_found_without_load() -> Non
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env,
                          cwd=Path(__file__).resolve().parent.parent).stdout
     assert out.strip() == "Knockout whist | plugin: cardrules-knockout 1.0.0 (knockout:GAME)"
+
+
+def test_the_web_lobby_lists_an_installed_game(plugins) -> None:
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from cardrules.web.app import games_catalog
+
+    _distribution(plugins, "highcard-game", {"highcard": "w56_highcard:GAME"})
+    titles = {g["name"]: g["title"] for g in games_catalog()}
+    assert titles["highcard"] == "High card" and titles["aegis"] == "Aegis"

@@ -794,4 +794,4 @@ def encoding_for(name: str, rules: Any = None, players: int | None = None, **ext
         rules = game.Rules()
     elif not isinstance(rules, game.Rules):
         raise CardRulesError(f"{name}: rules must be a {name}.Rules, not {type(rules).__name__}")
-    return cls(rules, game._players(players), **extra)
+    return cls(rules, game.check_players(players), **extra)

@@ -360,7 +360,7 @@ class GameDef(Generic[S, R]):
             raise CardRulesError(
                 f"{self.name}: rules must be a {self.name}.Rules, not {type(rules).__name__}"
             )
-        n = self._players(players)
+        n = self.check_players(players)
         state = self._start(rules, n)
         if seed is not None:
             # A new state that holds the seed; the one start() made is left as it was
@@ -648,13 +648,19 @@ class GameDef(Generic[S, R]):
 
     # -- machinery ---------------------------------------------------------------------
 
-    def _players(self, players: int | None) -> int:
+    def check_players(self, players: int | None) -> int:
+        """The number of players ``players`` asks for: the game's ``default_players`` for
+        ``None``; :class:`CardRulesError` naming the game's player counts for any number
+        that is not one of them."""
         if players is None:
             return self.default_players
         if players not in self.player_counts:
             allowed = ", ".join(map(str, self.player_counts))
             raise CardRulesError(f"{self.name} is played by {allowed} players, not {players!r}")
         return players
+
+    # the web table's name for it, until that module calls check_players
+    _players = check_players
 
     def _check_shuffle(self, state: S, shuffle: Shuffle) -> None:
         expected = self._chance_cards(state)

@@ -5,7 +5,7 @@
 
 In the style of PettingZoo's classic games: agents ``player_0`` ... ``player_{n-1}``, a
 ``Discrete`` action space with the integer encoding of
-:mod:`cardrules.integrations.encoding` (composite actions are entered token by token by the
+:mod:`cardrules.encoding` (composite actions are entered token by token by the
 same agent), and a dict observation with ``observation`` and ``action_mask``.
 ``observation`` is the tensor of the agent's view, the same as OpenSpiel's observation
 tensor (:mod:`cardrules.integrations.tensors`: readable blocks, the tokens the agent has

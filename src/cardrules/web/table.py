@@ -21,7 +21,7 @@ from typing import Any, Final
 
 import attrs
 
-from ..agents import AGENTS, make_agent
+from ..agents import AGENT_KINDS, AGENTS, make_agent
 from ..codec import encode_value
 from ..errors import CardRulesError
 from ..protocol import GAMES, GameDef, Shuffle
@@ -33,7 +33,7 @@ __all__ += ["COMPUTER"]
 #: the kind of a seat a person takes
 HUMAN: Final = "human"
 #: the kinds of computer seat (the agents of :data:`cardrules.agents.AGENTS`)
-COMPUTER_KINDS: Final = ("random", "greedy", "strong")
+COMPUTER_KINDS: Final = AGENT_KINDS  # read when used: a kind added to AGENTS is offered too
 #: the kind of a God's seat the computer takes (any computer kind there is one): it
 #: chooses the secret rule when none is given
 COMPUTER: Final = "computer"
