@@ -333,6 +333,12 @@ class Encoding:
     params: ClassVar[dict[str, Any]] = {}
     #: whether :meth:`truncated` can be true (the adapter may end a game early)
     _truncates: ClassVar[bool] = False
+    #: the version of the observation layout (:meth:`layout`): a game raises it whenever
+    #: its blocks change, so that a model trained on one layout is never fed another; the
+    #: adapters expose it (PettingZoo's environment name ``cardrules_GAME_vN`` and
+    #: ``metadata["observation_layout_version"]``, OpenSpiel's
+    #: ``game.observation_layout_version``)
+    layout_version: ClassVar[int] = 0
 
     def __init__(self, rules: Any, players: int) -> None:
         self.game: GameDef[Any, Any] = GAMES[self.name]
@@ -436,6 +442,15 @@ class Encoding:
     def blocks(self) -> list[Block]:
         """The readable blocks of the observation vector, in order."""
         return []
+
+    def layout(self) -> tuple[tuple[str, str, int], ...]:
+        """The observation layout, ``(name, kind, size)`` block by block, then the
+        ``pending`` and ``view`` blocks (what :attr:`layout_version` versions)."""
+        return (
+            *((b.name, b.kind, b.size) for b in self.blocks()),
+            ("pending", NUMBERS, self.pending_size()),
+            ("view", NUMBERS, self.view_size()),
+        )
 
     def pending_size(self) -> int:
         """The most tokens a player can have pending (the ``pending`` block's size)."""

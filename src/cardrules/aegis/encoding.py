@@ -39,6 +39,8 @@ class AegisEncoding(Encoding):
     """
 
     name = "aegis"
+    #: the observation layout's version: raised whenever blocks() changes
+    layout_version = 0
     params = {  # noqa: RUF012  (a ClassVar of Encoding)
         "players": 2,
         "target": 25,

@@ -48,6 +48,8 @@ class EleusisEncoding(Encoding):
     """
 
     name = "eleusis"
+    #: the observation layout's version: raised whenever blocks() changes
+    layout_version = 0
     params = {  # noqa: RUF012
         "players": 5,
         "secret": "card.color !%3D prev.color",  # the rule text; , ( ) = % written %2C %28 %29 %3D %25

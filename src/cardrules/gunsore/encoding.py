@@ -35,6 +35,8 @@ class GunsoreEncoding(Encoding):
     """
 
     name = "gunsore"
+    #: the observation layout's version: raised whenever blocks() changes
+    layout_version = 0
     params = {  # noqa: RUF012
         "players": 2,
         "declare_war": True,

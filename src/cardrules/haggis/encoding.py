@@ -51,6 +51,8 @@ class HaggisEncoding(Encoding):
     """
 
     name = "haggis"
+    #: the observation layout's version: raised whenever blocks() changes
+    layout_version = 0
     params = {  # noqa: RUF012
         "players": 2,
         "target": 250,

@@ -133,6 +133,8 @@ class CardRulesGame(pyspiel.Game):
                 params[key] = _quote(unquote(value))
         rules, players, extra = encoding_type(self.game_name).rules_from_params(params)
         self.encoding = enc = encoding_for(self.game_name, rules, players, **extra)
+        #: the version of the observation tensor's layout (:attr:`Encoding.layout_version`)
+        self.observation_layout_version: int = enc.layout_version
         _check_params(self.game_name, enc)
         lo, hi = enc.utility_bounds()
         info = pyspiel.GameInfo(

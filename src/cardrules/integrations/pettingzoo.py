@@ -193,7 +193,12 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             )
         self.encoding: Encoding = encoding_for(game, rules, players)
         self.game_name = game
-        self.metadata = {**raw_env.metadata, "name": f"cardrules_{game}_v0"}  # type: ignore[misc]
+        version = self.encoding.layout_version  # the observation layout's: a new one is a new environment
+        self.metadata = {  # type: ignore[misc]
+            **raw_env.metadata,
+            "name": f"cardrules_{game}_v{version}",
+            "observation_layout_version": version,
+        }
         enc = self.encoding
         self.possible_agents = [f"player_{i}" for i in range(enc.players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
