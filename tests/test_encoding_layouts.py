@@ -63,3 +63,27 @@ def test_openspiel_exposes_the_version() -> None:
 
     game = pyspiel.load_game(openspiel.register("aegis"))
     assert game.observation_layout_version == encoding_for("aegis").layout_version
+
+
+def test_an_encoding_is_bound_to_the_game_it_is_handed_to() -> None:
+    from cardrules import CardRulesError, GameDef
+    from cardrules.aegis.encoding import AegisEncoding
+    from cardrules.encoding import FlatEncoding
+
+    assert AegisEncoding.game_def is GAMES["aegis"] and AegisEncoding.name == "aegis"
+    assert encoding_for("aegis").game is GAMES["aegis"]
+
+    class Loose(FlatEncoding):
+        pass
+
+    with pytest.raises(CardRulesError, match="Loose is the encoding of no game: hand it to GameDef"):
+        Loose.parameters()
+
+    class Named(FlatEncoding):
+        name = "somethingelse"
+
+    g = GAMES["aegis"]
+    with pytest.raises(CardRulesError, match="Named is the encoding of 'somethingelse', not of 'other'"):
+        GameDef("other", rules_type=g.Rules, state_type=g.State, action_types=(), player_counts=(2,),
+                default_players=2, start=None, legal_actions=None, step=None, chance_cards=None, deal=None,
+                view=None, encoding=Named)  # type: ignore[arg-type]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -170,7 +171,7 @@ def test_the_command_line_takes_an_installed_game_without_load(plugins, capsys) 
     _distribution(plugins, "highcard-game", {"highcard": "w56_highcard:GAME"})
     assert main(["games"]) == 0
     out = capsys.readouterr().out
-    assert "highcard  High card" in out and "plugin: highcard-game 1.0 (w56_highcard:GAME)" in out
+    assert re.search(r"^highcard +High card +2 players +plugin: highcard-game 1.0 \(w56_highcard:GAME\)$", out, re.M)
     assert "aegis" in out and "built-in" in out
     assert main(["simulate", "highcard", "--games", "6", "--quiet"]) == 0
     assert "win rate" in capsys.readouterr().out

@@ -317,9 +317,11 @@ def _is_id(token: object, num_actions: int) -> bool:
 
 class Encoding:
     """A game's integer actions, chance outcomes, observation blocks and framework
-    parameters (see the module docstring).  A subclass says everything about its game:
+    parameters (see the module docstring).  A subclass says everything about its game
+    (which game is not its to say: the :class:`~cardrules.GameDef` it is handed to binds
+    it, :attr:`game_def`, and gives it the game's ``name``):
 
-    * ``name`` (the game's), :meth:`_alphabet` (the card alphabet, default the standard
+    * :meth:`_alphabet` (the card alphabet, default the standard
       deck), :meth:`_num_actions`, :meth:`tokens` (and :meth:`_heads` /
       :meth:`_codes_at`, the tokens of many legal actions at once), :meth:`token_name`;
     * :meth:`blocks`, :meth:`pending_size`, :meth:`view_size`: the observation vector;
@@ -339,9 +341,32 @@ class Encoding:
     #: ``metadata["observation_layout_version"]``, OpenSpiel's
     #: ``game.observation_layout_version``)
     layout_version: ClassVar[int] = 0
+    #: the game the encoding is of: the :class:`~cardrules.GameDef` it was handed to
+    #: (``GameDef(encoding=...)`` binds it, :meth:`bind`), which also gives it ``name``
+    game_def: ClassVar[GameDef[Any, Any] | None] = None
+
+    @classmethod
+    def bind(cls, game: GameDef[Any, Any]) -> None:
+        """Bind the class to ``game``, the :class:`~cardrules.GameDef` it is handed to
+        (its ``encoding``): what :class:`~cardrules.GameDef` does as it is made.  The
+        class takes the game's name; one that names another game is refused."""
+        declared = cls.__dict__.get("name")
+        if declared is not None and declared != game.name:
+            raise CardRulesError(f"{cls.__name__} is the encoding of {declared!r}, not of {game.name!r}")
+        cls.name = game.name
+        cls.game_def = game
+
+    @classmethod
+    def _game(cls) -> GameDef[Any, Any]:
+        """The game the class is bound to (:meth:`bind`)."""
+        if cls.game_def is None:
+            raise CardRulesError(
+                f"{cls.__name__} is the encoding of no game: hand it to GameDef(encoding=...)"
+            )
+        return cls.game_def
 
     def __init__(self, rules: Any, players: int) -> None:
-        self.game: GameDef[Any, Any] = GAMES[self.name]
+        self.game: GameDef[Any, Any] = self._game()
         self.rules = rules
         self.players = players
         self.cards: tuple[Card, ...] = self._alphabet()
@@ -379,7 +404,7 @@ class Encoding:
                 raise CardRulesError(f"{cls.name}: parameter {key} must be of type {kind}, not {value!r}")
         players = p.pop("players", None)
         options, extra = cls._rules_options(p)
-        return GAMES[cls.name].Rules(**options), players, extra
+        return cls._game().Rules(**options), players, extra
 
     @classmethod
     def parameters(cls) -> dict[str, Any]:
@@ -692,8 +717,8 @@ class Encoding:
 
 class FlatEncoding(Encoding):
     """An encoding for any game with a fixed, finite list of every action it can have
-    (:meth:`all_actions`): one id per action, in that order.  A subclass gives ``name``
-    and :meth:`all_actions` (and, for OpenSpiel, :meth:`max_game_length` and
+    (:meth:`all_actions`): one id per action, in that order.  A subclass gives
+    :meth:`all_actions` (and, for OpenSpiel, :meth:`max_game_length` and
     :meth:`utility_bounds`).  The card alphabet is the cards of the first deal; the
     observation blocks come from the fields of the view's attrs class (by their
     annotations): a tuple of cards gives card counts, a tuple of such tuples card counts
@@ -705,7 +730,7 @@ class FlatEncoding(Encoding):
     def parameters(cls) -> dict[str, Any]:
         if "params" in cls.__dict__:
             return dict(cls.params)
-        game = GAMES[cls.name]
+        game = cls._game()
         out: dict[str, Any] = {"players": game.default_players}
         if attrs.has(game.Rules):
             for f in attrs.fields(game.Rules):

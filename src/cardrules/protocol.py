@@ -322,6 +322,9 @@ class GameDef(Generic[S, R]):
         self.search = search
         #: ``encoding(rules, players)`` for the OpenSpiel and PettingZoo adapters, or ``None``
         self.encoding = encoding
+        bind = getattr(encoding, "bind", None)
+        if bind is not None:  # an Encoding class is bound to its game here, not found by name
+            bind(self)
         self.module = module
         #: the class of the game's views (``None``: learned from the first view asked for)
         self._view_type = view_type

@@ -38,7 +38,6 @@ class AegisEncoding(Encoding):
     ``target``: the highest final score is ``target - 1 + 7``.
     """
 
-    name = "aegis"
     #: the observation layout's version: raised whenever blocks() changes
     layout_version = 0
     params = {  # noqa: RUF012  (a ClassVar of Encoding)

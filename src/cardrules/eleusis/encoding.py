@@ -47,7 +47,6 @@ class EleusisEncoding(Encoding):
     scientist.
     """
 
-    name = "eleusis"
     #: the observation layout's version: raised whenever blocks() changes
     layout_version = 0
     params = {  # noqa: RUF012

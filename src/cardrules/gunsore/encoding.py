@@ -34,7 +34,6 @@ class GunsoreEncoding(Encoding):
     (development or war, if negative) and the sum of its highest.
     """
 
-    name = "gunsore"
     #: the observation layout's version: raised whenever blocks() changes
     layout_version = 0
     params = {  # noqa: RUF012

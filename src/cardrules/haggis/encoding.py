@@ -50,7 +50,6 @@ class HaggisEncoding(Encoding):
     lost bets); it has less than ``target`` before the hand in which someone reaches it.
     """
 
-    name = "haggis"
     #: the observation layout's version: raised whenever blocks() changes
     layout_version = 0
     params = {  # noqa: RUF012
