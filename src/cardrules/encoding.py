@@ -326,13 +326,14 @@ class Encoding:
       :meth:`_codes_at`, the tokens of many legal actions at once), :meth:`token_name`;
     * :meth:`blocks`, :meth:`pending_size`, :meth:`view_size`: the observation vector;
     * :meth:`max_game_length`, :meth:`utility_bounds`, :meth:`truncated`;
-    * ``params`` (the framework parameters with their defaults, plain values) and
-      :meth:`rules_from_params` (how they become ``Rules``)."""
+    * :meth:`_plain_default` and :attr:`extra_params` (the framework parameters, derived
+      from the ``Rules`` by :meth:`parameters`) and :meth:`_rules_options` (how they
+      become ``Rules`` again, :meth:`rules_from_params`)."""
 
     name: ClassVar[str]
-    #: the framework parameters (OpenSpiel's game parameters) and their defaults:
-    #: ``players`` and ``Rules`` fields that take a plain value
-    params: ClassVar[dict[str, Any]] = {}
+    #: the framework parameters beyond ``players`` and the ``Rules`` fields (the
+    #: encoding's own options), with their defaults (see :meth:`parameters`)
+    extra_params: ClassVar[dict[str, Any]] = {}
     #: whether :meth:`truncated` can be true (the adapter may end a game early)
     _truncates: ClassVar[bool] = False
     #: the version of the observation layout (:meth:`layout`): a game raises it whenever
@@ -381,7 +382,7 @@ class Encoding:
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> Encoding:
-        """The encoding for framework parameters (``params``' defaults for those not
+        """The encoding for framework parameters (:meth:`parameters`' defaults for those not
         given), made by :func:`encoding_for`; :class:`CardRulesError` for an unknown
         one."""
         rules, players, extra = cls.rules_from_params(params)
@@ -390,7 +391,7 @@ class Encoding:
     @classmethod
     def rules_from_params(cls, params: dict[str, Any]) -> tuple[Any, int | None, dict[str, Any]]:
         """The ``Rules``, the player count and the encoding's own options (beyond rules
-        and players) that framework parameters say (``params``' defaults for those not
+        and players) that framework parameters say (:meth:`parameters`' defaults for those not
         given); :class:`CardRulesError` for an unknown one."""
         known = cls.parameters()
         p = {**known, **params}
@@ -408,8 +409,32 @@ class Encoding:
 
     @classmethod
     def parameters(cls) -> dict[str, Any]:
-        """The framework parameters and their defaults (a copy of :attr:`params`)."""
-        return dict(cls.params)
+        """The framework parameters (OpenSpiel's game parameters) and their defaults,
+        derived from the game, not restated: ``players`` (the game's default number),
+        each field of its ``Rules`` whose default is a plain value or has one
+        (:meth:`_plain_default`), in their order, then :attr:`extra_params`."""
+        game = cls._game()
+        out: dict[str, Any] = {"players": game.default_players}
+        if attrs.has(game.Rules):
+            for f in attrs.fields(game.Rules):
+                default = f.default
+                if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                    if default.takes_self:
+                        continue
+                    default = default.factory()
+                value = cls._plain_default(f.name, default)
+                if value is not None:
+                    out[f.name] = value
+        out.update(cls.extra_params)
+        return out
+
+    @classmethod
+    def _plain_default(cls, name: str, default: Any) -> Any:
+        """The framework parameter's default for the ``Rules`` field ``name`` whose
+        default is ``default``: the value itself when it is plain (a number, a flag, a
+        text), else ``None`` (the field is no parameter).  A game turns its other values
+        into plain ones here, and back in :meth:`_rules_options`."""
+        return default if type(default) in (int, float, bool, str) else None
 
     @classmethod
     def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -723,20 +748,8 @@ class FlatEncoding(Encoding):
     observation blocks come from the fields of the view's attrs class (by their
     annotations): a tuple of cards gives card counts, a tuple of such tuples card counts
     per player, a card a one-hot card, an ``int`` or ``bool`` a number, a tuple of ints
-    one number per player.  ``params`` default to ``players`` and every ``Rules`` field
-    whose default is a plain value (a number, a flag, a text)."""
-
-    @classmethod
-    def parameters(cls) -> dict[str, Any]:
-        if "params" in cls.__dict__:
-            return dict(cls.params)
-        game = cls._game()
-        out: dict[str, Any] = {"players": game.default_players}
-        if attrs.has(game.Rules):
-            for f in attrs.fields(game.Rules):
-                if type(f.default) in (int, float, bool, str):
-                    out[f.name] = f.default
-        return out
+    one number per player.  The framework parameters are ``players`` and every ``Rules``
+    field whose default is a plain value (a number, a flag, a text)."""
 
     def all_actions(self) -> Sequence[Any]:
         """Every action the game can have (for these rules and players), each once."""

@@ -40,16 +40,13 @@ class AegisEncoding(Encoding):
 
     #: the observation layout's version: raised whenever blocks() changes
     layout_version = 0
-    params = {  # noqa: RUF012  (a ClassVar of Encoding)
-        "players": 2,
-        "target": 25,
-        "margin": 10,
-        "max_exchanges": 4,
-        "new_master": "loser",
-        "promise": "four_or_more",
-        "slave_exchange_limit": -1,  # -1: no limit (None)
-    }
     EXCHANGE, BID, PLAY = 52, 53, 58
+
+    @classmethod
+    def _plain_default(cls, name: str, default: Any) -> Any:
+        if name == "slave_exchange_limit":  # -1: no limit (None)
+            return -1 if default is None else default
+        return super()._plain_default(name, default)
 
     @classmethod
     def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -24,6 +24,9 @@ from .rules import Judge, Phase, Play
 
 __all__ = ["EleusisEncoding"]
 
+# what a framework's game string cannot hold as such, percent-quoted in a parameter's text
+_QUOTED = str.maketrans({"%": "%25", ",": "%2C", "(": "%28", ")": "%29", "=": "%3D"})
+
 
 class EleusisEncoding(Encoding):
     """New Eleusis.  Ids: ``0..51`` a card, ``52`` play the string chosen, ``53`` no
@@ -49,21 +52,13 @@ class EleusisEncoding(Encoding):
 
     #: the observation layout's version: raised whenever blocks() changes
     layout_version = 0
-    params = {  # noqa: RUF012
-        "players": 5,
-        "secret": "card.color !%3D prev.color",  # the rule text; , ( ) = % written %2C %28 %29 %3D %25
-        "hand_size": 14,
-        "decks": 2,
-        "sudden_death": 30,
-        "sudden_death_prophet": 20,
-        "penalty": 2,
-        "no_play_penalty": 5,
-        "no_play_shrink": 4,
-        "overthrow_penalty": 5,
-        "max_string": 4,
-        "prophets": True,
-    }
     END, NOPLAY, PROPHET, PASS, RIGHT, WRONG = 52, 53, 54, 55, 56, 57
+
+    @classmethod
+    def _plain_default(cls, name: str, default: Any) -> Any:
+        if name == "secret":  # the rule's text; , ( ) = % written %2C %28 %29 %3D %25
+            return default.source.translate(_QUOTED)
+        return super()._plain_default(name, default)
 
     @classmethod
     def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -36,13 +36,6 @@ class GunsoreEncoding(Encoding):
 
     #: the observation layout's version: raised whenever blocks() changes
     layout_version = 0
-    params = {  # noqa: RUF012
-        "players": 2,
-        "declare_war": True,
-        "war_when_stock_empty": True,
-        "hand_size": 5,
-        "decks": 2,
-    }
 
     def _alphabet(self) -> tuple[Card, ...]:
         return canonical(set(two_decks(jokers=1)))

@@ -52,14 +52,7 @@ class HaggisEncoding(Encoding):
 
     #: the observation layout's version: raised whenever blocks() changes
     layout_version = 0
-    params = {  # noqa: RUF012
-        "players": 2,
-        "target": 250,
-        "bomb_trick": "choose",
-        "first_out_bonus": 0,
-        "bets": "15 30",  # amounts separated by spaces; "" turns betting off
-        "max_hands": 0,  # 0: derived from the rules (see the encoding)
-    }
+    extra_params = {"max_hands": 0}  # noqa: RUF012  (0: derived from the rules, see the encoding)
     _truncates = True
     extra_hands = 10
     _combo_cards = attrgetter("combo.cards")  # (no descriptor: the getter itself on self)
@@ -67,6 +60,12 @@ class HaggisEncoding(Encoding):
     def __init__(self, rules: Any, players: int, max_hands: int | None = None) -> None:
         super().__init__(rules, players)
         self.max_hands = max_hands if max_hands is not None else self.base_hands() + self.extra_hands
+
+    @classmethod
+    def _plain_default(cls, name: str, default: Any) -> Any:
+        if name == "bets":  # amounts separated by spaces; "" turns betting off
+            return " ".join(map(str, default))
+        return super()._plain_default(name, default)
 
     @classmethod
     def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
