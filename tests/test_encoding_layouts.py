@@ -37,7 +37,7 @@ def test_a_layout_changes_only_with_its_version(name: str) -> None:
     assert (version, now) == (recorded_version, recorded), (
         f"{name}: the observation layout is {now} at layout_version {version}; recorded: "
         f"{recorded} at {recorded_version}.  A changed layout needs a new layout_version in "
-        f"cardrules.{name}.encoding, then the pair ({version}, {now!r}) here"
+        f"cardrules.{name}.encoding (and its documented layout), then the pair ({version}, {now!r}) here"
     )
 
 

@@ -36,9 +36,20 @@ class AegisEncoding(Encoding):
     **Utilities.**  Scores start at 0 and never fall; a season gives one player at most
     ``5 + 1 + 1`` (bid, promise, conquest), and the last season starts with both below
     ``target``: the highest final score is ``target - 1 + 7``.
+
+    **Observation layout** (:attr:`layout_version` 0; :meth:`layout`): the blocks of the
+    tensor (``cardrules.integrations.tensors``), in order:
+    ``player`` (2, one-hot), ``to_act`` (players, then chance, then nobody),
+    ``phase`` (draw, deal, exchange, bid, play, over), ``role`` (master, slave,
+    attacker, defender), ``master``, ``attacker``, ``leader`` (one-hot players),
+    ``key`` (one-hot card), ``hand``, ``trick``, ``played`` (the cards of this
+    season's finished tricks), ``discarded`` (card counts), ``hand_sizes``, ``bids``
+    (0: none), ``tricks``, ``scores`` (two numbers each), ``stock_size``,
+    ``exchanges``, ``pending`` (5), ``view``.
     """
 
-    #: the observation layout's version: raised whenever blocks() changes
+    #: the observation layout's version: raised whenever blocks() changes (and the layout
+    #: in the docstring with it)
     layout_version = 0
     EXCHANGE, BID, PLAY = 52, 53, 58
 

@@ -48,9 +48,20 @@ class EleusisEncoding(Encoding):
     **Utilities.**  A scientist scores at most the high count (``H``) plus 4, and a
     prophet 2 per card played (at most ``m`` per turn); God scores no more than the best
     scientist.
+
+    **Observation layout** (:attr:`layout_version` 0; :meth:`layout`): the blocks of the
+    tensor (``cardrules.integrations.tensors``), in order:
+    ``player``, ``to_act``, ``phase`` (setup, starter, turn, judge, offer, fresh,
+    reshuffle, over), ``prophet`` (one-hot), ``expelled``, ``former_prophets``
+    (multi-hot), ``hand``, ``main`` (the main line's cards), ``sides`` (the cards of
+    the side lines), ``shown`` (card counts), ``hand_sizes``, ``scores`` (one number
+    per player), ``turn``, ``stock_size``, ``count``, ``sudden_death_count``,
+    ``in_sudden_death``, ``pending`` (``max_string``), ``view`` (the order of both
+    lines, the marker, the play being judged, the rule when the view holds it).
     """
 
-    #: the observation layout's version: raised whenever blocks() changes
+    #: the observation layout's version: raised whenever blocks() changes (and the layout
+    #: in the docstring with it)
     layout_version = 0
     END, NOPLAY, PROPHET, PASS, RIGHT, WRONG = 52, 53, 54, 55, 56, 57
 

@@ -32,9 +32,17 @@ class GunsoreEncoding(Encoding):
     **Utilities.**  Each card's points go once to one pool, and pools go to scores: a
     player's final score lies between the sum over every card of its lowest value
     (development or war, if negative) and the sum of its highest.
+
+    **Observation layout** (:attr:`layout_version` 0; :meth:`layout`): the blocks of the
+    tensor (``cardrules.integrations.tensors``), in order:
+    ``player``, ``to_act``, ``season`` (development, war), ``war_cause`` (stuck,
+    stock, declared), ``master``, ``hand``, ``table``, ``last_trick``, ``played``,
+    ``scores``, ``pools``, ``stock_size``, ``opponent_hand_size``, ``pending`` (1),
+    ``view``.
     """
 
-    #: the observation layout's version: raised whenever blocks() changes
+    #: the observation layout's version: raised whenever blocks() changes (and the layout
+    #: in the docstring with it)
     layout_version = 0
 
     def _alphabet(self) -> tuple[Card, ...]:

@@ -48,9 +48,18 @@ class HaggisEncoding(Encoding):
     **Utilities.**  A player gains at most ``G = P + 85 + n max(bets) + first_out_bonus``
     in a hand (every card's points, 5 per card of a 17-card hand, its bet and the others'
     lost bets); it has less than ``target`` before the hand in which someone reaches it.
+
+    **Observation layout** (:attr:`layout_version` 0; :meth:`layout`): the blocks of the
+    tensor (``cardrules.integrations.tensors``), in order:
+    ``player``, ``to_act``, ``leader``, ``hand``, ``trick`` (the cards of the
+    trick's combinations), ``captured`` and ``wilds`` (card counts per player),
+    ``hand_sizes``, ``scores``, ``bets``, ``going_out``, ``last_hand`` (one number
+    per player), ``out`` (players out, multi-hot), ``passes``, ``haggis_size``,
+    ``hand_number``, ``giving``, ``pending`` (17), ``view``.
     """
 
-    #: the observation layout's version: raised whenever blocks() changes
+    #: the observation layout's version: raised whenever blocks() changes (and the layout
+    #: in the docstring with it)
     layout_version = 0
     extra_params = {"max_hands": 0}  # noqa: RUF012  (0: derived from the rules, see the encoding)
     _truncates = True
