@@ -16,14 +16,18 @@ drawn order is applied, so any stacked deal is reachable.
 
 **Composite actions as token sequences.**  An action that chooses several cards may be
 entered as a short sequence of tokens by the same player (each token id has one meaning
-in every state); :attr:`Position.pending` holds the tokens chosen so far.
+in every state); :attr:`Position.pending` holds the tokens chosen so far, and the legal
+actions by their tokens are a :class:`Tree` (module ``cardrules.tokentree``).
 
 **Observation blocks.**  :meth:`Encoding.blocks` describes the readable part of the
 observation vector as plain data: :class:`Block` ``(name, kind, size, get)``, where
 ``get(view)`` reads the value from a player's view and ``kind`` (one of :data:`KINDS`)
 says how it becomes numbers.  After them come ``pending`` (the tokens chosen so far,
 plus one) and ``view`` (the whole view as a prefix-free code of integers,
-:func:`view_code`).
+:func:`view_code`, module ``cardrules.viewcode``).
+
+This module holds the encodings; the two ideas they use, the token tree and the view's
+code, have modules of their own, re-exported here.
 
 **A game of one's own.**  A game defined with :class:`~cardrules.GameDef` outside the
 package runs in both adapters once its ``GameDef`` has an encoding
@@ -37,9 +41,8 @@ from __future__ import annotations
 import operator
 import types
 import typing
-import zlib
 from collections.abc import Callable, Sequence
-from itertools import chain, compress, repeat
+from itertools import compress, repeat
 from operator import truediv
 from typing import Any, ClassVar, NamedTuple
 
@@ -48,6 +51,8 @@ import attrs
 from .cards import Card, canonical
 from .errors import CardRulesError, IllegalActionError
 from .protocol import CHANCE, GAMES, GameDef, Shuffle
+from .tokentree import Tree
+from .viewcode import view_code
 
 __all__ = [
     "CARD_COUNTS",
@@ -100,115 +105,6 @@ def field(name: str) -> Callable[[Any], Any]:
     return operator.attrgetter(name)
 
 
-# -- the view's exact code ----------------------------------------------------------------
-
-# tags of the prefix-free code
-_NONE, _BOOL, _INT, _STR, _CARD, _SEQ, _REC, _CHANCE, _OTHER = range(1, 10)
-# per record type: its tag and the getter of its fields' values, in order
-_RECORDS: dict[type, tuple[int, Callable[[Any], Any]]] = {}
-
-
-_Memo = dict[int, tuple[Any, list[int]]]
-
-
-def view_code(value: Any, card_id: dict[Card, int], memo: _Memo | None = None) -> list[int]:
-    """``value`` (a view or any part of one) as a prefix-free sequence of integers: each
-    value tagged by its kind (nothing, flag, number, text, card, sequence, record), so
-    that different views always have different codes.  ``memo`` (for one ``card_id``)
-    keeps the codes of the tuples and records met, by identity (each with its value,
-    so that an id is never reused while it is kept): the parts successive views share
-    (the tricks played, the lines of cards) are then coded once."""
-    out: list[int] = []
-    _code(value, card_id, out, {} if memo is None else memo)
-    return out
-
-
-def _code(value: Any, card_id: dict[Card, int], out: list[int], memo: _Memo) -> None:
-    kind = type(value)
-    if kind is Card:
-        out += (_CARD, card_id[value])
-    elif kind is int:
-        out += (_INT, value)
-    elif value is None:
-        out.append(_NONE)
-    elif kind is tuple:
-        if len(value) < 3:  # (not worth a memo)
-            out += (_SEQ, len(value))
-            _items(value, card_id, out, memo)
-            return
-        hit = memo.get(id(value))
-        if hit is not None and hit[0] is value:
-            out += hit[1]
-            return
-        start = len(out)
-        out += (_SEQ, len(value))
-        if type(value[0]) is Card:
-            try:  # a pile of cards (the common case): each card's tag and id, in C loops
-                out += chain.from_iterable(zip(repeat(_CARD), map(card_id.__getitem__, value)))
-            except (KeyError, TypeError):  # not only cards: one by one
-                del out[start + 2 :]
-                _items(value, card_id, out, memo)
-        else:
-            _items(value, card_id, out, memo)
-        memo[id(value)] = (value, out[start:])
-    elif kind is bool:
-        out += (_BOOL, int(value))
-    elif value is CHANCE:
-        out.append(_CHANCE)
-    elif kind is str:
-        out += (_STR, len(value), *map(ord, value))
-    else:
-        record = _RECORDS.get(kind)
-        if record is None and attrs.has(kind):
-            tag = zlib.crc32(kind.__name__.encode()) & 0xFFFF
-            names = tuple(f.name for f in attrs.fields(kind))
-            record = _RECORDS[kind] = (tag, _fields_getter(names))
-        if record is not None:
-            hit = memo.get(id(value))
-            if hit is not None and hit[0] is value:
-                out += hit[1]
-                return
-            start = len(out)
-            out += (_REC, record[0])
-            _items(record[1](value), card_id, out, memo)
-            memo[id(value)] = (value, out[start:])
-        elif isinstance(value, bool):  # subclasses: as their base
-            _code(bool(value), card_id, out, memo)
-        elif isinstance(value, int):
-            _code(int(value), card_id, out, memo)
-        elif isinstance(value, str):
-            _code(str(value), card_id, out, memo)
-        elif isinstance(value, tuple):
-            _code(tuple(value), card_id, out, memo)
-        else:  # e.g. an Eleusis rule: its text
-            text = str(value)
-            out += (_OTHER, len(text), *map(ord, text))
-
-
-def _fields_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    """The values of the fields ``names`` of a record, as a tuple, in one call."""
-    if len(names) > 1:
-        return operator.attrgetter(*names)
-    if names:
-        get = operator.attrgetter(names[0])
-        return lambda v: (get(v),)
-    return lambda v: ()
-
-
-def _items(values: Any, card_id: dict[Card, int], out: list[int], memo: _Memo) -> None:
-    """The codes of ``values`` one after the other (cards, numbers and ``None`` inline)."""
-    for v in values:
-        kind = type(v)
-        if kind is Card:
-            out += (_CARD, card_id[v])
-        elif kind is int:
-            out += (_INT, v)
-        elif v is None:
-            out.append(_NONE)
-        else:
-            _code(v, card_id, out, memo)
-
-
 # -- positions ------------------------------------------------------------------------
 
 _UNSET: Any = object()
@@ -252,56 +148,6 @@ class Position:
 
     def __deepcopy__(self, memo: object) -> Position:
         return self
-
-
-class Tree:
-    """The legal actions of a state by their tokens: at each prefix of tokens, the next
-    legal tokens, each to the action it completes (``None`` where it only extends the
-    prefix).  Made from each action's first token (``heads``); the next token of the
-    actions through a prefix (``codes(state, actions, k)``) is worked out only for the
-    prefixes asked for.  A token is coded as itself where it ends its action and as
-    ``~token`` where more tokens follow."""
-
-    __slots__ = ("_codes", "_entries", "_levels", "_state", "root")
-
-    def __init__(
-        self,
-        state: Any,
-        actions: Sequence[Any],
-        heads: list[int],
-        codes: Callable[[Any, Sequence[Any], int], list[int]],
-    ) -> None:
-        self._state = state
-        self._codes = codes
-        #: the legal tokens with nothing entered yet
-        self.root = self._level(actions, heads)
-        self._levels: dict[tuple[int, ...], dict[int, Any]] = {(): self.root}
-        # the actions through a prefix, and the code of each one's next token
-        self._entries: dict[tuple[int, ...], tuple[Sequence[Any], list[int]]] = {(): (actions, heads)}
-
-    @staticmethod
-    def _level(actions: Sequence[Any], codes: list[int]) -> dict[int, Any]:
-        # (in the standard library's C loops: a Haggis hand leads hundreds of actions)
-        level = dict.fromkeys(map(operator.invert, filter((0).__gt__, codes)))
-        ends = list(map((0).__le__, codes))
-        level.update(zip(compress(codes, ends), compress(actions, ends), strict=True))
-        return level
-
-    def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
-        """The level after ``prefix``, or ``None`` if it is no prefix of a legal action."""
-        level = self._levels.get(prefix)
-        if level is None:
-            parent = self.get(prefix[:-1]) if prefix else None
-            t = prefix[-1] if prefix else 0
-            if parent is None or parent.get(t, 0) is not None:
-                return None
-            actions, codes = self._entries[prefix[:-1]]
-            more = ~t
-            through = list(compress(actions, map(more.__eq__, codes)))
-            codes = self._codes(self._state, through, len(prefix))
-            self._entries[prefix] = (through, codes)
-            level = self._levels[prefix] = self._level(through, codes)
-        return level
 
 
 def _is_id(token: object, num_actions: int) -> bool:
