@@ -34,6 +34,7 @@ machine is printed before and after, since the speed-up needs two idle cores.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import platform
 import sys
@@ -80,8 +81,14 @@ def main() -> None:
     print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores")
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     agents = [RandomAgent, RandomAgent]
+    # each pool's worker processes, by the public multiprocessing.active_children(): the
+    # children that appear as the pool is warmed (its workers started, cardrules imported)
     pool1 = ProcessPoolExecutor(1)
+    simulate("haggis", agents, games=8, seed="warm", executor=pool1, batch_size=1)
+    pool1_pids = [p.pid for p in multiprocessing.active_children()]
     pool2 = ProcessPoolExecutor(2)
+    simulate("haggis", agents, games=8, seed="warm", executor=pool2, batch_size=1)
+    pool2_pids = [p.pid for p in multiprocessing.active_children() if p.pid not in pool1_pids]
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                            worker_dashboard_address=None)
     client = Client(cluster)
@@ -94,8 +101,8 @@ def main() -> None:
 
     pids = {
         "this process": None,
-        "process pool, 1 worker": list(pool1._processes),
-        "process pool, 2 workers": list(pool2._processes),
+        "process pool, 1 worker": pool1_pids,
+        "process pool, 2 workers": pool2_pids,
         "Dask LocalCluster, 2 workers": list(client.run(os.getpid).values()),
     }
     cpu: dict[str, float] = dict.fromkeys(executors, 0.0)

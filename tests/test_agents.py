@@ -84,3 +84,26 @@ def test_the_haggis_strong_agent_rates_its_expansions_with_the_evaluation():
     state = g.new_game(players=3, seed=2)
     legal = g.legal_actions(state)
     assert strong_agent("haggis", 1, iterations=20)(g.view(state, state.to_act), legal) in legal
+
+
+def test_every_tool_offers_the_kinds_of_agents_holds(monkeypatch, capsys):
+    # one registry: a kind added to AGENTS is offered by `cardrules play` and the web table
+    from cardrules import agents
+    from cardrules.cli import main
+    from cardrules.web.table import COMPUTER_KINDS
+
+    assert list(COMPUTER_KINDS) == list(agents.AGENTS) == list(agents.AGENT_KINDS)
+    monkeypatch.setitem(agents.AGENTS, "first", _first_agent)
+    assert "first" in COMPUTER_KINDS and list(COMPUTER_KINDS)[-1] == "first"
+    assert main(["play", "aegis", "--auto", "--opponents", "greedy", "--seed", "1"]) == 0
+    assert main(["play", "aegis", "--auto", "--opponents", "first", "--seed", "1"]) == 0
+    assert "winner" in capsys.readouterr().out
+
+
+class _First:
+    def __call__(self, view, legal):
+        return legal[0]
+
+
+def _first_agent(game, seed):
+    return _First()

@@ -81,12 +81,16 @@ def test_name_picks_a_rule_of_a_file_in_every_command(several, monkeypatch, caps
     assert 'the secret rule: rule "blacks": card is black' in capsys.readouterr().out
 
 
-def test_the_old_spellings_still_work_and_are_not_advertised(several, capsys):
+def test_only_the_name_options_choose_a_rule_of_a_file(several, capsys):
+    # --name, --name-a, --name-b (or FILE:NAME); no other spelling is read
     f = str(several)
-    assert main(["rule", "judge", f, "--rule", "blacks", "5S"]) == 0
-    assert main(["rule", "diff", f, f, "--rule-a", "reds", "--rule-b", "reds"]) == 0
-    assert main(["science", f, "--rule", "blacks", "--turns", "2"]) == 0
-    capsys.readouterr()
+    for argv in (["rule", "judge", f, "--rule", "blacks", "5S"],
+                 ["rule", "diff", f, f, "--rule-a", "reds", "--rule-b", "reds"],
+                 ["science", f, "--rule", "blacks", "--turns", "2"]):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        assert "unrecognized arguments: --rule" in capsys.readouterr().err
     for argv in (["rule", "judge", "-h"], ["rule", "diff", "-h"], ["science", "-h"]):
         with pytest.raises(SystemExit):
             main(argv)

@@ -84,3 +84,12 @@ def test_haggis_memo_is_a_pure_cache(seed: int, players: int) -> None:
         state = haggis.apply(state, warm[rng.randrange(len(warm))])
     again = cardrules.from_json(cardrules.to_json(state))
     assert again == state and haggis.legal_actions(again) == haggis.legal_actions(state)
+
+
+@pytest.mark.parametrize("name", ["aegis", "gunsore", "eleusis", "haggis"])
+def test_each_game_types_its_GAME_the_same_way(name):
+    import importlib
+
+    module = importlib.import_module(f"cardrules.{name}")
+    assert module.__annotations__["GAME"] == "Final[GameDef[State, Rules]]"
+    assert module.GAME.State is module.State and module.GAME.Rules is module.Rules

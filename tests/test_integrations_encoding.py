@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cardrules import CHANCE, GAMES, Shuffle
-from cardrules.integrations.encoding import Encoding, Position, encoding_for
+from cardrules.encoding import Encoding, Position, encoding_for
 
 CASES = [("aegis", 2), ("gunsore", 2), ("haggis", 3), ("eleusis", 4)]
 
@@ -230,3 +230,22 @@ def test_the_view_code_is_its_definition_with_or_without_a_memo(name: str, playe
                 checked += 1
             state = gd.apply(state, rng.choice(gd.legal_actions(state)))
     assert checked > 100
+
+
+@pytest.mark.parametrize("name", ["aegis", "gunsore", "eleusis", "haggis"])
+def test_the_framework_parameters_are_derived_from_the_rules(name):
+    # each plain-valued Rules field is a parameter with its default; the defaults read
+    # back as the default Rules and the game's default player count
+    import attrs
+
+    from cardrules import GAMES
+    from cardrules.encoding import encoding_type
+
+    cls, game = encoding_type(name), GAMES[name]
+    params = cls.parameters()
+    assert params["players"] == game.default_players
+    for f in attrs.fields(game.Rules):
+        if type(f.default) in (int, float, bool, str):
+            assert params[f.name] == f.default, f.name
+    rules, players, _ = cls.rules_from_params({})
+    assert rules == game.Rules() and players == game.default_players

@@ -77,8 +77,6 @@ def test_judge_needs_a_rule_name_for_a_file_of_several(
     assert capsys.readouterr().out.startswith("5H: wrong")
     assert main(["rule", "judge", f"{both}:blacks", "5H"]) == 0
     assert capsys.readouterr().out.startswith("5H: wrong")
-    assert main(["rule", "judge", str(both), "--rule", "blacks", "5H"]) == 0  # the old spelling
-    assert capsys.readouterr().out.startswith("5H: wrong")
     assert main(["rule", "judge", str(both), "--name", "nope", "5H"]) == 1
     assert main(["rule", "judge", str(both), "--name", "reds", "--line", "5X", "5H"]) == 1
 

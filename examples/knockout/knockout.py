@@ -273,9 +273,8 @@ def sampler(v: View, rules: Rules | None) -> Any:
 
 
 class KnockoutEncoding(FlatEncoding):
-    """Integer actions for OpenSpiel and PettingZoo: one id per card played."""
-
-    name = "knockout"
+    """Integer actions for OpenSpiel and PettingZoo: one id per card played (the
+    GameDef it is handed to binds it to the game)."""
 
     def all_actions(self) -> tuple[Play, ...]:
         return tuple(map(Play, DECK))

@@ -30,6 +30,7 @@ from .search import ISMCTSAgent
 
 __all__ = [
     "AGENTS",
+    "AGENT_KINDS",
     "SEARCH_SETTINGS",
     "Agent",
     "RandomAgent",
@@ -156,6 +157,32 @@ AGENTS: dict[str, Callable[[str, object], Agent]] = {
     "greedy": greedy_agent,
     "strong": strong_agent,
 }
+
+
+class _Kinds(Sequence[str]):
+    """The names of :data:`AGENTS`, in order, as they are when asked (a kind of agent
+    added to :data:`AGENTS` later is one of them)."""
+
+    def __getitem__(self, index: Any) -> Any:
+        return tuple(AGENTS)[index]
+
+    def __len__(self) -> int:
+        return len(AGENTS)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(tuple(AGENTS))
+
+    def __contains__(self, name: object) -> bool:
+        return name in AGENTS
+
+    def __repr__(self) -> str:
+        return repr(tuple(AGENTS))
+
+
+#: The kinds of agent by name (``"random"``, ``"greedy"``, ``"strong"``): the keys of
+#: :data:`AGENTS`, read when used, so that every tool that offers a choice of agent (the
+#: command line, the web table's seats) offers the kinds :data:`AGENTS` holds.
+AGENT_KINDS: Final[Sequence[str]] = _Kinds()
 
 
 def make_agent(name: str, game: str, seed: object = None) -> Agent:

@@ -16,14 +16,18 @@ drawn order is applied, so any stacked deal is reachable.
 
 **Composite actions as token sequences.**  An action that chooses several cards may be
 entered as a short sequence of tokens by the same player (each token id has one meaning
-in every state); :attr:`Position.pending` holds the tokens chosen so far.
+in every state); :attr:`Position.pending` holds the tokens chosen so far, and the legal
+actions by their tokens are a :class:`Tree` (module ``cardrules.tokentree``).
 
 **Observation blocks.**  :meth:`Encoding.blocks` describes the readable part of the
 observation vector as plain data: :class:`Block` ``(name, kind, size, get)``, where
 ``get(view)`` reads the value from a player's view and ``kind`` (one of :data:`KINDS`)
 says how it becomes numbers.  After them come ``pending`` (the tokens chosen so far,
 plus one) and ``view`` (the whole view as a prefix-free code of integers,
-:func:`view_code`).
+:func:`view_code`, module ``cardrules.viewcode``).
+
+This module holds the encodings; the two ideas they use, the token tree and the view's
+code, have modules of their own, re-exported here.
 
 **A game of one's own.**  A game defined with :class:`~cardrules.GameDef` outside the
 package runs in both adapters once its ``GameDef`` has an encoding
@@ -37,9 +41,8 @@ from __future__ import annotations
 import operator
 import types
 import typing
-import zlib
 from collections.abc import Callable, Sequence
-from itertools import chain, compress, repeat
+from itertools import compress, repeat
 from operator import truediv
 from typing import Any, ClassVar, NamedTuple
 
@@ -48,6 +51,8 @@ import attrs
 from .cards import Card, canonical
 from .errors import CardRulesError, IllegalActionError
 from .protocol import CHANCE, GAMES, GameDef, Shuffle
+from .tokentree import Tree
+from .viewcode import view_code
 
 __all__ = [
     "CARD_COUNTS",
@@ -100,115 +105,6 @@ def field(name: str) -> Callable[[Any], Any]:
     return operator.attrgetter(name)
 
 
-# -- the view's exact code ----------------------------------------------------------------
-
-# tags of the prefix-free code
-_NONE, _BOOL, _INT, _STR, _CARD, _SEQ, _REC, _CHANCE, _OTHER = range(1, 10)
-# per record type: its tag and the getter of its fields' values, in order
-_RECORDS: dict[type, tuple[int, Callable[[Any], Any]]] = {}
-
-
-_Memo = dict[int, tuple[Any, list[int]]]
-
-
-def view_code(value: Any, card_id: dict[Card, int], memo: _Memo | None = None) -> list[int]:
-    """``value`` (a view or any part of one) as a prefix-free sequence of integers: each
-    value tagged by its kind (nothing, flag, number, text, card, sequence, record), so
-    that different views always have different codes.  ``memo`` (for one ``card_id``)
-    keeps the codes of the tuples and records met, by identity (each with its value,
-    so that an id is never reused while it is kept): the parts successive views share
-    (the tricks played, the lines of cards) are then coded once."""
-    out: list[int] = []
-    _code(value, card_id, out, {} if memo is None else memo)
-    return out
-
-
-def _code(value: Any, card_id: dict[Card, int], out: list[int], memo: _Memo) -> None:
-    kind = type(value)
-    if kind is Card:
-        out += (_CARD, card_id[value])
-    elif kind is int:
-        out += (_INT, value)
-    elif value is None:
-        out.append(_NONE)
-    elif kind is tuple:
-        if len(value) < 3:  # (not worth a memo)
-            out += (_SEQ, len(value))
-            _items(value, card_id, out, memo)
-            return
-        hit = memo.get(id(value))
-        if hit is not None and hit[0] is value:
-            out += hit[1]
-            return
-        start = len(out)
-        out += (_SEQ, len(value))
-        if type(value[0]) is Card:
-            try:  # a pile of cards (the common case): each card's tag and id, in C loops
-                out += chain.from_iterable(zip(repeat(_CARD), map(card_id.__getitem__, value)))
-            except (KeyError, TypeError):  # not only cards: one by one
-                del out[start + 2 :]
-                _items(value, card_id, out, memo)
-        else:
-            _items(value, card_id, out, memo)
-        memo[id(value)] = (value, out[start:])
-    elif kind is bool:
-        out += (_BOOL, int(value))
-    elif value is CHANCE:
-        out.append(_CHANCE)
-    elif kind is str:
-        out += (_STR, len(value), *map(ord, value))
-    else:
-        record = _RECORDS.get(kind)
-        if record is None and attrs.has(kind):
-            tag = zlib.crc32(kind.__name__.encode()) & 0xFFFF
-            names = tuple(f.name for f in attrs.fields(kind))
-            record = _RECORDS[kind] = (tag, _fields_getter(names))
-        if record is not None:
-            hit = memo.get(id(value))
-            if hit is not None and hit[0] is value:
-                out += hit[1]
-                return
-            start = len(out)
-            out += (_REC, record[0])
-            _items(record[1](value), card_id, out, memo)
-            memo[id(value)] = (value, out[start:])
-        elif isinstance(value, bool):  # subclasses: as their base
-            _code(bool(value), card_id, out, memo)
-        elif isinstance(value, int):
-            _code(int(value), card_id, out, memo)
-        elif isinstance(value, str):
-            _code(str(value), card_id, out, memo)
-        elif isinstance(value, tuple):
-            _code(tuple(value), card_id, out, memo)
-        else:  # e.g. an Eleusis rule: its text
-            text = str(value)
-            out += (_OTHER, len(text), *map(ord, text))
-
-
-def _fields_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    """The values of the fields ``names`` of a record, as a tuple, in one call."""
-    if len(names) > 1:
-        return operator.attrgetter(*names)
-    if names:
-        get = operator.attrgetter(names[0])
-        return lambda v: (get(v),)
-    return lambda v: ()
-
-
-def _items(values: Any, card_id: dict[Card, int], out: list[int], memo: _Memo) -> None:
-    """The codes of ``values`` one after the other (cards, numbers and ``None`` inline)."""
-    for v in values:
-        kind = type(v)
-        if kind is Card:
-            out += (_CARD, card_id[v])
-        elif kind is int:
-            out += (_INT, v)
-        elif v is None:
-            out.append(_NONE)
-        else:
-            _code(v, card_id, out, memo)
-
-
 # -- positions ------------------------------------------------------------------------
 
 _UNSET: Any = object()
@@ -254,56 +150,6 @@ class Position:
         return self
 
 
-class Tree:
-    """The legal actions of a state by their tokens: at each prefix of tokens, the next
-    legal tokens, each to the action it completes (``None`` where it only extends the
-    prefix).  Made from each action's first token (``heads``); the next token of the
-    actions through a prefix (``codes(state, actions, k)``) is worked out only for the
-    prefixes asked for.  A token is coded as itself where it ends its action and as
-    ``~token`` where more tokens follow."""
-
-    __slots__ = ("_codes", "_entries", "_levels", "_state", "root")
-
-    def __init__(
-        self,
-        state: Any,
-        actions: Sequence[Any],
-        heads: list[int],
-        codes: Callable[[Any, Sequence[Any], int], list[int]],
-    ) -> None:
-        self._state = state
-        self._codes = codes
-        #: the legal tokens with nothing entered yet
-        self.root = self._level(actions, heads)
-        self._levels: dict[tuple[int, ...], dict[int, Any]] = {(): self.root}
-        # the actions through a prefix, and the code of each one's next token
-        self._entries: dict[tuple[int, ...], tuple[Sequence[Any], list[int]]] = {(): (actions, heads)}
-
-    @staticmethod
-    def _level(actions: Sequence[Any], codes: list[int]) -> dict[int, Any]:
-        # (in the standard library's C loops: a Haggis hand leads hundreds of actions)
-        level = dict.fromkeys(map(operator.invert, filter((0).__gt__, codes)))
-        ends = list(map((0).__le__, codes))
-        level.update(zip(compress(codes, ends), compress(actions, ends), strict=True))
-        return level
-
-    def get(self, prefix: tuple[int, ...]) -> dict[int, Any] | None:
-        """The level after ``prefix``, or ``None`` if it is no prefix of a legal action."""
-        level = self._levels.get(prefix)
-        if level is None:
-            parent = self.get(prefix[:-1]) if prefix else None
-            t = prefix[-1] if prefix else 0
-            if parent is None or parent.get(t, 0) is not None:
-                return None
-            actions, codes = self._entries[prefix[:-1]]
-            more = ~t
-            through = list(compress(actions, map(more.__eq__, codes)))
-            codes = self._codes(self._state, through, len(prefix))
-            self._entries[prefix] = (through, codes)
-            level = self._levels[prefix] = self._level(through, codes)
-        return level
-
-
 def _is_id(token: object, num_actions: int) -> bool:
     """Whether ``token`` is an integer (NumPy's included) in ``0 .. num_actions - 1``."""
     try:
@@ -317,25 +163,57 @@ def _is_id(token: object, num_actions: int) -> bool:
 
 class Encoding:
     """A game's integer actions, chance outcomes, observation blocks and framework
-    parameters (see the module docstring).  A subclass says everything about its game:
+    parameters (see the module docstring).  A subclass says everything about its game
+    (which game is not its to say: the :class:`~cardrules.GameDef` it is handed to binds
+    it, :attr:`game_def`, and gives it the game's ``name``):
 
-    * ``name`` (the game's), :meth:`_alphabet` (the card alphabet, default the standard
+    * :meth:`_alphabet` (the card alphabet, default the standard
       deck), :meth:`_num_actions`, :meth:`tokens` (and :meth:`_heads` /
       :meth:`_codes_at`, the tokens of many legal actions at once), :meth:`token_name`;
     * :meth:`blocks`, :meth:`pending_size`, :meth:`view_size`: the observation vector;
     * :meth:`max_game_length`, :meth:`utility_bounds`, :meth:`truncated`;
-    * ``params`` (the framework parameters with their defaults, plain values) and
-      :meth:`rules_from_params` (how they become ``Rules``)."""
+    * :meth:`_plain_default` and :attr:`extra_params` (the framework parameters, derived
+      from the ``Rules`` by :meth:`parameters`) and :meth:`_rules_options` (how they
+      become ``Rules`` again, :meth:`rules_from_params`)."""
 
     name: ClassVar[str]
-    #: the framework parameters (OpenSpiel's game parameters) and their defaults:
-    #: ``players`` and ``Rules`` fields that take a plain value
-    params: ClassVar[dict[str, Any]] = {}
+    #: the framework parameters beyond ``players`` and the ``Rules`` fields (the
+    #: encoding's own options), with their defaults (see :meth:`parameters`)
+    extra_params: ClassVar[dict[str, Any]] = {}
     #: whether :meth:`truncated` can be true (the adapter may end a game early)
     _truncates: ClassVar[bool] = False
+    #: the version of the observation layout (:meth:`layout`): a game raises it whenever
+    #: its blocks change, so that a model trained on one layout is never fed another; the
+    #: adapters expose it (PettingZoo's environment name ``cardrules_GAME_vN`` and
+    #: ``metadata["observation_layout_version"]``, OpenSpiel's
+    #: ``game.observation_layout_version``)
+    layout_version: ClassVar[int] = 0
+    #: the game the encoding is of: the :class:`~cardrules.GameDef` it was handed to
+    #: (``GameDef(encoding=...)`` binds it, :meth:`bind`), which also gives it ``name``
+    game_def: ClassVar[GameDef[Any, Any] | None] = None
+
+    @classmethod
+    def bind(cls, game: GameDef[Any, Any]) -> None:
+        """Bind the class to ``game``, the :class:`~cardrules.GameDef` it is handed to
+        (its ``encoding``): what :class:`~cardrules.GameDef` does as it is made.  The
+        class takes the game's name; one that names another game is refused."""
+        declared = cls.__dict__.get("name")
+        if declared is not None and declared != game.name:
+            raise CardRulesError(f"{cls.__name__} is the encoding of {declared!r}, not of {game.name!r}")
+        cls.name = game.name
+        cls.game_def = game
+
+    @classmethod
+    def _game(cls) -> GameDef[Any, Any]:
+        """The game the class is bound to (:meth:`bind`)."""
+        if cls.game_def is None:
+            raise CardRulesError(
+                f"{cls.__name__} is the encoding of no game: hand it to GameDef(encoding=...)"
+            )
+        return cls.game_def
 
     def __init__(self, rules: Any, players: int) -> None:
-        self.game: GameDef[Any, Any] = GAMES[self.name]
+        self.game: GameDef[Any, Any] = self._game()
         self.rules = rules
         self.players = players
         self.cards: tuple[Card, ...] = self._alphabet()
@@ -350,7 +228,7 @@ class Encoding:
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> Encoding:
-        """The encoding for framework parameters (``params``' defaults for those not
+        """The encoding for framework parameters (:meth:`parameters`' defaults for those not
         given), made by :func:`encoding_for`; :class:`CardRulesError` for an unknown
         one."""
         rules, players, extra = cls.rules_from_params(params)
@@ -359,7 +237,7 @@ class Encoding:
     @classmethod
     def rules_from_params(cls, params: dict[str, Any]) -> tuple[Any, int | None, dict[str, Any]]:
         """The ``Rules``, the player count and the encoding's own options (beyond rules
-        and players) that framework parameters say (``params``' defaults for those not
+        and players) that framework parameters say (:meth:`parameters`' defaults for those not
         given); :class:`CardRulesError` for an unknown one."""
         known = cls.parameters()
         p = {**known, **params}
@@ -373,12 +251,36 @@ class Encoding:
                 raise CardRulesError(f"{cls.name}: parameter {key} must be of type {kind}, not {value!r}")
         players = p.pop("players", None)
         options, extra = cls._rules_options(p)
-        return GAMES[cls.name].Rules(**options), players, extra
+        return cls._game().Rules(**options), players, extra
 
     @classmethod
     def parameters(cls) -> dict[str, Any]:
-        """The framework parameters and their defaults (a copy of :attr:`params`)."""
-        return dict(cls.params)
+        """The framework parameters (OpenSpiel's game parameters) and their defaults,
+        derived from the game, not restated: ``players`` (the game's default number),
+        each field of its ``Rules`` whose default is a plain value or has one
+        (:meth:`_plain_default`), in their order, then :attr:`extra_params`."""
+        game = cls._game()
+        out: dict[str, Any] = {"players": game.default_players}
+        if attrs.has(game.Rules):
+            for f in attrs.fields(game.Rules):
+                default = f.default
+                if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                    if default.takes_self:
+                        continue
+                    default = default.factory()
+                value = cls._plain_default(f.name, default)
+                if value is not None:
+                    out[f.name] = value
+        out.update(cls.extra_params)
+        return out
+
+    @classmethod
+    def _plain_default(cls, name: str, default: Any) -> Any:
+        """The framework parameter's default for the ``Rules`` field ``name`` whose
+        default is ``default``: the value itself when it is plain (a number, a flag, a
+        text), else ``None`` (the field is no parameter).  A game turns its other values
+        into plain ones here, and back in :meth:`_rules_options`."""
+        return default if type(default) in (int, float, bool, str) else None
 
     @classmethod
     def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -436,6 +338,15 @@ class Encoding:
     def blocks(self) -> list[Block]:
         """The readable blocks of the observation vector, in order."""
         return []
+
+    def layout(self) -> tuple[tuple[str, str, int], ...]:
+        """The observation layout, ``(name, kind, size)`` block by block, then the
+        ``pending`` and ``view`` blocks (what :attr:`layout_version` versions)."""
+        return (
+            *((b.name, b.kind, b.size) for b in self.blocks()),
+            ("pending", NUMBERS, self.pending_size()),
+            ("view", NUMBERS, self.view_size()),
+        )
 
     def pending_size(self) -> int:
         """The most tokens a player can have pending (the ``pending`` block's size)."""
@@ -677,26 +588,14 @@ class Encoding:
 
 class FlatEncoding(Encoding):
     """An encoding for any game with a fixed, finite list of every action it can have
-    (:meth:`all_actions`): one id per action, in that order.  A subclass gives ``name``
-    and :meth:`all_actions` (and, for OpenSpiel, :meth:`max_game_length` and
+    (:meth:`all_actions`): one id per action, in that order.  A subclass gives
+    :meth:`all_actions` (and, for OpenSpiel, :meth:`max_game_length` and
     :meth:`utility_bounds`).  The card alphabet is the cards of the first deal; the
     observation blocks come from the fields of the view's attrs class (by their
     annotations): a tuple of cards gives card counts, a tuple of such tuples card counts
     per player, a card a one-hot card, an ``int`` or ``bool`` a number, a tuple of ints
-    one number per player.  ``params`` default to ``players`` and every ``Rules`` field
-    whose default is a plain value (a number, a flag, a text)."""
-
-    @classmethod
-    def parameters(cls) -> dict[str, Any]:
-        if "params" in cls.__dict__:
-            return dict(cls.params)
-        game = GAMES[cls.name]
-        out: dict[str, Any] = {"players": game.default_players}
-        if attrs.has(game.Rules):
-            for f in attrs.fields(game.Rules):
-                if type(f.default) in (int, float, bool, str):
-                    out[f.name] = f.default
-        return out
+    one number per player.  The framework parameters are ``players`` and every ``Rules``
+    field whose default is a plain value (a number, a flag, a text)."""
 
     def all_actions(self) -> Sequence[Any]:
         """Every action the game can have (for these rules and players), each once."""
@@ -794,4 +693,4 @@ def encoding_for(name: str, rules: Any = None, players: int | None = None, **ext
         rules = game.Rules()
     elif not isinstance(rules, game.Rules):
         raise CardRulesError(f"{name}: rules must be a {name}.Rules, not {type(rules).__name__}")
-    return cls(rules, game._players(players), **extra)
+    return cls(rules, game.check_players(players), **extra)

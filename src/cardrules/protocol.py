@@ -34,7 +34,9 @@ of the position).
 from __future__ import annotations
 
 import importlib
+import os
 import random
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, Generic, Protocol, TypeVar
@@ -51,15 +53,19 @@ from .errors import CardRulesError, IllegalActionError, UnknownGameError
 
 __all__ = [
     "CHANCE",
+    "DISABLE_PLUGINS_VARIABLE",
+    "ENTRY_POINT_GROUP",
     "GAMES",
     "MAX_ACTION_TEXT",
     "Agent",
     "GameDef",
+    "GamePluginWarning",
     "SearchHooks",
     "Shuffle",
     "chance_cards",
     "game_named",
     "game_of",
+    "game_source",
     "register_game",
     "seeded_order",
 ]
@@ -321,6 +327,9 @@ class GameDef(Generic[S, R]):
         self.search = search
         #: ``encoding(rules, players)`` for the OpenSpiel and PettingZoo adapters, or ``None``
         self.encoding = encoding
+        bind = getattr(encoding, "bind", None)
+        if bind is not None:  # an Encoding class is bound to its game here, not found by name
+            bind(self)
         self.module = module
         #: the class of the game's views (``None``: learned from the first view asked for)
         self._view_type = view_type
@@ -360,7 +369,7 @@ class GameDef(Generic[S, R]):
             raise CardRulesError(
                 f"{self.name}: rules must be a {self.name}.Rules, not {type(rules).__name__}"
             )
-        n = self._players(players)
+        n = self.check_players(players)
         state = self._start(rules, n)
         if seed is not None:
             # A new state that holds the seed; the one start() made is left as it was
@@ -672,7 +681,10 @@ class GameDef(Generic[S, R]):
 
     # -- machinery ---------------------------------------------------------------------
 
-    def _players(self, players: int | None) -> int:
+    def check_players(self, players: int | None) -> int:
+        """The number of players ``players`` asks for: the game's ``default_players`` for
+        ``None``; :class:`CardRulesError` naming the game's player counts for any number
+        that is not one of them."""
         if players is None:
             return self.default_players
         # 2.0 == 2 and True == 1: a count of players is an int, nothing that equals one
@@ -797,10 +809,106 @@ def chance_cards(state: Any) -> tuple[Card, ...]:
 
 GAME_NAMES: Final = ("aegis", "gunsore", "eleusis", "haggis")
 
+#: The entry-point group in which an installed distribution declares its games, each as
+#: ``NAME = "module:GAME"`` (``GAME`` a :class:`GameDef` named ``NAME``): :data:`GAMES`
+#: lists them, and imports one when it is first asked for.
+ENTRY_POINT_GROUP: Final = "cardrules.games"
+
+#: The environment variable that, set to anything but ``""`` or ``"0"``, turns the games
+#: of installed distributions off (:data:`ENTRY_POINT_GROUP`): only the built-in games
+#: and the ones a program registers are known.
+DISABLE_PLUGINS_VARIABLE: Final = "CARDRULES_DISABLE_PLUGIN_AUTOLOAD"
+
+
+class GamePluginWarning(UserWarning):
+    """An installed game that is left out: its name is a built-in game's, or another
+    distribution declared it first."""
+
+
+# the entry points of the installed games by name (None: not looked for yet), and where
+# each game that is not built in came from, for ``cardrules games``
+_PLUGINS: dict[str, Any] | None = None
+_SOURCES: dict[str, str] = {}
+
+
+def _plugins() -> dict[str, Any]:
+    """The installed games' entry points by name, looked for once (none when
+    :data:`DISABLE_PLUGINS_VARIABLE` is set)."""
+    global _PLUGINS
+    if os.environ.get(DISABLE_PLUGINS_VARIABLE, "") not in ("", "0"):
+        return {}
+    if _PLUGINS is None:
+        from importlib.metadata import entry_points
+
+        found: dict[str, Any] = {}
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            if ep.name in GAME_NAMES:
+                warnings.warn(
+                    f"the game {ep.name!r} of the distribution {_distribution(ep)} ({ep.value}) is "
+                    f"left out: {ep.name!r} is a built-in game, which is kept",
+                    GamePluginWarning,
+                    stacklevel=3,
+                )
+            elif ep.name in found:
+                warnings.warn(
+                    f"the game {ep.name!r} of the distribution {_distribution(ep)} ({ep.value}) is "
+                    f"left out: the distribution {_distribution(found[ep.name])} declares it too",
+                    GamePluginWarning,
+                    stacklevel=3,
+                )
+            else:
+                found[ep.name] = ep
+        _PLUGINS = found
+    return _PLUGINS
+
+
+def _distribution(ep: Any) -> str:
+    dist = getattr(ep, "dist", None)
+    return f"{dist.name} {dist.version}" if dist is not None else "(unknown)"
+
+
+def _load_plugin(name: str) -> GameDef[Any, Any]:
+    """Import the installed game ``name`` from its entry point and register it."""
+    ep = _plugins()[name]
+    where = f"the game {name!r} of the distribution {_distribution(ep)} ({ep.value})"
+    try:
+        game = ep.load()
+    except Exception as exc:
+        raise CardRulesError(f"{where} cannot be loaded: {type(exc).__name__}: {exc}") from exc
+    if not isinstance(game, GameDef):
+        raise CardRulesError(f"{where} is a {type(game).__name__}, not a GameDef")
+    if game.name != name:
+        raise CardRulesError(f"{where} is a game named {game.name!r}, not {name!r}")
+    register_game(game)  # nothing when its module registered it as it loaded
+    if game.module is None:  # so that a worker process finds it
+        game.module = ep.module
+    _SOURCES.setdefault(name, f"plugin: {_distribution(ep)} ({ep.value})")
+    return game
+
+
+def game_source(name: str) -> str:
+    """Where the game ``name`` comes from, in words: ``"built-in"``, ``"plugin:
+    DISTRIBUTION VERSION (module:GAME)"`` for an installed game
+    (:data:`ENTRY_POINT_GROUP`), or ``"registered by MODULE"`` for a game a program
+    registered (``cardrules --load``, :func:`register_game`)."""
+    if name in GAME_NAMES:
+        return "built-in"
+    if name in _SOURCES:
+        return _SOURCES[name]
+    game = _BY_NAME.get(name)
+    if game is not None:
+        return f"registered by {game.module or 'a program'}"
+    if name in _plugins():
+        ep = _plugins()[name]
+        return f"plugin: {_distribution(ep)} ({ep.value})"
+    raise UnknownGameError(f"no game named {name!r} (games: {', '.join(GAMES)})")
+
 
 class _Games(Mapping[str, "GameDef[Any, Any]"]):
     """``GAMES["aegis"]`` ...: the four games, imported when first asked for, then every
-    game a program registered with :func:`register_game` (names are unique)."""
+    game a program registered with :func:`register_game`, then the games of installed
+    distributions (:data:`ENTRY_POINT_GROUP`), each imported when first asked for
+    (names are unique: a built-in or registered game keeps its name)."""
 
     def __getitem__(self, name: str) -> GameDef[Any, Any]:
         if name in GAME_NAMES and name not in _BY_NAME:
@@ -808,14 +916,18 @@ class _Games(Mapping[str, "GameDef[Any, Any]"]):
         try:
             return _BY_NAME[name]
         except (KeyError, TypeError):
-            known = ", ".join(self._names())
-            raise UnknownGameError(f"no game named {name!r} (games: {known})") from None
+            pass
+        if isinstance(name, str) and name in _plugins():
+            return _load_plugin(name)
+        known = ", ".join(self._names())
+        raise UnknownGameError(f"no game named {name!r} (games: {known})") from None
 
     def _names(self) -> list[str]:
-        return [*GAME_NAMES, *(n for n in _BY_NAME if n not in GAME_NAMES)]
+        names = [*GAME_NAMES, *(n for n in _BY_NAME if n not in GAME_NAMES)]
+        return names + [n for n in _plugins() if n not in _BY_NAME]
 
     def __contains__(self, name: object) -> bool:
-        return name in GAME_NAMES or name in _BY_NAME
+        return name in GAME_NAMES or name in _BY_NAME or (isinstance(name, str) and name in _plugins())
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names())

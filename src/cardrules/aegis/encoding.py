@@ -36,19 +36,28 @@ class AegisEncoding(Encoding):
     **Utilities.**  Scores start at 0 and never fall; a season gives one player at most
     ``5 + 1 + 1`` (bid, promise, conquest), and the last season starts with both below
     ``target``: the highest final score is ``target - 1 + 7``.
+
+    **Observation layout** (:attr:`layout_version` 0; :meth:`layout`): the blocks of the
+    tensor (``cardrules.integrations.tensors``), in order:
+    ``player`` (2, one-hot), ``to_act`` (players, then chance, then nobody),
+    ``phase`` (draw, deal, exchange, bid, play, over), ``role`` (master, slave,
+    attacker, defender), ``master``, ``attacker``, ``leader`` (one-hot players),
+    ``key`` (one-hot card), ``hand``, ``trick``, ``played`` (the cards of this
+    season's finished tricks), ``discarded`` (card counts), ``hand_sizes``, ``bids``
+    (0: none), ``tricks``, ``scores`` (two numbers each), ``stock_size``,
+    ``exchanges``, ``pending`` (5), ``view``.
     """
 
-    name = "aegis"
-    params = {  # noqa: RUF012  (a ClassVar of Encoding)
-        "players": 2,
-        "target": 25,
-        "margin": 10,
-        "max_exchanges": 4,
-        "new_master": "loser",
-        "promise": "four_or_more",
-        "slave_exchange_limit": -1,  # -1: no limit (None)
-    }
+    #: the observation layout's version: raised whenever blocks() changes (and the layout
+    #: in the docstring with it)
+    layout_version = 0
     EXCHANGE, BID, PLAY = 52, 53, 58
+
+    @classmethod
+    def _plain_default(cls, name: str, default: Any) -> Any:
+        if name == "slave_exchange_limit":  # -1: no limit (None)
+            return -1 if default is None else default
+        return super()._plain_default(name, default)
 
     @classmethod
     def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import sys
 import textwrap
 from collections.abc import Iterator, Sequence
@@ -22,7 +21,7 @@ from ..errors import CardRulesError
 from ._loading import LoadAction
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ("demo", "simulate", "tournament", "rule", "table", "play", "science", "serve")
+COMMANDS = ("demo", "games", "simulate", "tournament", "rule", "table", "play", "science", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,8 +42,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:  # the sub-command modules of this package, by name
-        if importlib.util.find_spec(f"{__name__}.{name}_cmd") is None:
-            continue
         importlib.import_module(f"{__name__}.{name}_cmd").register(sub)
     for each in parsers(parser):
         each.formatter_class = HelpFormatter

@@ -167,12 +167,17 @@ def executor(args: argparse.Namespace) -> Iterator[Any]:
 
 
 def _stop(pool: Any) -> None:
-    """Stop ``pool`` now: its queued tasks cancelled, its workers ended mid-task."""
+    """Stop ``pool`` now: its queued tasks cancelled, its workers ended mid-task.
+
+    The workers are this process's children (the command starts no other):
+    ``multiprocessing.active_children()`` names them, or the pool's own
+    ``terminate_workers`` where Python has it (3.14)."""
+    import multiprocessing
     from concurrent.futures import InvalidStateError
 
-    workers = list((getattr(pool, "_processes", None) or {}).values())
-    thread = getattr(pool, "_executor_manager_thread", None)
-    if not workers or thread is None:
+    terminate = getattr(pool, "terminate_workers", None)
+    workers = [] if terminate is not None else multiprocessing.active_children()
+    if terminate is None and not workers:
         pool.shutdown(wait=False, cancel_futures=True)
         return
     # The pool's own thread then fails the tasks it still holds, some already cancelled
@@ -186,10 +191,12 @@ def _stop(pool: Any) -> None:
 
     threading.excepthook = hook
     try:
+        if terminate is not None:
+            terminate()
         for process in workers:
             process.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
-        thread.join(timeout=10)
+        # the pool sees its workers gone, fails what it still holds, and its thread ends
+        pool.shutdown(wait=True, cancel_futures=True)
     finally:
         threading.excepthook = previous
 

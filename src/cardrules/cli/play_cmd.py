@@ -37,7 +37,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ..agents import RandomAgent, strong_agent
+from ..agents import AGENTS, RandomAgent, make_agent, strong_agent
 from ..errors import CardRulesError
 from ..protocol import GAMES, Agent, GameDef
 from ._rulefiles import split_rule_arg
@@ -81,9 +81,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--opponents",
-        choices=["strong", "random"],
+        choices=AGENTS,  # the one registry of agent kinds (a kind added there is offered here)
         default="strong",
-        help="who plays the other seats: the game's stronger agent (default) or random agents",
+        metavar="KIND",
+        help=f"who plays the other seats: one of {', '.join(AGENTS)} (cardrules.agents.AGENTS); "
+        "default strong, the game's stronger agent (random agents for a game without one)",
     )
     p.add_argument(
         "--budget",
@@ -150,8 +152,9 @@ def _budget(text: str | None) -> dict[str, Any]:
 
 
 def _agent(game: str, opponents: str, seed: str, budget: dict[str, Any]) -> Agent:
-    """The computer's agent for a seat: the game's strongest (with ``budget``) or a
-    random one (also for a game that has no stronger agent)."""
+    """The computer's agent for a seat: the game's strongest (with ``budget``; a random
+    one for a game that has no stronger agent), or the agent of :data:`AGENTS` named
+    ``opponents``."""
     if opponents == "strong":
         try:
             agent: Agent = strong_agent(game, seed, **budget)
@@ -160,7 +163,8 @@ def _agent(game: str, opponents: str, seed: str, budget: dict[str, Any]) -> Agen
                 raise
         else:
             return agent
-    return RandomAgent(seed)
+        return RandomAgent(seed)
+    return make_agent(opponents, game, seed)
 
 
 def _has_strong_agent(game: GameDef[Any, Any]) -> bool:
@@ -195,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
     if args.auto and args.hot_seat:
         raise CardRulesError("--auto and --hot-seat exclude each other")
     rules = rules_from_arg(g, args.rule, args.name) if args.rule else None
-    n = g._players(args.players)
+    n = g.check_players(args.players)
     seed = args.seed if args.seed is not None else str(random.randrange(10**9))
     if args.god is not None:
         rules = _computer_god(g, args.rule, n, seed)

@@ -109,7 +109,6 @@ def register(sub: Any) -> None:
     j.add_argument("cards", nargs="+", metavar="CARD", help="a card to judge, e.g. 9D")
     j.add_argument("--line", default="", help='the main line, starter first, e.g. "5H 7C" (default: empty)')
     j.add_argument("--name", default=None, help="the rule's name, in a file of several rules (or FILE:NAME)")
-    j.add_argument("--rule", dest="name", help=argparse.SUPPRESS)  # the old spelling
     j.set_defaults(func=run_judge)
     d = _parser(
         rsub,
@@ -122,8 +121,6 @@ def register(sub: Any) -> None:
     d.add_argument("second", metavar="B", help="the same for the other rule (a scientist's guess)")
     d.add_argument("--name-a", default=None, help="the rule's name in A, if A holds several (or FILE:NAME)")
     d.add_argument("--name-b", default=None, help="the rule's name in B, if B holds several (or FILE:NAME)")
-    d.add_argument("--rule-a", dest="name_a", help=argparse.SUPPRESS)  # the old spellings
-    d.add_argument("--rule-b", dest="name_b", help=argparse.SUPPRESS)
     d.add_argument(
         "--max-length",
         type=int,

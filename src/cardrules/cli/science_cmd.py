@@ -33,7 +33,6 @@ def register(sub: Any) -> None:
     )
     p.add_argument("rule", metavar="RULE", help="a rule file, FILE:NAME, or rule text")
     p.add_argument("--name", default=None, help="the rule's name, in a file of several rules (or FILE:NAME)")
-    p.add_argument("--rule", dest="name", help=argparse.SUPPRESS)  # the old spelling
     p.add_argument("--rounds", type=int, default=1, help="rounds to play (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first round (default 0)")
     p.add_argument("--turns", type=int, default=30, help="turns per round (default 30)")

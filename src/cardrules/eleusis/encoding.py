@@ -24,6 +24,9 @@ from .rules import Judge, Phase, Play
 
 __all__ = ["EleusisEncoding"]
 
+# what a framework's game string cannot hold as such, percent-quoted in a parameter's text
+_QUOTED = str.maketrans({"%": "%25", ",": "%2C", "(": "%28", ")": "%29", "=": "%3D"})
+
 
 class EleusisEncoding(Encoding):
     """New Eleusis.  Ids: ``0..51`` a card, ``52`` play the string chosen, ``53`` no
@@ -45,24 +48,28 @@ class EleusisEncoding(Encoding):
     **Utilities.**  A scientist scores at most the high count (``H``) plus 4, and a
     prophet 2 per card played (at most ``m`` per turn); God scores no more than the best
     scientist.
+
+    **Observation layout** (:attr:`layout_version` 0; :meth:`layout`): the blocks of the
+    tensor (``cardrules.integrations.tensors``), in order:
+    ``player``, ``to_act``, ``phase`` (setup, starter, turn, judge, offer, fresh,
+    reshuffle, over), ``prophet`` (one-hot), ``expelled``, ``former_prophets``
+    (multi-hot), ``hand``, ``main`` (the main line's cards), ``sides`` (the cards of
+    the side lines), ``shown`` (card counts), ``hand_sizes``, ``scores`` (one number
+    per player), ``turn``, ``stock_size``, ``count``, ``sudden_death_count``,
+    ``in_sudden_death``, ``pending`` (``max_string``), ``view`` (the order of both
+    lines, the marker, the play being judged, the rule when the view holds it).
     """
 
-    name = "eleusis"
-    params = {  # noqa: RUF012
-        "players": 5,
-        "secret": "card.color !%3D prev.color",  # the rule text; , ( ) = % written %2C %28 %29 %3D %25
-        "hand_size": 14,
-        "decks": 2,
-        "sudden_death": 30,
-        "sudden_death_prophet": 20,
-        "penalty": 2,
-        "no_play_penalty": 5,
-        "no_play_shrink": 4,
-        "overthrow_penalty": 5,
-        "max_string": 4,
-        "prophets": True,
-    }
+    #: the observation layout's version: raised whenever blocks() changes (and the layout
+    #: in the docstring with it)
+    layout_version = 0
     END, NOPLAY, PROPHET, PASS, RIGHT, WRONG = 52, 53, 54, 55, 56, 57
+
+    @classmethod
+    def _plain_default(cls, name: str, default: Any) -> Any:
+        if name == "secret":  # the rule's text; , ( ) = % written %2C %28 %29 %3D %25
+            return default.source.translate(_QUOTED)
+        return super()._plain_default(name, default)
 
     @classmethod
     def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -205,7 +205,7 @@ def sample_state(view: View, *, seed: object = None, rules: Rules | None = None)
     return GAME.sample_state(view, seed=seed, rules=rules)
 
 
-GAME: Final = GameDef(
+GAME: Final[GameDef[State, Rules]] = GameDef(
     "gunsore",
     rules_type=Rules,
     state_type=State,

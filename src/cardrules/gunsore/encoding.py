@@ -32,16 +32,18 @@ class GunsoreEncoding(Encoding):
     **Utilities.**  Each card's points go once to one pool, and pools go to scores: a
     player's final score lies between the sum over every card of its lowest value
     (development or war, if negative) and the sum of its highest.
+
+    **Observation layout** (:attr:`layout_version` 0; :meth:`layout`): the blocks of the
+    tensor (``cardrules.integrations.tensors``), in order:
+    ``player``, ``to_act``, ``season`` (development, war), ``war_cause`` (stuck,
+    stock, declared), ``master``, ``hand``, ``table``, ``last_trick``, ``played``,
+    ``scores``, ``pools``, ``stock_size``, ``opponent_hand_size``, ``pending`` (1),
+    ``view``.
     """
 
-    name = "gunsore"
-    params = {  # noqa: RUF012
-        "players": 2,
-        "declare_war": True,
-        "war_when_stock_empty": True,
-        "hand_size": 5,
-        "decks": 2,
-    }
+    #: the observation layout's version: raised whenever blocks() changes (and the layout
+    #: in the docstring with it)
+    layout_version = 0
 
     def _alphabet(self) -> tuple[Card, ...]:
         return canonical(set(two_decks(jokers=1)))

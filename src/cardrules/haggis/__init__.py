@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 from typing import Literal as Literal  # read here: Combo's annotations (its __module__ is this one)
 
 from ..cards import Card
@@ -170,7 +170,7 @@ def sample_state(view: View, *, seed: object = None, rules: Rules | None = None)
     return GAME.sample_state(view, seed=seed, rules=rules)
 
 
-GAME: GameDef[State, Rules] = GameDef(
+GAME: Final[GameDef[State, Rules]] = GameDef(
     "haggis",
     rules_type=Rules,
     state_type=State,

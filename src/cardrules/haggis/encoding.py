@@ -48,17 +48,20 @@ class HaggisEncoding(Encoding):
     **Utilities.**  A player gains at most ``G = P + 85 + n max(bets) + first_out_bonus``
     in a hand (every card's points, 5 per card of a 17-card hand, its bet and the others'
     lost bets); it has less than ``target`` before the hand in which someone reaches it.
+
+    **Observation layout** (:attr:`layout_version` 0; :meth:`layout`): the blocks of the
+    tensor (``cardrules.integrations.tensors``), in order:
+    ``player``, ``to_act``, ``leader``, ``hand``, ``trick`` (the cards of the
+    trick's combinations), ``captured`` and ``wilds`` (card counts per player),
+    ``hand_sizes``, ``scores``, ``bets``, ``going_out``, ``last_hand`` (one number
+    per player), ``out`` (players out, multi-hot), ``passes``, ``haggis_size``,
+    ``hand_number``, ``giving``, ``pending`` (17), ``view``.
     """
 
-    name = "haggis"
-    params = {  # noqa: RUF012
-        "players": 2,
-        "target": 250,
-        "bomb_trick": "choose",
-        "first_out_bonus": 0,
-        "bets": "15 30",  # amounts separated by spaces; "" turns betting off
-        "max_hands": 0,  # 0: derived from the rules (see the encoding)
-    }
+    #: the observation layout's version: raised whenever blocks() changes (and the layout
+    #: in the docstring with it)
+    layout_version = 0
+    extra_params = {"max_hands": 0}  # noqa: RUF012  (0: derived from the rules, see the encoding)
     _truncates = True
     extra_hands = 10
     _combo_cards = attrgetter("combo.cards")  # (no descriptor: the getter itself on self)
@@ -66,6 +69,12 @@ class HaggisEncoding(Encoding):
     def __init__(self, rules: Any, players: int, max_hands: int | None = None) -> None:
         super().__init__(rules, players)
         self.max_hands = max_hands if max_hands is not None else self.base_hands() + self.extra_hands
+
+    @classmethod
+    def _plain_default(cls, name: str, default: Any) -> Any:
+        if name == "bets":  # amounts separated by spaces; "" turns betting off
+            return " ".join(map(str, default))
+        return super()._plain_default(name, default)
 
     @classmethod
     def _rules_options(cls, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -4,10 +4,10 @@
   ``cardrules[openspiel]``);
 - :mod:`cardrules.integrations.pettingzoo`: the four games as PettingZoo AEC environments
   (extra ``cardrules[pettingzoo]``);
-- :mod:`cardrules.integrations.encoding`: what both know of each of the four games, with
-  no dependency: the integer action encoding, the observation blocks, the parameters,
-  and the bounds (game length, utilities) derived from the rules (on the
-  framework-free :mod:`cardrules.encoding`, which also lets a game of one's own in);
+- :mod:`cardrules.encoding` (framework-free, with no dependency): what both know of a
+  game, each game's encoding in its own package (``cardrules.aegis.encoding`` ...): the
+  integer action encoding, the observation blocks, the parameters, and the bounds (game
+  length, utilities) derived from the rules; a game of one's own brings its own;
 - :mod:`cardrules.integrations.tensors`: the observation tensor, filled with NumPy.
 """
 

@@ -8,7 +8,7 @@ Importing this module registers, with ``pyspiel.register_game``, the games
     import cardrules.integrations.openspiel  # registers the games
     game = pyspiel.load_game("python_cardrules_haggis", {"players": 3})
 
-Actions are the integer encoding of :mod:`cardrules.integrations.encoding` (one chance
+Actions are the integer encoding of :mod:`cardrules.encoding` (one chance
 node per dealt card; composite actions as short token sequences by the same player).
 ``state.cardrules_state`` is the underlying cardrules state, and :func:`from_cardrules`
 makes an OpenSpiel state from one.  Observation and information-state strings are the
@@ -134,6 +134,8 @@ class CardRulesGame(pyspiel.Game):
                 params[key] = _quote(unquote(value))
         rules, players, extra = encoding_type(self.game_name).rules_from_params(params)
         self.encoding = enc = encoding_for(self.game_name, rules, players, **extra)
+        #: the version of the observation tensor's layout (:attr:`Encoding.layout_version`)
+        self.observation_layout_version: int = enc.layout_version
         _check_params(self.game_name, enc)
         lo, hi = enc.utility_bounds()
         info = pyspiel.GameInfo(

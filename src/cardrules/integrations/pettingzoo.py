@@ -5,7 +5,7 @@
 
 In the style of PettingZoo's classic games: agents ``player_0`` ... ``player_{n-1}``, a
 ``Discrete`` action space with the integer encoding of
-:mod:`cardrules.integrations.encoding` (composite actions are entered token by token by the
+:mod:`cardrules.encoding` (composite actions are entered token by token by the
 same agent), and a dict observation with ``observation`` and ``action_mask``.
 ``observation`` is the tensor of the agent's view, the same as OpenSpiel's observation
 tensor (:mod:`cardrules.integrations.tensors`: readable blocks, the tokens the agent has
@@ -210,7 +210,12 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             )
         self.encoding: Encoding = encoding_for(game, rules, players)
         self.game_name = game
-        self.metadata = {**raw_env.metadata, "name": f"cardrules_{game}_v0"}  # type: ignore[misc]
+        version = self.encoding.layout_version  # the observation layout's: a new one is a new environment
+        self.metadata = {  # type: ignore[misc]
+            **raw_env.metadata,
+            "name": f"cardrules_{game}_v{version}",
+            "observation_layout_version": version,
+        }
         enc = self.encoding
         self.possible_agents = [f"player_{i}" for i in range(enc.players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}

@@ -17,33 +17,8 @@ block a fixed number of floats for given rules and player count:
 
 The ``view`` block's length is an upper bound derived from the rules (the cards in play
 bound every pile and line); a view that would not fit raises :class:`CardRulesError`.
-Numbers are not normalized.  The blocks per game:
-
-``aegis``
-    ``player`` (2, one-hot), ``to_act`` (players, then chance, then nobody), ``phase``
-    (draw, deal, exchange, bid, play, over), ``role`` (master, slave, attacker, defender), ``master``,
-    ``attacker``, ``leader`` (one-hot players), ``key`` (one-hot card), ``hand``,
-    ``trick``, ``played`` (the cards of this season's finished tricks), ``discarded``
-    (card counts), ``hand_sizes``, ``bids`` (0: none), ``tricks``, ``scores`` (two
-    numbers each), ``stock_size``, ``exchanges``, ``pending`` (5), ``view``.
-``gunsore``
-    ``player``, ``to_act``, ``season`` (development, war), ``war_cause`` (stuck, stock,
-    declared), ``master``, ``hand``, ``table``, ``last_trick``, ``played``, ``scores``,
-    ``pools``, ``stock_size``, ``opponent_hand_size``, ``pending`` (1), ``view``.
-``haggis``
-    ``player``, ``to_act``, ``leader``, ``hand``, ``trick`` (the cards of the trick's
-    combinations), ``captured`` and ``wilds`` (card counts per player), ``hand_sizes``,
-    ``scores``, ``bets``, ``going_out``, ``last_hand`` (one number per player),
-    ``out`` (players out, multi-hot), ``passes``, ``haggis_size``, ``hand_number``,
-    ``giving``, ``pending`` (17), ``view``.
-``eleusis``
-    ``player``, ``to_act``, ``phase`` (setup, starter, turn, judge, offer, fresh,
-    reshuffle, over), ``prophet`` (one-hot), ``expelled``, ``former_prophets``
-    (multi-hot), ``hand``, ``main`` (the main line's cards), ``sides`` (the cards of the
-    side lines), ``shown`` (card counts), ``hand_sizes``, ``scores`` (one number per
-    player), ``turn``, ``stock_size``, ``count``, ``sudden_death_count``,
-    ``in_sudden_death``, ``pending`` (``max_string``), ``view`` (the order of both lines,
-    the marker, the play being judged, the rule when the view holds it).
+Numbers are not normalized.  Each game's blocks, and the version of their layout, are
+documented beside its encoding (:class:`cardrules.aegis.encoding.AegisEncoding` ...).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 import attrs
 
-from ..agents import AGENTS, make_agent
+from ..agents import AGENT_KINDS, AGENTS, make_agent
 from ..codec import encode_value
 from ..errors import CardRulesError
 from ..protocol import GAMES, GameDef, Shuffle
@@ -48,7 +48,7 @@ __all__ = [
 #: the kind of a seat a person takes
 HUMAN: Final = "human"
 #: the kinds of computer seat (the agents of :data:`cardrules.agents.AGENTS`)
-COMPUTER_KINDS: Final = ("random", "greedy", "strong")
+COMPUTER_KINDS: Final = AGENT_KINDS  # read when used: a kind added to AGENTS is offered too
 #: the kind of a God's seat the computer takes (any computer kind there is one): it
 #: chooses the secret rule when none is given
 COMPUTER: Final = "computer"
@@ -276,7 +276,7 @@ class GameTable:
         g = GAMES[game]
         if not isinstance(seats, (list, tuple)) or not all(isinstance(s, str) for s in seats):
             raise TableError("seats are a list of kinds: human, " + ", ".join(COMPUTER_KINDS))
-        players = g._players(len(seats))
+        players = g.check_players(len(seats))
         for i, kind in enumerate(seats):
             if kind == COMPUTER and i in g.observer_seats:
                 continue  # a computer God: any computer kind is one there
