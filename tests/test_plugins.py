@@ -107,7 +107,7 @@ def step(state, action):
     if state.is_over:
         raise IllegalActionError("the game is over")
     if action != Turn():
-        raise IllegalActionError(f"{action!r} is not an action of highcard")
+        raise IllegalActionError(f"{action!r} is not an action of plughigh")
     card = state.hands[state.to_act][0]
     return attrs.evolve(state, turned=(*state.turned, card), history=(*state.history, action))
 
@@ -117,7 +117,7 @@ def view(state, player):
 
 
 GAME = GameDef(
-    "highcard", rules_type=Rules, state_type=State, action_types=(Turn,), player_counts=(2,),
+    "plughigh", rules_type=Rules, state_type=State, action_types=(Turn,), player_counts=(2,),
     default_players=2, start=start, legal_actions=legal_actions, step=step,
     chance_cards=chance_cards, deal=deal, view=view, title="High card",
 )
@@ -145,75 +145,75 @@ def plugins(tmp_path, monkeypatch):
     monkeypatch.setattr(protocol, "_BY_NAME", dict(protocol._BY_NAME))
     monkeypatch.setattr(protocol, "_BY_STATE", dict(protocol._BY_STATE))
     monkeypatch.setattr(protocol, "_SOURCES", dict(protocol._SOURCES))
-    monkeypatch.delitem(sys.modules, "w56_highcard", raising=False)
-    (tmp_path / "w56_highcard.py").write_text(textwrap.dedent(HIGHCARD))
+    monkeypatch.delitem(sys.modules, "plugin_highcard", raising=False)
+    (tmp_path / "plugin_highcard.py").write_text(textwrap.dedent(HIGHCARD))
     yield tmp_path
-    sys.modules.pop("w56_highcard", None)
+    sys.modules.pop("plugin_highcard", None)
 
 
 def test_an_installed_game_is_found_by_name_and_loaded_when_first_named(plugins) -> None:
-    _distribution(plugins, "highcard-game", {"highcard": "w56_highcard:GAME"})
-    assert "highcard" in GAMES and "highcard" in list(GAMES)
-    assert "w56_highcard" not in sys.modules  # listed, not imported
-    assert game_source("highcard") == "plugin: highcard-game 1.0 (w56_highcard:GAME)"
-    game = GAMES["highcard"]
-    assert "w56_highcard" in sys.modules and game.title == "High card"
-    assert game.module == "w56_highcard"  # how a worker process finds it
-    assert GAMES["highcard"] is game and protocol.game_of(game.new_game(seed=1)) is game
+    _distribution(plugins, "highcard-game", {"plughigh": "plugin_highcard:GAME"})
+    assert "plughigh" in GAMES and "plughigh" in list(GAMES)
+    assert "plugin_highcard" not in sys.modules  # listed, not imported
+    assert game_source("plughigh") == "plugin: highcard-game 1.0 (plugin_highcard:GAME)"
+    game = GAMES["plughigh"]
+    assert "plugin_highcard" in sys.modules and game.title == "High card"
+    assert game.module == "plugin_highcard"  # how a worker process finds it
+    assert GAMES["plughigh"] is game and protocol.game_of(game.new_game(seed=1)) is game
     state = game.new_game(seed=3)
     while not state.is_over:
         state = game.apply(state, game.legal_actions(state)[0])
     assert sum(state.scores) == 1
-    check_game("highcard")
+    check_game("plughigh")
 
 
 def test_the_command_line_takes_an_installed_game_without_load(plugins, capsys) -> None:
-    _distribution(plugins, "highcard-game", {"highcard": "w56_highcard:GAME"})
+    _distribution(plugins, "highcard-game", {"plughigh": "plugin_highcard:GAME"})
     assert main(["games"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^highcard +High card +2 players +plugin: highcard-game 1.0 \(w56_highcard:GAME\)$", out, re.M)
+    assert re.search(r"^plughigh +High card +2 players +plugin: highcard-game 1.0 \(plugin_highcard:GAME\)$", out, re.M)
     assert "aegis" in out and "built-in" in out
-    assert main(["simulate", "highcard", "--games", "6", "--quiet"]) == 0
+    assert main(["simulate", "plughigh", "--games", "6", "--quiet"]) == 0
     assert "win rate" in capsys.readouterr().out
-    assert main(["play", "highcard", "--auto", "--seed", "2"]) == 0
+    assert main(["play", "plughigh", "--auto", "--seed", "2"]) == 0
     assert "winner" in capsys.readouterr().out
 
 
 def test_a_clash_with_a_built_in_game_keeps_the_built_in_and_warns(plugins) -> None:
-    _distribution(plugins, "fake-aegis", {"aegis": "w56_highcard:GAME"})
+    _distribution(plugins, "fake-aegis", {"aegis": "plugin_highcard:GAME"})
     with pytest.warns(GamePluginWarning, match="'aegis' of the distribution fake-aegis 1.0 .* is left out"):
         names = list(GAMES)
     assert names.count("aegis") == 1
     assert GAMES["aegis"].title == "Aegis" and game_source("aegis") == "built-in"
-    assert "w56_highcard" not in sys.modules
+    assert "plugin_highcard" not in sys.modules
 
 
 def test_two_distributions_of_one_name_keep_the_first_and_warn(plugins) -> None:
-    _distribution(plugins, "first-dist", {"highcard": "w56_highcard:GAME"})
-    _distribution(plugins, "second-dist", {"highcard": "w56_highcard:GAME"})
+    _distribution(plugins, "first-dist", {"plughigh": "plugin_highcard:GAME"})
+    _distribution(plugins, "second-dist", {"plughigh": "plugin_highcard:GAME"})
     with pytest.warns(GamePluginWarning, match="declares it too"):
-        assert list(GAMES).count("highcard") == 1
+        assert list(GAMES).count("plughigh") == 1
 
 
 def test_the_environment_variable_turns_plugins_off(plugins, monkeypatch) -> None:
-    _distribution(plugins, "highcard-game", {"highcard": "w56_highcard:GAME"})
+    _distribution(plugins, "highcard-game", {"plughigh": "plugin_highcard:GAME"})
     monkeypatch.setenv("CARDRULES_DISABLE_PLUGIN_AUTOLOAD", "1")
-    assert "highcard" not in GAMES and "highcard" not in list(GAMES)
-    with pytest.raises(CardRulesError, match="no game named 'highcard'"):
-        GAMES["highcard"]
+    assert "plughigh" not in GAMES and "plughigh" not in list(GAMES)
+    with pytest.raises(CardRulesError, match="no game named 'plughigh'"):
+        GAMES["plughigh"]
     monkeypatch.setenv("CARDRULES_DISABLE_PLUGIN_AUTOLOAD", "0")  # "0" is off
-    assert "highcard" in GAMES
+    assert "plughigh" in GAMES
 
 
 def test_a_broken_plugin_is_an_error_in_words_and_the_rest_are_listed(plugins, capsys) -> None:
-    _distribution(plugins, "broken-dist", {"nosuch": "w56_no_such_module:GAME", "wrong": "w56_highcard:Rules",
-                                           "misnamed": "w56_highcard:GAME"})
+    _distribution(plugins, "broken-dist", {"nosuch": "no_such_plugin_module:GAME", "wrong": "plugin_highcard:Rules",
+                                           "misnamed": "plugin_highcard:GAME"})
     with pytest.raises(CardRulesError, match=r"'nosuch' of the distribution broken-dist 1.0 .* cannot be "
                                              r"loaded: ModuleNotFoundError"):
         GAMES["nosuch"]
     with pytest.raises(CardRulesError, match="is a type, not a GameDef"):
         GAMES["wrong"]
-    with pytest.raises(CardRulesError, match="is a game named 'highcard', not 'misnamed'"):
+    with pytest.raises(CardRulesError, match="is a game named 'plughigh', not 'misnamed'"):
         GAMES["misnamed"]
     assert main(["games"]) == 1
     out = capsys.readouterr().out
@@ -238,6 +238,6 @@ def test_the_web_lobby_lists_an_installed_game(plugins) -> None:
     pytest.importorskip("starlette", reason="the web extra is not installed")
     from cardrules.web.app import games_catalog
 
-    _distribution(plugins, "highcard-game", {"highcard": "w56_highcard:GAME"})
+    _distribution(plugins, "highcard-game", {"plughigh": "plugin_highcard:GAME"})
     titles = {g["name"]: g["title"] for g in games_catalog()}
-    assert titles["highcard"] == "High card" and titles["aegis"] == "Aegis"
+    assert titles["plughigh"] == "High card" and titles["aegis"] == "Aegis"

@@ -455,7 +455,7 @@ def _mock_page(
     return page, sent
 
 
-def _played(game: str, seats: list[str], actions: int, seed: str = "w52") -> GameTable:
+def _played(game: str, seats: list[str], actions: int, seed: str = "table") -> GameTable:
     table, _ = GameTable.create("mock", game, seats, rules=SHORT.get(game), seed=seed)
     rng = random.Random(seed)
     for _ in range(actions):
