@@ -85,8 +85,25 @@ __all__ = [
 _NO_HOOKS: Final = SearchHooks()
 
 
-def _hooks(game: GameDef[Any, Any]) -> SearchHooks:
-    return game.search if game.search is not None else _NO_HOOKS
+class _OldHooks:
+    """The hooks under the names this module read before they became components: one
+    ``evaluation`` in place of ``standing`` (New Eleusis), ``evaluate`` (Haggis) and
+    ``outlook`` (Gunsore), ``policy`` in place of ``rollout_policy``."""
+
+    def __init__(self, game: GameDef[Any, Any], hooks: SearchHooks) -> None:
+        e = hooks.evaluation
+        points = e if e is not None and e.measure == "points" else None
+        self.reward_scale = hooks.reward_scale
+        self.rollout_policy = hooks.policy
+        self.likelihood = hooks.likelihood
+        self.candidates = hooks.candidates
+        self.standing = points if game.name == "eleusis" else None
+        self.evaluate = points if game.name != "eleusis" else None
+        self.outlook = e if e is not None and e.measure == "chance" else None
+
+
+def _hooks(game: GameDef[Any, Any]) -> Any:
+    return _OldHooks(game, game.search if game.search is not None else _NO_HOOKS)
 
 
 class _RewardScale(Mapping[str, float]):
