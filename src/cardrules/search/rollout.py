@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ..protocol import CHANCE, GameDef
 from .hooks import Policy
@@ -21,6 +21,9 @@ from .tree import deal_at_random
 __all__ = ["GreedyRollout", "PolicyRollout", "RandomRollout", "Rollout"]
 
 Choose = Callable[[Any, Any], Any]
+#: ``chooser``'s answer for uniformly random actions, which the loop draws itself (the
+#: commonest rollout, and the one whose every step counts)
+RANDOM: Final = None
 
 
 class Rollout:
@@ -31,7 +34,9 @@ class Rollout:
         self.limit = limit
         self.epsilon = epsilon
 
-    def chooser(self, state: Any, rng: random.Random) -> Choose:
+    def chooser(self, state: Any, rng: random.Random) -> Choose | None:
+        """The choice of each action of a rollout from ``state`` (:data:`RANDOM`: uniformly
+        random)."""
         raise NotImplementedError
 
     def play(self, state: Any, start_scores: tuple[int, ...], rng: random.Random) -> Any:
@@ -52,7 +57,7 @@ class Rollout:
                     break
                 state = deal_at_random(game, state, rng)
                 continue
-            if epsilon and rnd() < epsilon:
+            if choose is RANDOM or (epsilon and rnd() < epsilon):
                 legal = legal_of(state)
                 action = legal[int(rnd() * len(legal))]
             else:
@@ -68,14 +73,8 @@ class RandomRollout(Rollout):
     def __init__(self, game: GameDef[Any, Any], limit: int) -> None:
         super().__init__(game, limit)
 
-    def chooser(self, state: Any, rng: random.Random) -> Choose:
-        legal_of, rnd = self.game.legal_actions, rng.random
-
-        def choose(state: Any, player: Any) -> Any:
-            legal = legal_of(state)
-            return legal[int(rnd() * len(legal))]
-
-        return choose
+    def chooser(self, state: Any, rng: random.Random) -> Choose | None:
+        return RANDOM
 
 
 class PolicyRollout(Rollout):
