@@ -74,7 +74,7 @@ def test_a_position_written_by_hand_and_another_configuration(tmp_path, capsys):
 def test_bad_input_is_one_clear_line(tmp_path, capsys, content, extra, message):
     path = tmp_path / "p.json"
     path.write_text(content, encoding="utf-8")
-    code, out, err = _run(capsys, "haggis", "--state", str(path), "--iterations", "5", *extra)
+    code, _, err = _run(capsys, "haggis", "--state", str(path), "--iterations", "5", *extra)
     assert code == 1 and message in err and "Traceback" not in err and err.count("\n") == 1
 
 
