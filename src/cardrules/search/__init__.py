@@ -44,7 +44,7 @@ True
 
 from __future__ import annotations
 
-from .agent import ISMCTSAgent, analyse, belief, components
+from .agent import ISMCTSAgent, analyse, belief_for, components
 from .analysis import ActionValue, Analysis
 from .belief import (
     FIND_BUDGET,
@@ -72,7 +72,7 @@ __all__ = [
     "ISMCTSAgent",
     "SearchConfig",
     "analyse",
-    "belief",
+    "belief_for",
     "components",
     "model_likelihood",
 ]

@@ -20,7 +20,7 @@ from .selection import UCB
 from .tree import Node
 from .value import NO_HOOKS, ChanceValue, LeafValue, MarginValue
 
-__all__ = ["ISMCTSAgent", "analyse", "belief", "components"]
+__all__ = ["ISMCTSAgent", "analyse", "belief_for", "components", "most_visited"]
 
 #: Options of the search agent under the names they had before :class:`SearchConfig`.
 _OLD_OPTIONS = {"reward": "value"}
@@ -97,7 +97,7 @@ def _value(game: GameDef[Any, Any], config: SearchConfig, hooks: SearchHooks) ->
     return MarginValue(hooks.reward_scale, evaluation if measure == "points" else None)
 
 
-def belief(game: GameDef[Any, Any], config: SearchConfig, rules: Any = None) -> Belief:
+def belief_for(game: GameDef[Any, Any], config: SearchConfig, rules: Any = None) -> Belief:
     """The belief of ``config`` for ``game`` (``rules``: the game's rules when the view
     does not show them)."""
     if config.belief == "likelihood":
@@ -148,7 +148,7 @@ class ISMCTSAgent(SeededAgent):
         self.game = g
         self.rules = rules
         self.parts = components(g, self.config)
-        self.belief = belief(g, self.config, rules)
+        self.belief = belief_for(g, self.config, rules)
         self.iterations_done = 0
         self.player: Any = None  # the player of the last search
 

@@ -116,7 +116,7 @@ def rejecting(draw: Draw, weight: Callable[[Any], float]) -> Draw:
 def model_likelihood(action: Any, choice: Any, legal: Sequence[Any], epsilon: float) -> float:
     """The probability that a player modelled as "the model's ``choice`` with probability
     ``1 - epsilon``, else any of its ``legal`` actions uniformly" plays ``action`` (the
-    opponent model of :class:`ParticleBelief`).
+    opponent model of :class:`~cardrules.search.belief.ParticleBelief`).
 
     >>> model_likelihood("a", "a", ("a", "b"), 0.2)
     0.9

@@ -78,7 +78,7 @@ class SearchConfig:
 
     Budget: ``iterations`` (determinizations, and rollouts, per decision) and
     ``time_per_move`` (seconds; with both, whichever ends first; with neither,
-    :data:`DEFAULT_ITERATIONS`).  Only an iteration budget makes the agent's choices
+    :data:`~cardrules.search.config.DEFAULT_ITERATIONS`).  Only an iteration budget makes the agent's choices
     depend on its seed alone.
 
     Selection (where the tree goes): UCB with constant ``exploration``;
