@@ -15,13 +15,13 @@ from . import _running
 
 EXAMPLES = """\
 examples:
-  cardrules analyse aegis --state game.json                (a state saved by the library)
+  cardrules analyse aegis --state game.json     (a state saved by the library)
   cardrules analyse haggis --state position.json --iterations 400 --seed 7
   cardrules analyse gunsore --state game.json --json
-  cardrules analyse aegis --state game.json --config '{"iterations": 200, "rollout": "policy"}'
+  cardrules analyse aegis --state game.json --config '{"rollout": "greedy"}'
 
 A position file is either a state as the library writes it (cardrules.serialize.to_json,
-"format": "cardrules/state") or a position: {"seed": 7, "players": 2, "actions": ["3", "AS"]},
+"format": "cardrules/state") or a position, {"seed": 7, "players": 2, "actions": ["3"]}:
 the game dealt with that seed and played on with those actions as the game writes them.
 """
 
