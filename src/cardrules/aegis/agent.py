@@ -1,7 +1,8 @@
-"""The Aegis players of the library: :class:`GreedyAgent`, and the search hooks of
-:class:`~cardrules.protocol.SearchHooks` (a rollout policy with the greedy agent's rules,
-the likelihood of what the opponent did under it, and the exchanges worth searching),
-as plain functions that :mod:`cardrules.aegis` hands to its ``GameDef``.
+"""The Aegis players of the library: :class:`GreedyAgent`; the search components Aegis
+offers in its :class:`~cardrules.protocol.SearchHooks` (a policy with the greedy agent's
+rules, the likelihood of what the opponent did under it, and the exchanges worth
+searching), as plain functions that :mod:`cardrules.aegis` hands to its ``GameDef``; and
+its strongest search, :data:`STRONG_CONFIG`.
 """
 
 from __future__ import annotations

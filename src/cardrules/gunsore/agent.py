@@ -1,10 +1,11 @@
 """The greedy Gunsore player: rules of thumb over a player's view, no search.
 
-Gunsore's search settings (:class:`~cardrules.SearchHooks`) are data, given with the
-game in :mod:`cardrules.gunsore`.  Of the search's hooks, this module holds the
-*outlook*, :func:`outlook`, each player's chance of winning the game from the scores and
-the stock; the model of the other player, a policy learned from the search's own games,
-is :mod:`cardrules.gunsore.policy`.
+Gunsore's strongest search is :data:`STRONG_CONFIG`, given with the game in
+:mod:`cardrules.gunsore` (:class:`~cardrules.SearchHooks`).  Of the components Gunsore
+offers the search, this module holds its evaluation, the *outlook*, :func:`outlook`,
+each player's chance of winning the game from the scores and the stock; the model of the
+other player, a policy learned from the search's own games, is
+:mod:`cardrules.gunsore.policy`.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ SPREAD = 24.0
 
 def outlook(state: Any) -> list[float]:
     """Each player's chance of winning the game from ``state`` (the search's
-    ``reward="outlook"``): the normal model of :data:`SPREAD` around today's margin.
+    ``value="chance"``): the normal model of :data:`SPREAD` around today's margin.
 
     >>> from cardrules import gunsore
     >>> state = gunsore.new_game(seed=1)

@@ -1,6 +1,5 @@
 """The Haggis agents: :class:`GreedyAgent`, the documented heuristic player (the game's
-strongest search also starts from it: :class:`~cardrules.search.ISMCTSAgent` with
-``prior="greedy"`` and ``rollout="greedy"``).
+strongest search also starts from it: :data:`STRONG_CONFIG`, with ``prior="greedy"``).
 """
 
 from __future__ import annotations
