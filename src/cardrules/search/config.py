@@ -9,7 +9,7 @@ policy, a likelihood...) is checked when an agent is made for that game.
 
 >>> c = SearchConfig(iterations=500, prior="greedy", widening=1.0)
 >>> print(c)
-SearchConfig(iterations=500, prior='greedy', widening=1.0)
+SearchConfig(iterations=500, widening=1.0, prior='greedy')
 >>> SearchConfig.from_json(c.to_json()) == c
 True
 >>> SearchConfig(widening=0)
