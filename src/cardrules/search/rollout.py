@@ -27,7 +27,11 @@ RANDOM: Final = None
 
 
 class Rollout:
-    """The base: plays with :meth:`chooser`'s choices (``choose(state, player)``)."""
+    """The base: plays with :meth:`chooser`'s choices (``choose(state, player)``), or
+    with ``policy(state, rng)`` when the rollout has a ``policy`` (called directly: a
+    rollout step is the search's commonest call)."""
+
+    policy: Policy | None = None
 
     def __init__(self, game: GameDef[Any, Any], limit: int, *, epsilon: float = 0.0) -> None:
         self.game = game
@@ -46,6 +50,7 @@ class Rollout:
         game = self.game
         apply, legal_of = game.apply, game.legal_actions
         choose = self.chooser(state, rng)
+        policy = self.policy
         epsilon = self.epsilon
         rnd = rng.random  # int(random() * n): a uniform index, cheaper than randrange
         steps = 0
@@ -57,7 +62,12 @@ class Rollout:
                     break
                 state = deal_at_random(game, state, rng)
                 continue
-            if choose is RANDOM or (epsilon and rnd() < epsilon):
+            if epsilon and rnd() < epsilon:
+                legal = legal_of(state)
+                action = legal[int(rnd() * len(legal))]
+            elif policy is not None:
+                action = policy(state, rng)
+            elif choose is RANDOM:
                 legal = legal_of(state)
                 action = legal[int(rnd() * len(legal))]
             else:
@@ -84,9 +94,8 @@ class PolicyRollout(Rollout):
         super().__init__(game, limit, epsilon=epsilon)
         self.policy = policy
 
-    def chooser(self, state: Any, rng: random.Random) -> Choose:
-        policy = self.policy
-        return lambda state, player: policy(state, rng)
+    def chooser(self, state: Any, rng: random.Random) -> Choose | None:
+        return RANDOM  # unused: the loop calls the policy itself
 
 
 class GreedyRollout(Rollout):
