@@ -336,6 +336,21 @@ def test_the_outside_game_is_searched_with_public_components_alone():
     assert strong_agent("knockout", 1, iterations=20)(view, g.legal_actions(state)) in g.legal_actions(state)
 
 
+def test_a_configuration_that_is_not_a_search_config_is_refused_by_name():
+    from cardrules.protocol import GameDef, SearchHooks
+
+    odd = GameDef(
+        "highcard_odd", rules_type=toygame.Rules, state_type=int, action_types=(toygame.Play,),
+        player_counts=(2,), default_players=2, start=toygame.start, legal_actions=toygame.legal_actions,
+        step=toygame.step, chance_cards=toygame.chance_cards, deal=toygame.deal, view=toygame.view,
+        search=SearchHooks(config={"iterations": 5}),  # type: ignore[arg-type]
+    )  # fmt: skip
+    with pytest.raises(CardRulesError, match="highcard_odd's SearchHooks.config must be a SearchConfig"):
+        strong_agent(odd, 1)
+    with pytest.raises(CardRulesError, match="config must be a SearchConfig"):
+        ISMCTSAgent(TOY, {"iterations": 5})  # type: ignore[arg-type]
+
+
 # -- analysis -------------------------------------------------------------------------
 
 

@@ -159,6 +159,8 @@ def strong_agent(
     config = _search_config(g)
     if config is None:
         return greedy_agent(g, seed)
+    if not isinstance(config, SearchConfig):  # a GameDef written by hand: a plain dict, say
+        raise CardRulesError(f"{g.name}'s SearchHooks.config must be a SearchConfig, not {config!r}")
     if iterations is not None or time_per_move is not None:
         config = config.replace(iterations=iterations, time_per_move=time_per_move)
     return ISMCTSAgent(g, config, seed=seed)
