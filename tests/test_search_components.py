@@ -345,7 +345,7 @@ def test_a_configuration_that_is_not_a_search_config_is_refused_by_name():
         step=toygame.step, chance_cards=toygame.chance_cards, deal=toygame.deal, view=toygame.view,
         search=SearchHooks(config={"iterations": 5}),  # type: ignore[arg-type]
     )  # fmt: skip
-    with pytest.raises(CardRulesError, match="highcard_odd's SearchHooks.config must be a SearchConfig"):
+    with pytest.raises(CardRulesError, match=r"highcard_odd's SearchHooks\.config must be a SearchConfig"):
         strong_agent(odd, 1)
     with pytest.raises(CardRulesError, match="config must be a SearchConfig"):
         ISMCTSAgent(TOY, {"iterations": 5})  # type: ignore[arg-type]
