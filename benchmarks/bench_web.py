@@ -1,19 +1,31 @@
 """Load check of the web table (``cardrules serve``), run by hand::
 
-    nice -n 10 python benchmarks/bench_web.py              # 50 games, SIGKILL halfway
+    nice -n 10 python benchmarks/bench_web.py              # 50 games, 3 SIGKILLs
     nice -n 10 python benchmarks/bench_web.py --fast-commits
     python benchmarks/bench_web.py --games 5 --short       # a small one (what the test runs)
+    # PostgreSQL, two processes, the first one killed and restarted twice:
+    nice -n 10 python benchmarks/bench_web.py --db postgresql:///cards --processes 2 --kills 2
+    # moves/s and p99 latency: 1 process on SQLite, 1 and 2 processes on PostgreSQL
+    nice -n 10 python benchmarks/bench_web.py --compare postgresql:///cards
 
-Starts ``cardrules serve`` on a free localhost port with a new database, makes GAMES
-tables (the four games in turn, every acting seat a person's), and drives every seat
-over its WebSocket with a seeded random client: at each of its turns a client picks the
-legal action ``Random(f"{client seed}:{step}")`` chooses, so the same game follows
-whatever happens to the connection.  Once half the expected actions are accepted the
-server is killed with SIGKILL and started again on the same database; the clients
-reconnect and play on.  Every game's stored record must then equal the record of the
-same game (its stored seed, the same client seed) played in this process.  Prints
-actions/s and the latency of an action (sent until the seat sees its result): median,
-p99 and max.
+Starts ``cardrules serve`` (``--processes`` of them, on free localhost ports, on one
+database: a new SQLite file, or the PostgreSQL database ``--db``), makes GAMES tables
+(the four games in turn, every acting seat a person's, spread over the processes), and
+drives every seat over its WebSocket with a seeded random client: at each of its turns a
+client picks the legal action ``Random(f"{client seed}:{step}")`` chooses, so the same
+game follows whatever happens to the connection.  With several processes the seats of
+one table connect to different processes, so every move reaches the other seats
+through the database (LISTEN/NOTIFY).  Each time another quarter of the expected
+actions is accepted (``--kills 3``; evenly spaced for another number, halfway for one)
+the first process is killed with SIGKILL and started again on the same database; its
+clients reconnect (to the other processes meanwhile) and play on.  The clients stand
+for people at as many addresses: the one address they share here is let through the
+server's per-address message limit.  Then every game must be over, every stored record
+must replay to itself (:func:`cardrules.from_json` replays and checks each action) and
+equal the record of the same game (its stored seed, the same client seeds) played in
+this process (so no accepted action was lost or applied twice), and no client may ever
+have seen a table go back to an earlier step.  Prints actions/s and the latency of an
+action (sent until the seat sees its result): median, p99 and max.
 """
 
 from __future__ import annotations
@@ -27,7 +39,6 @@ import platform
 import random
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -41,6 +52,7 @@ sys.path.insert(0, str(ROOT / "src"))
 import websockets  # noqa: E402
 
 from cardrules import GAMES, from_json, to_json  # noqa: E402
+from cardrules.web.database import is_postgres_url, open_store  # noqa: E402
 
 ORDER = ("aegis", "gunsore", "haggis", "eleusis")
 #: the games' rule options: moderate, so that 50 games take a minute or so
@@ -68,8 +80,8 @@ def free_port() -> int:
 class Server:
     """``cardrules serve`` in a process of its own, on a fixed port and database."""
 
-    def __init__(self, db: Path, options: tuple[str, ...] = ()) -> None:
-        self.db = db
+    def __init__(self, db: Path | str, options: tuple[str, ...] = ()) -> None:
+        self.db = str(db)
         self.options = options
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -77,8 +89,8 @@ class Server:
     def start(self) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cardrules", "serve", "--port", str(self.port), "--db", str(self.db), *self.options],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [sys.executable, "-m", "cardrules", "serve", "--port", str(self.port), "--db", self.db, *self.options],
+            env=env, stdout=subprocess.DEVNULL, stderr=self._log(),
         )  # fmt: skip
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -88,6 +100,12 @@ class Server:
                 return
             time.sleep(0.05)
         raise RuntimeError("cardrules serve did not start")
+
+    def _log(self) -> Any:
+        """Where the server's messages go: the file CARDRULES_BENCH_SERVER_LOG names
+        (appended to), or nowhere."""
+        path = os.environ.get("CARDRULES_BENCH_SERVER_LOG")
+        return open(path, "ab") if path else subprocess.DEVNULL
 
     def kill(self) -> None:
         assert self.process is not None
@@ -139,13 +157,25 @@ class Stats:
         self.latencies: list[float] = []
         self.refused: list[str] = []
         self.reconnects = 0
+        #: state messages whose step was below one the same client had seen (an
+        #: accepted action lost)
+        self.regressions = 0
+        #: state messages that showed a seat's table changed by a seat connected to
+        #: another process
+        self.relayed = 0
 
 
-async def seat_client(port_of: Any, table_id: str, token: str, client_seed: str, stats: Stats) -> None:
-    """Play one seat to the end, reconnecting whenever the server goes away."""
+async def seat_client(
+    ports: list[Any], home: int, table_id: str, token: str, client_seed: str, stats: Stats
+) -> None:
+    """Play one seat to the end, connected to ``ports[home]()`` and, whenever the server
+    goes away, to the next process (or the same one again, when it is alone)."""
+    attempt = 0
+    highest = -1
     while True:
+        port = ports[(home + attempt) % len(ports)]()
         try:
-            async with websockets.connect(f"ws://127.0.0.1:{port_of()}/ws/{table_id}", max_size=2**24) as ws:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{table_id}", max_size=2**24) as ws:
                 await ws.send(json.dumps({"type": "join", "token": token}))
                 pending: tuple[int, float] | None = None
                 async for raw in ws:
@@ -154,6 +184,11 @@ async def seat_client(port_of: Any, table_id: str, token: str, client_seed: str,
                         stats.refused.append(msg["message"])
                         continue
                     now = time.perf_counter()
+                    if msg["step"] < highest:
+                        stats.regressions += 1
+                    elif msg["step"] > highest and pending is None and highest >= 0:
+                        stats.relayed += 1  # another seat's move, seen here
+                    highest = max(highest, msg["step"])
                     if pending is not None and msg["step"] > pending[0]:
                         stats.latencies.append(now - pending[1])
                         pending = None
@@ -163,48 +198,76 @@ async def seat_client(port_of: Any, table_id: str, token: str, client_seed: str,
                         legal = msg["legal"]
                         action = legal[choose(client_seed, msg["step"], len(legal))]
                         pending = (msg["step"], now)
-                        await ws.send(json.dumps({"type": "act", "action": action}))
+                        await ws.send(json.dumps({"type": "act", "action": action, "step": msg["step"]}))
         except (OSError, websockets.ConnectionClosed, asyncio.TimeoutError):
             stats.reconnects += 1
+            attempt += 1
             await asyncio.sleep(0.1)
 
 
 async def drive(
-    server: Server, games: int, rules: dict[str, dict[str, Any]], seed: str, kill_after: int | None
+    servers: list[Server],
+    games: int,
+    rules: dict[str, dict[str, Any]],
+    seed: str,
+    kill_after: list[int],
+    timeout: float | None = None,
 ) -> dict[str, Any]:
+    """Play ``games`` games through ``servers``; kill ``servers[0]`` with SIGKILL (and
+    start it again) once each of ``kill_after`` actions has been accepted.  With
+    ``timeout`` (seconds), games that have not all ended by then raise ``TimeoutError``
+    (a client waiting for a message that never comes)."""
     tables = []
     for i in range(games):
         game = ORDER[i % len(ORDER)]
-        table_id, tokens = create(server.port, game, rules[game])
-        tables.append((game, table_id, tokens, f"{seed}:{i}"))
+        table_id, tokens = create(servers[i % len(servers)].port, game, rules[game])
+        tables.append((i, game, table_id, tokens, f"{seed}:{i}"))
     stats = Stats()
-    port_of = lambda: server.port  # noqa: E731
+    ports = [lambda s=s: s.port for s in servers]
     start = time.perf_counter()
     tasks = [
-        asyncio.create_task(seat_client(port_of, table_id, token, client_seed, stats))
-        for _, table_id, tokens, client_seed in tables
-        for token in tokens.values()
+        asyncio.create_task(seat_client(ports, i + j, table_id, token, client_seed, stats))
+        for i, _, table_id, tokens, client_seed in tables
+        for j, token in enumerate(tokens.values())
     ]
-    killed_at = None
+    killed_at: list[int] = []
     restart = 0.0
-    unfinished_at_kill = 0
-    if kill_after is not None:
-        while len(stats.latencies) < kill_after and not all(t.done() for t in tasks):
-            await asyncio.sleep(0.01)
-        killed_at = len(stats.latencies)
-        server.kill()
-        unfinished_at_kill = sum(1 for _, table_id, _, _ in tables if not _over(server.db, table_id))
-        t0 = time.perf_counter()
-        await asyncio.get_running_loop().run_in_executor(None, server.start)
-        restart = time.perf_counter() - t0
-    await asyncio.gather(*tasks)
-    wall = time.perf_counter() - start
-    with sqlite3.connect(server.db) as db:
-        records = {row[0]: row[1] for row in db.execute("SELECT id, record FROM tables")}
-    same = sum(1 for _, table_id, _, cs in tables if records[table_id] == in_process(records[table_id], cs))
+    unfinished_at_kill: list[int] = []
+    store = open_store(servers[0].db)
+    try:
+        for point in kill_after:
+            while len(stats.latencies) < point and not all(t.done() for t in tasks):
+                await asyncio.sleep(0.01)
+            if all(t.done() for t in tasks):
+                break  # the games ended before this kill (the expected actions are an estimate)
+            killed_at.append(len(stats.latencies))
+            servers[0].kill()
+            unfinished_at_kill.append(sum(1 for t in tables if not _over(store, t[2])))
+            t0 = time.perf_counter()
+            await asyncio.get_running_loop().run_in_executor(None, servers[0].start)
+            restart = max(restart, time.perf_counter() - t0)
+        try:
+            await asyncio.wait_for(
+                asyncio.gather(*tasks), None if timeout is None else timeout - (time.perf_counter() - start)
+            )
+        except TimeoutError:
+            stalled = sum(1 for t in tables if not _over(store, t[2]))
+            raise TimeoutError(f"{stalled} of {games} games had not ended after {timeout} s") from None
+        wall = time.perf_counter() - start
+        records = {t[2]: store.record(t[2]) for t in tables}
+    finally:
+        store.close()
+    over = sum(1 for r in records.values() if r is not None and from_json(r).is_over)
+    replayed = sum(1 for r in records.values() if r is not None and to_json(from_json(r)) == r)
+    same = sum(
+        1 for _, _, table_id, _, cs in tables if records[table_id] == in_process(records[table_id], cs)
+    )
     lat = sorted(stats.latencies)
     return {
         "games": games,
+        "processes": len(servers),
+        "over": over,
+        "replayed": replayed,
         "same_records": same,
         "actions": len(lat),
         "wall_s": wall,
@@ -212,18 +275,21 @@ async def drive(
         "median_ms": 1000 * lat[len(lat) // 2],
         "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
         "max_ms": 1000 * lat[-1],
-        "killed_after": killed_at,
-        "unfinished_at_kill": unfinished_at_kill,
+        "killed_after": killed_at[0] if killed_at else None,
+        "kills": killed_at,
+        "unfinished_at_kill": unfinished_at_kill[0] if unfinished_at_kill else 0,
+        "unfinished_at_kills": unfinished_at_kill,
         "restart_s": restart,
         "reconnects": stats.reconnects,
         "refused": len(stats.refused),
+        "regressions": stats.regressions,
+        "relayed": stats.relayed,
     }
 
 
-def _over(db: Path, table_id: str) -> bool:
-    with sqlite3.connect(db) as conn:
-        row = conn.execute("SELECT record FROM tables WHERE id = ?", (table_id,)).fetchone()
-    return bool(row and row[0] and from_json(row[0]).is_over)
+def _over(store: Any, table_id: str) -> bool:
+    record = store.record(table_id)
+    return bool(record and from_json(record).is_over)
 
 
 def expected_actions(games: int, rules: dict[str, dict[str, Any]], seed: str) -> int:
@@ -246,18 +312,62 @@ def run(
     short: bool = False,
     kill: bool = True,
     seed: str = "0",
-    db: Path | None = None,
+    db: Path | str | None = None,
     fast_commits: bool = False,
+    processes: int = 1,
+    kills: int = 1,
+    timeout: float | None = None,
 ) -> dict[str, Any]:
+    """Run the check (see above) on ``processes`` servers sharing ``db`` (default a new
+    SQLite file; several processes need a ``postgresql://`` URL); ``kills`` SIGKILLs of
+    the first process, evenly spaced, unless ``kill`` is false; ``timeout``: see
+    :func:`drive`."""
+    if processes > 1 and not (db is not None and is_postgres_url(str(db))):
+        raise ValueError("several processes share a PostgreSQL database: give db='postgresql://...'")
     rules = SHORT if short else RULES
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(db or Path(tmp) / "load.db", ("--fast-commits",) if fast_commits else ())
-        server.start()
+        # the clients stand for people at as many addresses: the one address they share
+        # here is let through the per-address message limit
+        options = ("--address-messages-per-second", "100000", *(("--fast-commits",) if fast_commits else ()))
+        servers = [Server(db or Path(tmp) / "load.db", options) for _ in range(processes)]
         try:
-            kill_after = expected_actions(games, rules, seed) // 2 if kill else None
-            return asyncio.run(drive(server, games, rules, seed, kill_after))
+            for server in servers:
+                server.start()
+            # the kills spread evenly over the expected actions (one kill: halfway)
+            total = expected_actions(games, rules, seed) if kill else 0
+            kill_after = [total * (k + 1) // (kills + 1) for k in range(kills)] if kill else []
+            return asyncio.run(drive(servers, games, rules, seed, kill_after, timeout))
         finally:
-            server.stop()
+            for server in servers:
+                server.stop()
+
+
+def report(result: dict[str, Any]) -> None:
+    print(
+        f"{result['games']} concurrent games on {result['processes']} process(es), {result['actions']} actions "
+        f"in {result['wall_s']:.1f} s: {result['actions_per_s']:.0f} actions/s"
+    )
+    print(
+        f"latency per action: median {result['median_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, "
+        f"max {result['max_ms']:.0f} ms"
+    )
+    for after, unfinished in zip(result["kills"], result["unfinished_at_kills"], strict=True):
+        print(f"SIGKILL after {after} actions ({unfinished} games unfinished)")
+    if result["kills"]:
+        print(
+            f"restarted in {result['restart_s']:.1f} s at most, {result['reconnects']} reconnection attempts, "
+            f"{result['refused']} actions refused"
+        )
+    print(
+        f"games over: {result['over']}/{result['games']}, records that replay to themselves: "
+        f"{result['replayed']}/{result['games']}, equal to the same seeds played in-process: "
+        f"{result['same_records']}/{result['games']}, steps seen going back: {result['regressions']}"
+    )
+
+
+def ok(result: dict[str, Any]) -> bool:
+    n = result["games"]
+    return result["over"] == result["replayed"] == result["same_records"] == n and result["regressions"] == 0
 
 
 def main() -> None:
@@ -266,32 +376,52 @@ def main() -> None:
     )
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--short", action="store_true", help="short games (small targets and hands)")
-    parser.add_argument("--no-kill", action="store_true", help="do not kill the server halfway")
+    parser.add_argument("--no-kill", action="store_true", help="do not kill the server")
+    parser.add_argument(
+        "--kills", type=int, default=3, help="SIGKILLs of the first process, spread evenly over the game (default 3)"
+    )
     parser.add_argument("--seed", default="0")
     parser.add_argument(
         "--fast-commits", action="store_true", help="serve with cardrules serve --fast-commits"
     )
+    parser.add_argument("--db", help="a postgresql:// URL (default: a new SQLite file)")
+    parser.add_argument("--processes", type=int, default=1, help="cardrules serve processes on --db")
+    parser.add_argument(
+        "--compare",
+        metavar="POSTGRES_URL",
+        help="no kill: 1 process on SQLite, then 1 and 2 processes on this PostgreSQL database",
+    )
     args = parser.parse_args()
-    result = run(
-        args.games, short=args.short, kill=not args.no_kill, seed=args.seed, fast_commits=args.fast_commits
-    )
-    print("cardrules serve" + (" --fast-commits" if args.fast_commits else ""))
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(
-        f"{result['games']} concurrent games, {result['actions']} actions in {result['wall_s']:.1f} s: "
-        f"{result['actions_per_s']:.0f} actions/s"
-    )
-    print(
-        f"latency per action: median {result['median_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms, "
-        f"max {result['max_ms']:.0f} ms"
-    )
-    if result["killed_after"] is not None:
-        print(
-            f"SIGKILL after {result['killed_after']} actions ({result['unfinished_at_kill']} games unfinished), "
-            f"restarted in {result['restart_s']:.1f} s, {result['reconnects']} reconnection attempts"
-        )
-    print(f"records equal to the same seeds played in-process: {result['same_records']}/{result['games']}")
-    if result["same_records"] != result["games"]:
+    if args.compare:
+        rows = []
+        for label, db, n in (
+            ("SQLite, 1 process", None, 1),
+            ("PostgreSQL, 1 process", args.compare, 1),
+            ("PostgreSQL, 2 processes", args.compare, 2),
+        ):
+            print(f"== {label}")
+            result = run(
+                args.games, short=args.short, kill=False, seed=args.seed, db=db,
+                fast_commits=args.fast_commits, processes=n,
+            )  # fmt: skip
+            report(result)
+            rows.append((label, result))
+        print(f"{'':<26}{'moves/s':>9}{'median ms':>11}{'p99 ms':>9}")
+        for label, result in rows:
+            print(
+                f"{label:<26}{result['actions_per_s']:>9.0f}{result['median_ms']:>11.1f}{result['p99_ms']:>9.1f}"
+            )
+        if not all(ok(r) for _, r in rows):
+            sys.exit(1)
+        return
+    result = run(
+        args.games, short=args.short, kill=not args.no_kill, seed=args.seed, db=args.db,
+        fast_commits=args.fast_commits, processes=args.processes, kills=args.kills,
+    )  # fmt: skip
+    print("cardrules serve" + (" --fast-commits" if args.fast_commits else ""))
+    report(result)
+    if not ok(result):
         sys.exit(1)
 
 

@@ -276,3 +276,19 @@ def test_from_cardrules_and_the_resampler_take_only_their_games_states() -> None
     other_rules = GAMES["aegis"].new_game(GAMES["aegis"].Rules(target=30), seed=1)
     with pytest.raises(CardRulesError, match="rules and players"):
         cos.from_cardrules(game, other_rules)
+
+
+@pytest.mark.parametrize("action", [True, False, np.True_, 1.0, np.float32(2), "3", [1], np.array([1, 2]), b"\x01"])
+def test_the_wrapped_environment_refuses_a_non_integer_action_naming_it(action):
+    from cardrules.integrations.pettingzoo import env
+
+    e = env("aegis")
+    e.reset(seed=1)
+    before = e.unwrapped.position
+    with pytest.raises(CardRulesError, match="is not an action id") as refused:
+        e.step(action)
+    assert repr(action)[:20] in str(refused.value)
+    assert e.unwrapped.position is before
+    legal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    e.step(np.int64(legal))  # an integer (numpy's too) is still an action
+    assert e.unwrapped.position is not before

@@ -90,3 +90,51 @@ def test_views_at_a_chance_node_encode_chance_by_name():
     from cardrules.serialize import encode_value
 
     assert encode_value({"to_act": cardrules.CHANCE}) == {"to_act": "CHANCE"}
+
+
+def _nested(depth: int) -> object:
+    value: object = "5C"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _deep_judge(depth: int) -> str:
+    """An Eleusis record whose last action is a Judge whose card is a list ``depth`` deep."""
+    doc = json.loads(to_json(cardrules.GAMES["eleusis"].new_game(seed=1)))
+    doc["history"].append({"action": "Judge", "right": False, "card": "CARD"})
+    return json.dumps(doc).replace('"CARD"', "[" * depth + '"5C"' + "]" * depth)
+
+
+def _on_a_deep_stack(frames: int, call):  # the caller's own stack, nearly full
+    return call() if frames == 0 else _on_a_deep_stack(frames - 1, call)
+
+
+@pytest.mark.parametrize("depth", [70, 300, 990, 5000])
+@pytest.mark.parametrize("frames", [0, 400, 850])
+def test_deep_nesting_is_refused_whatever_the_caller_s_stack(depth, frames):
+    import sys
+
+    text = _deep_judge(depth)
+    assert len(text) < 40_000
+    assert sys.getrecursionlimit() > frames + 50
+    with pytest.raises(StateFormatError, match="nested"):
+        _on_a_deep_stack(frames, lambda: from_json(text))
+
+
+def test_nesting_within_the_limit_reads_to_the_usual_error():
+    from cardrules.codec import MAX_DEPTH
+
+    # a record nests a few levels: its own depth stays far below the limit
+    with pytest.raises(StateFormatError, match="card"):
+        from_json(_deep_judge(MAX_DEPTH - 8))
+    with pytest.raises(StateFormatError, match="deeper than"):
+        from_json(_deep_judge(MAX_DEPTH + 1))
+
+
+def test_decode_value_refuses_deep_data_without_recursing():
+    from cardrules.cards import Card
+    from cardrules.codec import decode_value
+
+    with pytest.raises(StateFormatError, match="deeper than"):
+        decode_value(tuple[Card, ...], _nested(100_000))

@@ -62,6 +62,30 @@ def _check_layout(layout: dict[str, Any], players: int) -> None:
         assert "_" not in label
 
 
+def _check_hand_sizes(layout: dict[str, Any], state: Any) -> None:
+    """Each seat's ``cards`` fact is the number of cards in its hand (from the state)."""
+    for p, seat in enumerate(layout["seats"]):
+        for label, value in seat["facts"]:
+            if label == "cards":
+                assert value == len(state.hands[p]), (p, value, state.hands[p])
+
+
+def _check_spectator(table: GameTable, seat_msg: dict[str, Any]) -> None:
+    """A spectator's message: the layout drawn from the public view, no actions, the
+    last action as the seats see it, told in the public line."""
+    msg = table.message(None)
+    g = table.game
+    assert msg["spectator"] is True and msg["legal"] == [] and msg["groups"] == []
+    assert msg["layout"] == g.table_layout(g.public_view(table.state))
+    _check_layout(msg["layout"], table.players)
+    _check_hand_sizes(msg["layout"], table.state)
+    if seat_msg["last"] is None:
+        assert msg["last"] is None
+    else:
+        assert {k: msg["last"][k] for k in ("seat", "step")} == {k: seat_msg["last"][k] for k in ("seat", "step")}
+        assert msg["last"]["text"] == table.public_lines[-1]
+
+
 @pytest.mark.parametrize("game", ["aegis", "gunsore", "haggis", "eleusis"])
 def test_every_seat_of_a_whole_game_gets_a_labelled_layout(game):
     table, _ = GameTable.create("t", game, SEATS[game], rules=SHORT[game], seed=f"layout-{game}")
@@ -72,6 +96,7 @@ def test_every_seat_of_a_whole_game_gets_a_labelled_layout(game):
         for seat in range(players):
             msg = table.message(seat)
             _check_layout(msg["layout"], players)
+            _check_hand_sizes(msg["layout"], table.state)
             if msg["legal"]:
                 assert len(msg["groups"]) == len(msg["legal"])
                 assert all(isinstance(x, str) and x for x in msg["groups"])
@@ -85,6 +110,7 @@ def test_every_seat_of_a_whole_game_gets_a_labelled_layout(game):
         table.commit(table.after(action), action)
         msg = table.message(0)
         assert msg["last"]["seat"] == actor and msg["last"]["step"] == msg["step"]
+        _check_spectator(table, msg)
     else:
         raise AssertionError("the game did not end")
     for seat in range(players):
@@ -111,6 +137,8 @@ def test_a_haggis_hand_that_ends_is_summed_up_as_the_scores_moved():
                 assert line.startswith(f"player {p}: {gained[p]:+d} this hand")
                 assert line.endswith(f"score {table.state.scores[p]}")
             assert "went out first" in ended["lines"][0]
+            # the end of a hand is public: a spectator is told the same
+            assert table.message(None)["ended"] == ended
 
 
 def test_an_aegis_season_that_ends_is_told_in_its_record_words():

@@ -1,7 +1,7 @@
 """A small load check of the web table (``benchmarks/bench_web.py``, by hand, runs 50
-games): 5 concurrent games driven over WebSockets by seeded random clients, the server
-killed with SIGKILL halfway and started again on the same database; every game ends with
-the record of the same seeds played in-process."""
+games and 3 kills): 5 concurrent games driven over WebSockets by seeded random clients,
+the server killed with SIGKILL halfway and started again on the same database; every
+game ends with the record of the same seeds played in-process."""
 
 from __future__ import annotations
 

@@ -78,7 +78,7 @@ def play_seat(c: TestClient, table_id: str, token: str, rng: random.Random) -> l
             if msg["status"] == "over":
                 return seen
             if msg["legal"]:
-                ws.send_json({"type": "act", "action": rng.choice(msg["legal"])})
+                ws.send_json({"type": "act", "action": rng.choice(msg["legal"]), "step": msg["step"]})
 
 
 def states_by_step(record: str) -> list[Any]:
@@ -164,7 +164,7 @@ def test_two_people_each_see_their_own_hand(tmp_path):
             last = {seat: receive_until(ws[seat], lambda m: m["type"] == "state", seen[seat]) for seat in (0, 1)}
             while last[0]["status"] != "over":
                 mover = last[0]["to_act"]
-                ws[mover].send_json({"type": "act", "action": rng.choice(last[mover]["legal"])})
+                ws[mover].send_json({"type": "act", "action": rng.choice(last[mover]["legal"]), "step": last[mover]["step"]})
                 step = last[mover]["step"]
                 for seat in (0, 1):
                     last[seat] = receive_until(ws[seat], lambda m, s=step: m["type"] == "state" and m["step"] > s, seen[seat])
@@ -186,18 +186,19 @@ def test_forged_and_malformed_messages_are_refused_and_change_nothing(tmp_path):
             first = w0.receive_json()
             w1.receive_json()
             mover, other = (w0, w1) if first["to_act"] == 0 else (w1, w0)
+            step = first["step"]
             with pytest.raises(Exception) as illegal:
                 g.parse_action(before, "exchange 2S 2S 2S 2S 2S 2S")
             bad = [
                 (mover, "not json at all", "a message is a JSON object"),
                 (mover, "[1, 2]", "a message is a JSON object with a type"),
-                (mover, json.dumps({"type": "act"}), "an action is a text, not NoneType"),
-                (mover, json.dumps({"type": "act", "action": 7}), "an action is a text, not int"),
-                (mover, json.dumps({"type": "act", "action": "exchange 2S 2S 2S 2S 2S 2S"}), str(illegal.value)),
+                (mover, json.dumps({"type": "act", "step": step}), "an action is a text, not NoneType"),
+                (mover, json.dumps({"type": "act", "action": 7, "step": step}), "an action is a text, not int"),
+                (mover, json.dumps({"type": "act", "action": "exchange 2S 2S 2S 2S 2S 2S", "step": step}), str(illegal.value)),
                 (mover, json.dumps({"type": "act", "action": "x" * (MAX_MESSAGE + 1)}), "a message is at most"),
                 (mover, json.dumps({"type": "launch"}), "no message of type 'launch'"),
                 (mover, json.dumps({"type": "rule", "text": "card is red"}), "no one writes the rules at this table"),
-                (other, json.dumps({"type": "act", "action": first["legal"][0] if first["legal"] else "keep"}), "it is not your turn"),
+                (other, json.dumps({"type": "act", "action": first["legal"][0] if first["legal"] else "keep", "step": step}), "it is not your turn"),
                 (mover, json.dumps({"type": "join", "token": tokens[1]}), "no message of type 'join'"),
             ]
             mover.send_bytes(b'{"type": "state"}')
@@ -266,7 +267,7 @@ def test_the_store_survives_a_reopen_and_the_game_goes_on(tmp_path):
             msg: dict[str, Any] = {}
             for _ in range(3):
                 msg = receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]), [])
-                ws.send_json({"type": "act", "action": rng.choice(msg["legal"])})
+                ws.send_json({"type": "act", "action": rng.choice(msg["legal"]), "step": msg["step"]})
             msg = receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]), [])
         before = msg
         record = c.app.state.server.store.record(table_id)
@@ -311,7 +312,7 @@ def test_the_eleusis_god_writes_the_rule_and_it_is_revealed_at_the_end(tmp_path)
             while msg["status"] != "over":
                 assert "card.color" not in json.dumps(msg)
                 if msg["legal"]:
-                    player.send_json({"type": "act", "action": rng.choice(msg["legal"])})
+                    player.send_json({"type": "act", "action": rng.choice(msg["legal"]), "step": msg["step"]})
                 msg = receive_until(player, lambda m: m["type"] == "state", seen)
             assert msg["rule"] == "card.color != prev.color"
             assert "the rule was: card.color != prev.color" in msg["summary"]
@@ -357,8 +358,8 @@ def test_a_fault_in_a_game_s_code_is_an_error_reply_and_changes_nothing(tmp_path
         seat = before.to_act
         with c.websocket_connect(f"/ws/{table_id}") as ws:
             ws.send_json({"type": "join", "token": tokens[seat]})
-            ws.receive_json()
-            ws.send_json({"type": "act", "action": "pass"})
+            step = ws.receive_json()["step"]
+            ws.send_json({"type": "act", "action": "pass", "step": step})
             assert ws.receive_json() == {
                 "type": "error", "message": "the server could not handle this message; nothing was changed"
             }

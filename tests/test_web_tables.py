@@ -1,9 +1,9 @@
 """Each game's table as people use it, in a real browser (Playwright driving the
 system's Chromium, as in test_web_browser.py): a whole game of each game played through
 the page's own controls against computer seats (Haggis with a bet and a bomb; New
-Eleusis with a string, a no-play and a prophet), the lobby's form, a spectator's page
-and a game without a layout of its own (drawn from mocked sockets), and screenshots of
-every table at 1280 and 390 pixels wide.
+Eleusis with a string, a no-play and a prophet), the lobby's form and its list of open
+tables, a spectator's page, a game without a layout of its own and God's page (drawn
+from mocked sockets), and screenshots of every table at 1280 and 390 pixels wide.
 
 The screenshots go to ``$CARDRULES_SCREENSHOTS`` when it is set (the documentation's
 copies: ``CARDRULES_SCREENSHOTS=docs/_static/web pytest tests/test_web_tables.py``), else
@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import sys
-import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,15 +80,6 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-def has_table_list(server: ServeProcess) -> bool:
-    """Whether the server lists open tables (``GET /tables``)."""
-    try:
-        with urllib.request.urlopen(f"{server.url}/tables", timeout=10):
-            return True
-    except urllib.error.HTTPError:
-        return False
 
 
 class Page:
@@ -187,10 +178,11 @@ def check_phone(browser: Any, url: str, step: int, shots: Path, name: str) -> No
 
 
 def play_game(browser: Any, server: ServeProcess, shots: Path, game: str, seats: list[str],
-              seat: int = 0, turn: Any = None, rng_seed: int = 1) -> Page:  # fmt: skip
+              seat: int = 0, turn: Any = None, rng_seed: int = 1, **extra: Any) -> Page:  # fmt: skip
     """A whole game at ``seat`` (``turn(page)`` plays a turn its own way, or returns
-    False for any action), screenshots at the game's moment and at the end."""
-    made = create(server, game, seats)
+    False for any action), screenshots at the game's moment and at the end; ``extra``
+    goes with the new table (``rule=...``)."""
+    made = create(server, game, seats, **extra)
     url = link(server, made, seat)
     page = Page(browser, url)
     rng = random.Random(rng_seed)
@@ -262,9 +254,9 @@ def _colour(card: str) -> str:
 
 
 def test_eleusis_with_a_string_a_no_play_and_a_prophet(server, browser, shots):
-    """The default rule (colours alternate) is known to the test, so it can play a right
-    card to be offered the prophet's seat; a computer may take it first: then another
-    table is made (at most a few)."""
+    """The rule (colours alternate, given to the computer's God) is known to the test, so
+    it can play a right card to be offered the prophet's seat; a computer may take it
+    first: then another table is made (at most a few)."""
     for attempt in range(4):
         done: dict[str, bool] = {}
 
@@ -306,7 +298,7 @@ def test_eleusis_with_a_string_a_no_play_and_a_prophet(server, browser, shots):
             return False
 
         page = play_game(browser, server, shots, "eleusis", ["random", "human", "greedy", "greedy"], seat=1,
-                         turn=turn, rng_seed=attempt)  # fmt: skip
+                         turn=turn, rng_seed=attempt, rule="card.color != prev.color")  # fmt: skip
         try:
             assert page.errors == []
             if set(done) >= {"prophet", "string", "no play"}:
@@ -373,7 +365,6 @@ def test_a_trick_game(game, server, browser, shots):
 
 
 def test_the_lobby_form_and_its_errors_in_words(server, browser, shots):
-    listing = has_table_list(server)
     page = Page(browser, server.url + "/")
     try:
         p = page.page
@@ -420,15 +411,8 @@ def test_the_lobby_form_and_its_errors_in_words(server, browser, shots):
             p.locator("#lobby-error").inner_text()
             == "eleusis: rule option hand_size is a whole number at least 1, not -5"
         )
-        assert p.locator("#open").is_hidden() or listing
-        # without GET /tables the lobby asks once and shows no list: that answer is the
-        # one console line allowed
-        allowed = [
-            "Failed to load resource: the server responded with a status of 400 (Bad Request)"
-        ]  # the refusals
-        if not listing:
-            allowed += ["Failed to load resource: the server responded with a status of 405 (Method Not Allowed)",
-                        "Failed to load resource: the server responded with a status of 404 (Not Found)"]  # fmt: skip
+        # the refusals' answers are the one console line allowed
+        allowed = ["Failed to load resource: the server responded with a status of 400 (Bad Request)"]
         assert [e for e in page.errors if e not in allowed] == []
     finally:
         page.close()
@@ -461,10 +445,6 @@ def _mock_page(
 
     context = browser.new_context(viewport=DESKTOP)
     context.route_web_socket("**/ws/**", handler)
-    # the table page, also at /watch/ID on a server that has no spectators yet
-    context.route(
-        "**/watch/*", lambda route: route.fulfill(response=route.fetch(url=server.url + "/table/mock"))
-    )
     page = Page.__new__(Page)
     page.context, page.errors = context, []
     page.page = context.new_page()
@@ -487,29 +467,42 @@ def _played(game: str, seats: list[str], actions: int, seed: str = "w52") -> Gam
 
 
 def test_a_spectator_sees_the_table_and_no_hand(server, browser, shots):
-    """The message of WEBPROTO's spectator (``seat`` null, a view without a hand), as a
-    server that lets people watch sends it to ``/watch/ID``."""
-    table = _played("haggis", ["human", "greedy"], 7)
-    msg = table.message(0)
-    view = dict(msg["view"])
-    view.pop("hand")
-    msg.update(seat=None, seat_name=None, spectator=True, legal=[], groups=[], view=view,
-               clock={"seat": msg["to_act"], "remaining": 75.0, "per_move": 90})  # fmt: skip
-    page, sent = _mock_page(browser, server, "/watch/mock", [msg])
+    """A real spectator at ``/watch/ID`` of a Haggis table with a clock, while its person
+    plays: the chips, the combination to beat, no hand, no actions, the seat's clock."""
+    made = create(server, "haggis", ["human", "greedy"], clock=90)
+    player = Page(browser, link(server, made))
+    rng = random.Random(5)
     try:
-        p = page.page
-        p.wait_for_function("() => document.body.dataset.status === 'play'")
-        assert sent[0] == {"type": "watch"}
-        assert p.locator("#who").inner_text() == "watching"
-        assert p.locator("#hand-box").is_hidden() and p.locator("#actions-box").is_hidden()
-        assert p.locator("#players .player").count() == 2
-        assert "to beat" in p.locator("#felt").text_content()
-        clock = p.locator("#clock").inner_text()
-        assert clock.startswith(f"player {msg['to_act']} has 1:1")  # 75 s, counting down
-        page.shot(shots, "spectator")
-        assert page.errors == []
+        for _ in range(100):  # until the person is to beat the computer's combination
+            assert player.wait_turn() == "turn"
+            if player.page.evaluate(MOMENT["haggis"]):
+                break
+            player.any_action(rng)
+        else:
+            raise AssertionError("the computer never led")
+        step = player.step()
+        watcher = Page(browser, server.url + made["watch"])
+        try:
+            p = watcher.page
+            p.wait_for_function(f"() => Number(document.body.dataset.step) === {step}")
+            assert p.locator("#who").inner_text() == "watching"
+            assert p.locator("#hand-box").is_hidden() and p.locator("#actions-box").is_hidden()
+            assert p.locator("#players .player").count() == 2
+            assert "to beat" in p.locator("#felt").text_content()
+            # the person's cards are counted on its chip, and shown nowhere
+            hand = player.hand()
+            chip = p.locator('#players .player[data-seat="0"] .fact[data-label="cards"]').inner_text()
+            assert chip == f"{len(hand)} cards"
+            assert not any(p.locator(f'.card[data-card="{c}"]').count() for c in hand if c not in ("J", "Q", "K"))
+            clock = p.locator("#clock").inner_text()
+            assert re.fullmatch(r"player 0 has 1:[0-3]\d", clock), clock  # 90 s, counting down
+            watcher.shot(shots, "spectator")
+            assert watcher.errors == []
+        finally:
+            watcher.close()
+        assert player.errors == []
     finally:
-        page.close()
+        player.close()
 
 
 def test_every_act_carries_the_step_it_answers(server, browser):
@@ -569,57 +562,45 @@ def test_gods_page_shows_the_rule_and_every_score(server, browser):
         page.close()
 
 
-def test_the_lobby_lists_open_tables_as_the_server_sends_them(server, browser):
-    """``GET /tables`` and ``POST /tables/{id}/seats/{seat}`` in WEBPROTO's shapes (a
-    server that lists tables answers so; here the browser's routes answer)."""
-    listing = {
-        "tables": [
-            {
-                "id": "abc",
-                "game": "haggis",
-                "title": "Haggis",
-                "players": 2,
-                "status": "play",
-                "seats": [
-                    {"name": "player 0", "kind": "human", "free": False},
-                    {"name": "player 1", "kind": "human", "free": True},
-                ],
-                "watch": "/watch/abc",
-                "clock": 60,
-            }
-        ]
-    }
-    taken: list[str] = []
+def _post(server: ServeProcess, path: str) -> dict[str, Any]:
+    request = urllib.request.Request(f"{server.url}{path}", b"", method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        result: dict[str, Any] = json.load(answer)
+    return result
 
-    made: list[Any] = []
+
+def _listed(server: ServeProcess, table_id: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server.url}/tables", timeout=30) as answer:
+        return next(t for t in json.load(answer)["tables"] if t["id"] == table_id)
+
+
+def test_the_lobby_lists_open_tables_and_takes_a_free_seat(server, browser):
+    """A listed table of the server (player 0's seat taken, player 1's free) in the
+    lobby's list; a new table with the lobby's choices; taking the free seat."""
+    made = create(server, "haggis", ["human", "human"], listed=True, clock=60)
+    _post(server, f"/tables/{made['id']}/seats/0")
+    sent: list[Any] = []
 
     def tables(route: Any) -> None:
-        if route.request.method == "GET":
-            route.fulfill(json=listing)
-        else:
-            made.append(route.request.post_data_json)
-            answer = {"id": "new", "links": [{"seat": 0, "name": "player 0", "url": "/table/new#K"}],
-                      "waits_for_rule": False, "watch": "/watch/new"}  # fmt: skip
-            route.fulfill(status=201, json=answer)
-
-    def seat(route: Any) -> None:
-        taken.append(route.request.url)
-        route.fulfill(json={"url": "/table/abc#TOKEN"})
+        if route.request.method == "POST":
+            sent.append(route.request.post_data_json)
+        route.continue_()
 
     context = browser.new_context(viewport=DESKTOP)
     context.set_default_timeout(TIMEOUT)
     context.route("**/tables", tables)
-    context.route("**/tables/abc/seats/1", seat)
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     try:
         page.goto(server.url + "/")
-        page.wait_for_selector("#open:not([hidden]) li")
-        row = page.locator('#open-list li[data-table="abc"]').inner_text()
-        assert "Haggis" in row and "60 s a move" in row and "player 1: free" in row
-        assert page.locator("#open-list a.watch").get_attribute("href") == "/watch/abc"
-        assert page.locator("#open-list button.take").count() == 1  # the free seat only
+        table_id = made["id"]
+        ours = page.locator(f'#open-list li[data-table="{table_id}"]')
+        ours.wait_for()
+        row = ours.inner_text()
+        assert "Haggis" in row and "60 s a move" in row and "player 1: free" in row and "player 0: taken" in row
+        assert ours.locator("a.watch").get_attribute("href") == f"/watch/{table_id}"
+        assert ours.locator("button.take").count() == 1  # the free seat only
         # the table's choices go with a new table, when they differ from the defaults
         page.select_option("#game", "haggis")
         page.uncheck("#spectators")
@@ -627,14 +608,17 @@ def test_the_lobby_lists_open_tables_as_the_server_sends_them(server, browser):
         page.select_option("#clock", "60")
         page.select_option("#on-timeout", "forfeit")
         page.click("#create")
-        page.wait_for_selector("#watch:not([hidden]) a.watch")
-        assert made == [{"game": "haggis", "seats": ["human", "random"], "rules": {},
+        page.locator("a.join").first.wait_for()
+        assert sent == [{"game": "haggis", "seats": ["human", "random"], "rules": {},
                          "spectators": False, "listed": True, "clock": 60, "on_timeout": "forfeit"}]  # fmt: skip
-        page.click("#open-list button.take")
-        page.wait_for_url("**/table/abc#TOKEN")
-        assert taken == [f"{server.url}/tables/abc/seats/1"]
-        # the table abc does not exist on this server: its page says so, no more
-        page.wait_for_function("() => document.querySelector('#status').textContent !== 'connecting…'")
+        assert page.locator("#watch").is_hidden()  # no spectators: no watch link
+        new_id = page.locator("a.join").first.get_attribute("href").split("/")[-1].split("#")[0]
+        assert _listed(server, new_id)["watch"] is None and _listed(server, new_id)["clock"] == 60
+        # the free seat: taken from the list, its page joins as that seat
+        ours.locator("button.take").click()
+        page.wait_for_url(f"**/table/{table_id}#*")
+        page.wait_for_function("() => document.querySelector('#who').textContent === 'you are player 1'")
+        assert [s["free"] for s in _listed(server, made["id"])["seats"]] == [False, False]
         assert errors == []
     finally:
         context.close()

@@ -20,7 +20,7 @@ import enum
 import types
 import typing
 from collections.abc import Callable
-from typing import Any, Literal, Union
+from typing import Any, Final, Literal, Union
 
 import attrs
 
@@ -28,7 +28,12 @@ from ._chance import CHANCE, _Chance
 from .cards import Card, parse_card
 from .errors import CardRulesError, StateFormatError
 
-__all__ = ["decode_value", "encode_value", "register_codec", "typed_copy"]
+__all__ = ["MAX_DEPTH", "check_depth", "decode_value", "encode_value", "register_codec", "typed_copy"]
+
+#: the deepest nesting of lists and objects a reader accepts (a state's record, a view,
+#: rules: the deepest any game writes is under 10); deeper data is refused before it is
+#: read, so no reader recurses deeper than this whatever its caller's stack holds
+MAX_DEPTH: Final = 64
 
 _CODECS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
 _HINTS: dict[type, dict[str, Any]] = {}
@@ -81,8 +86,35 @@ _SCALARS: dict[type, tuple[Callable[[Any], bool], str]] = {
 }
 
 
+def check_depth(data: Any, where: str = "value", limit: int = MAX_DEPTH) -> None:
+    """Raise :class:`~cardrules.StateFormatError` if JSON data (lists and dicts) nests
+    deeper than ``limit``; walked without recursion, so any stack can check any data."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            items: Any = value.values()
+        elif isinstance(value, (list, tuple)):
+            items = value
+        else:
+            continue
+        if depth > limit:
+            raise StateFormatError(f"{where}: lists and objects nested deeper than {limit} levels")
+        stack.extend((v, depth + 1) for v in items)
+
+
 def decode_value(tp: Any, data: Any, where: str = "value") -> Any:
-    """The value of declared type ``tp`` encoded as ``data`` by :func:`encode_value`."""
+    """The value of declared type ``tp`` encoded as ``data`` by :func:`encode_value`.
+    Data nested deeper than ``MAX_DEPTH`` (64) is refused
+    (:class:`~cardrules.StateFormatError`) before it is read."""
+    check_depth(data, where)
+    try:
+        return _decode(tp, data, where)
+    except RecursionError:  # a caller whose own stack is nearly full
+        raise StateFormatError(f"{where}: too deeply nested to read here") from None
+
+
+def _decode(tp: Any, data: Any, where: str) -> Any:
     if tp is Any:
         return data
     origin = typing.get_origin(tp)
@@ -90,7 +122,7 @@ def decode_value(tp: Any, data: Any, where: str = "value") -> Any:
         errors = []
         for arm in typing.get_args(tp):
             try:
-                return decode_value(arm, data, where)
+                return _decode(arm, data, where)
             except CardRulesError as exc:
                 errors.append(str(exc))
         raise StateFormatError(f"{where}: {data!r} fits none of its types ({'; '.join(errors)})")
@@ -120,11 +152,11 @@ def decode_value(tp: Any, data: Any, where: str = "value") -> Any:
         if not isinstance(data, list):
             raise StateFormatError(f"{where}: expected a list, got {data!r}")
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(decode_value(args[0], d, f"{where}[{i}]") for i, d in enumerate(data))
+            return tuple(_decode(args[0], d, f"{where}[{i}]") for i, d in enumerate(data))
         if len(args) != len(data):
             raise StateFormatError(f"{where}: expected {len(args)} items, got {len(data)}")
         return tuple(
-            decode_value(a, d, f"{where}[{i}]") for i, (a, d) in enumerate(zip(args, data, strict=True))
+            _decode(a, d, f"{where}[{i}]") for i, (a, d) in enumerate(zip(args, data, strict=True))
         )
     if isinstance(tp, type):
         codec = _CODECS.get(tp)
@@ -152,7 +184,7 @@ def _decode_attrs(cls: type, data: Any, where: str) -> Any:
     if unknown:
         raise StateFormatError(f"{where}: {cls.__name__} has no field {sorted(unknown)[0]!r}")
     kwargs = {
-        name: decode_value(hints[name], data[name], f"{where}.{name}") for name in names if name in data
+        name: _decode(hints[name], data[name], f"{where}.{name}") for name in names if name in data
     }
     try:
         return cls(**kwargs)

@@ -217,6 +217,10 @@ class GameDef(Generic[S, R]):
         ``greedy_agent(seed) -> agent``, ``search`` (:class:`SearchHooks`),
         ``encoding(rules, players)`` (the integer actions and observations of the
         OpenSpiel and PettingZoo adapters);
+    public view
+        ``public_view(state)``: what someone at no seat may see (a spectator): what
+        every player sees, no card hidden from any of them (no hand; in New Eleusis not
+        the secret rule); see :meth:`public_view`;
     ``module``
         the module that defines and registers the game: a worker process imports it to
         find the game (:func:`~cardrules.protocol.game_named`).
@@ -259,6 +263,7 @@ class GameDef(Generic[S, R]):
         module: str | None = None,
         view_type: type | None = None,
         rule_chooser: Callable[[int, object], str] | None = None,
+        public_view: Callable[[S], Any] | None = None,
     ) -> None:
         if not isinstance(name, str) or not name.isidentifier():
             raise CardRulesError(f"a game's name must be a Python identifier, not {name!r}")
@@ -313,6 +318,7 @@ class GameDef(Generic[S, R]):
         self.module = module
         #: the class of the game's views (``None``: learned from the first view asked for)
         self._view_type = view_type
+        self._public_view = public_view
         # each state class's record maker's replace (attrs.evolve's result, made faster):
         # new_game(seed=...) puts the seed on the start's state with it
         self._replace: dict[type, Callable[..., Any]] = {}
@@ -407,6 +413,30 @@ class GameDef(Generic[S, R]):
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.players:
             raise CardRulesError(f"{self.name}: no player {player!r} in a {state.players}-player game")
         return self._view(state, player)
+
+    @property
+    def has_public_view(self) -> bool:
+        """Whether the game says what someone at no seat may see (:meth:`public_view`)."""
+        return self._public_view is not None
+
+    def public_view(self, state: S) -> Any:
+        """What someone at no seat may see of ``state`` (a spectator): what every player
+        sees and no card hidden from any of them, or ``None`` for a game that does not
+        say (:attr:`has_public_view`)."""
+        self.check_state(state)
+        return None if self._public_view is None else self._public_view(state)
+
+    def describe_public(self, state: S, action: Any) -> str:
+        """The line for ``action`` as someone at no seat may be told it: :meth:`describe`
+        where the game hides nothing in its lines; else the line every seat but the
+        actor's is told, when they are all told the same; else only who acted."""
+        if self._describe_for is None:
+            return self.describe(state, action)
+        actor = state.to_act
+        lines = {self._describe_for(state, action, p) for p in range(state.players) if p != actor}
+        if len(lines) == 1:
+            return lines.pop()
+        return f"{self.seat_name(actor)} acts" if type(actor) is int else "chance"
 
     def replay(self, rules: R | None, actions: Iterable[Any], *, players: int | None = None) -> S:
         """The state reached by applying ``actions`` (chance actions included) from a
@@ -639,7 +669,8 @@ class GameDef(Generic[S, R]):
     def _players(self, players: int | None) -> int:
         if players is None:
             return self.default_players
-        if players not in self.player_counts:
+        # 2.0 == 2 and True == 1: a count of players is an int, nothing that equals one
+        if isinstance(players, bool) or not isinstance(players, int) or players not in self.player_counts:
             allowed = ", ".join(map(str, self.player_counts))
             raise CardRulesError(f"{self.name} is played by {allowed} players, not {players!r}")
         return players

@@ -36,7 +36,7 @@ from typing import Any, Final
 
 import attrs
 
-from .codec import decode_value, encode_value, register_codec
+from .codec import MAX_DEPTH, check_depth, decode_value, encode_value, register_codec
 from .errors import CardRulesError, StateFormatError
 from .protocol import CHANCE, GAMES, GameDef, game_of
 
@@ -108,8 +108,20 @@ def from_json(text: str | bytes) -> Any:
     """
     try:
         doc = json.loads(text)
-    except (ValueError, TypeError, RecursionError) as exc:
+    except RecursionError:  # nested deeper than this caller's stack allows
+        raise StateFormatError(
+            f"not JSON text a state can be: nested too deeply (a state nests at most {MAX_DEPTH} levels)"
+        ) from None
+    except (ValueError, TypeError) as exc:
         raise StateFormatError(f"not JSON text: {exc}") from None
+    check_depth(doc, "the state")
+    try:
+        return _read(doc)
+    except RecursionError:  # a caller whose own stack is nearly full: refused all the same
+        raise StateFormatError("the state is too deeply nested to read here") from None
+
+
+def _read(doc: Any) -> Any:
     if not isinstance(doc, dict):
         raise StateFormatError("a cardrules state is a JSON object")
     if doc.get("format") != FORMAT:

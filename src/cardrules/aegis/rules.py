@@ -742,6 +742,12 @@ def _view(state: State, player: int) -> View:
     )
 
 
+def _public_view(state: State) -> View:
+    """What someone at no seat may see (a spectator): player 0's view without its hand
+    and its discards, the only cards a view holds that the other player never saw."""
+    return attrs.evolve(_view(state, 0), hand=(), discarded=())
+
+
 def _discard_turns(master: int, drawn: tuple[tuple[int, ...], tuple[int, ...]]) -> list[tuple[int, int]]:
     """``(player, cards drawn)`` for each exchange turn of the season, in order (the
     master's, then the slave's, round by round): how ``discards`` was filled."""

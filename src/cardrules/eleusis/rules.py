@@ -848,3 +848,10 @@ def _view(state: State, player: int) -> View:
         state.rules.max_string,
         state.rules.secret if player == 0 else None,
     )
+
+
+def _public_view(state: State) -> View:
+    """What someone at no seat may see (a spectator): a scientist's view without its
+    hand (the layout, the hand sizes, the prophet, a no-play's shown hand), never the
+    secret rule (only God's view holds it)."""
+    return attrs.evolve(_view(state, 1), hand=(), rule=None)

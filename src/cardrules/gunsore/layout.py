@@ -15,10 +15,20 @@ _CAUSES = {
 }
 
 
+def _size_of_hidden_hand(v: View) -> int:
+    """The number of cards of the player whose view ``v`` is, from the other player's:
+    the same, but one fewer for the one who led the card on the table (both refill
+    their hands after each trick, from a stock of an even number of cards).  A public
+    view (a spectator's) holds no hand, and this is its count."""
+    if not v.table or v.master is None:
+        return v.opponent_hand_size
+    return v.opponent_hand_size + (-1 if v.master == v.player else 1)
+
+
 def table_layout(v: View) -> dict[str, Any]:
     """The table of the seat whose view ``v`` is, as labelled JSON values (see the web
     table's documentation)."""
-    sizes = {v.player: len(v.hand), 1 - v.player: v.opponent_hand_size}
+    sizes = {v.player: len(v.hand) or _size_of_hidden_hand(v), 1 - v.player: v.opponent_hand_size}
     seats: list[dict[str, Any]] = []
     for p in range(2):
         chip: list[list[Any]] = [["cards", sizes[p]], ["pool", v.pools[p]], ["score", v.scores[p]]]

@@ -552,6 +552,12 @@ def _view(state: State, player: int) -> View:
     )
 
 
+def _public_view(state: State) -> View:
+    """What someone at no seat may see (a spectator): player 0's view without its hand,
+    the only cards a view holds that the other player never saw."""
+    return attrs.evolve(_view(state, 0), hand=())
+
+
 #: Each distinct card of ``decks`` decks with its count, in canonical order.
 _COUNTS: dict[int, tuple[tuple[Card, int], ...]] = {}
 

@@ -680,3 +680,9 @@ def _view(state: State, player: int) -> View:
         state.going_out,
         state.leader,
     )
+
+
+def _public_view(state: State) -> View:
+    """What someone at no seat may see (a spectator): player 0's view without its hand
+    (the number cards no other player sees; the wild cards stay, being public)."""
+    return attrs.evolve(_view(state, 0), hand=())

@@ -45,6 +45,7 @@ except ModuleNotFoundError as _exc:
     raise missing_extra(_exc, "openspiel") from None
 
 from ..cards import parse_card
+from ..codec import check_depth
 from ..encoding import Encoding, Position, encoding_for, encoding_type
 from ..errors import CardRulesError, StateFormatError
 from ..protocol import CHANCE, GAMES, game_of
@@ -274,13 +275,14 @@ def _read_position(enc: Encoding | str, text: object) -> Position:
         raise StateFormatError(f"{where}: a text of {len(text)} characters is longer than any game's")
     try:
         doc = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the caller's stack
         doc = None
     if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
         raise StateFormatError(
             f"{where} reads only the JSON that state.serialize() writes (format {STATE_FORMAT!r}); "
             f"this text is not that (it begins {text[:40]!r})"
         )
+    check_depth(doc, where)
     if doc.get("version") != 1:
         raise StateFormatError(f"{where}: unknown version {doc.get('version')!r} (this library writes 1)")
     if doc.get("game") != name:

@@ -58,6 +58,10 @@ def env(game: str, **options: Any) -> AECEnv:
     e: AECEnv = raw_env(game, **options)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
+    # before PettingZoo's wrappers read the action (True would index the action mask as
+    # a boolean array; a float gets a bare assertion): anything but an action id is
+    # refused, naming it
+    e = _ActionIds(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
 
@@ -145,13 +149,26 @@ def _action_id(enc: Encoding, action: Any) -> int:
     """``action`` as a plain int, or an :class:`~cardrules.errors.IllegalActionError`
     saying it is no action id (a float, a string, ``None`` ...: never truncated)."""
     try:
-        if isinstance(action, float | np.floating):
+        if isinstance(action, float | np.floating | bool | np.bool_):
             raise TypeError
         return operator.index(action)
     except TypeError:
         raise IllegalActionError(
             f"{enc.name}: {action!r} is not an action id of this game (0 to {enc.num_actions - 1})"
         ) from None
+
+
+class _ActionIds(wrappers.BaseWrapper):
+    """Refuses, naming it, an action that is not an action id (``True``, ``1.0``, a
+    string ...), before the wrappers inside it read it; ``None`` (a done agent's step)
+    passes through."""
+
+    def step(self, action: Any) -> None:
+        if action is not None:
+            enc = self.unwrapped.encoding
+            if type(action) is not int:
+                _action_id(enc, action)
+        super().step(action)
 
 
 class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -27,8 +29,21 @@ from ..errors import CardRulesError
 from ..protocol import GAMES, GameDef, Shuffle
 from .options import check_options
 
-__all__ = ["COMPUTER_KINDS", "HUMAN", "MAX_HISTORY", "GameTable", "TableError", "hash_token", "new_token"]
-__all__ += ["COMPUTER"]
+__all__ = [
+    "COMPUTER",
+    "COMPUTER_KINDS",
+    "HUMAN",
+    "MAX_CLOCK",
+    "MAX_HISTORY",
+    "ON_TIMEOUT",
+    "GameTable",
+    "TableError",
+    "TableSettings",
+    "hash_token",
+    "new_token",
+    "to_text",
+    "unencodable",
+]
 
 #: the kind of a seat a person takes
 HUMAN: Final = "human"
@@ -39,10 +54,84 @@ COMPUTER_KINDS: Final = ("random", "greedy", "strong")
 COMPUTER: Final = "computer"
 #: the most history lines a message carries (the latest ones)
 MAX_HISTORY: Final = 200
+#: what a human seat whose clock runs out does: plays the game's greedy move, or forfeits
+ON_TIMEOUT: Final = ("move", "forfeit")
+#: the longest turn clock, in seconds (a day)
+MAX_CLOCK: Final = 24 * 3600
 
 
 class TableError(CardRulesError):
     """A request a table refuses (not your turn, no such seat, a bad setting...)."""
+
+
+def unencodable(value: object, what: str = "the request") -> str | None:
+    """Why JSON data ``value`` cannot be stored or sent back as UTF-8 (a text, or an
+    object's key, holding a lone surrogate such as ``"\\ud800"``, which JSON's escapes
+    allow and no character is), or ``None`` when it can."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start : exc.end]
+        return f"{what} holds {bad!r}, half of a surrogate pair, which is no character: refused"
+    except (ValueError, TypeError, RecursionError):
+        return f"{what} is not plain JSON data"
+    return None
+
+
+def to_text(message: Mapping[str, Any]) -> str:
+    """A message as JSON text that UTF-8 can always carry: a stored text that holds a lone
+    surrogate (from before such texts were refused) is sent as its JSON escape."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(message, ensure_ascii=True, separators=(",", ":"))
+    return text
+
+
+@attrs.frozen
+class TableSettings:
+    """How a table is run, chosen by whoever makes it (all optional in ``POST /tables``).
+
+    ``spectators``: anyone with the watch link may watch (the public view only);
+    ``listed``: the table is in the list of open tables (``GET /tables``), and anyone
+    may take one of its human seats no one has taken yet; ``clock``: seconds a human
+    seat has for each move (``None``: no clock); ``on_timeout``: what a seat whose
+    clock runs out does, ``"move"`` (the game's greedy move is played for it) or
+    ``"forfeit"`` (the table ends, that seat having forfeited); ``autoplay``: the
+    computer seats play on when no person is connected (within the server's budget of
+    such tables), instead of waiting for one."""
+
+    spectators: bool = True
+    listed: bool = False
+    clock: int | None = None
+    on_timeout: str = "move"
+    autoplay: bool = False
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> TableSettings:
+        """The settings named in ``data`` (a new table's request, or a stored table's
+        settings), checked; the others are the defaults."""
+        for name in ("spectators", "listed", "autoplay"):
+            if name in data and not isinstance(data[name], bool):
+                raise TableError(f"{name} is true or false, not {data[name]!r}")
+        clock = data.get("clock")
+        if clock is not None and (
+            isinstance(clock, bool) or not isinstance(clock, int) or not 1 <= clock <= MAX_CLOCK
+        ):
+            raise TableError(
+                f"clock is a whole number of seconds from 1 to {MAX_CLOCK}, or null; not {clock!r}"
+            )
+        on_timeout = data.get("on_timeout", "move")
+        if on_timeout not in ON_TIMEOUT:
+            raise TableError(f"on_timeout is {' or '.join(map(repr, ON_TIMEOUT))}, not {on_timeout!r}")
+        return cls(
+            spectators=data.get("spectators", True),
+            listed=data.get("listed", False),
+            clock=clock,
+            on_timeout=on_timeout,
+            autoplay=data.get("autoplay", False),
+        )
 
 
 def new_token() -> str:
@@ -120,6 +209,11 @@ class GameTable:
         state: Any = None,
         rule_text: str | None = None,
         options: Mapping[str, Any] | None = None,
+        *,
+        settings: TableSettings | None = None,
+        deadline: float | None = None,
+        forfeit: int | None = None,
+        taken: Iterable[int] = (),
     ) -> None:
         self.id = table_id
         self.game: GameDef[Any, Any] = GAMES[game]
@@ -130,15 +224,32 @@ class GameTable:
         self.rule_text = rule_text
         #: the rule options the table was made with (``{"target": 50}``), or ``None``
         self.options = _check_options(options)
+        #: how the table is run (spectators, listed, clock ...)
+        self.settings = settings if settings is not None else TableSettings()
+        #: when the clock of the human seat to act runs out (``time.time()``), or ``None``
+        self.deadline = deadline
+        #: the seat that forfeited (its clock ran out on a ``"forfeit"`` table): the
+        #: table is over, its game stopped where it was
+        self.forfeit = forfeit
+        #: the human seats someone has joined or claimed (the others are free to claim
+        #: on a listed table)
+        self.taken: set[int] = set(taken)
         self.state: Any = None
         #: each seat's lines, one per player's action (a deal shows nothing: its order
         #: is every hidden card)
         self.lines: list[list[str]] = [[] for _ in range(players)]
+        #: the lines as someone at no seat (a spectator) may be told them
+        self.public_lines: list[str] = []
         #: who made the last player's action, and how many actions the game had then
         self.last: tuple[int, int] | None = None
         #: the last hand (season, round) that ended with a change of the scores: the
-        #: number of actions after it, and the state at its end (before the next deal)
+        #: number of actions after it, the state at its end (before the next deal), and
+        #: the index of its line
         self.ended: tuple[int, Any, int] | None = None
+        # each seat's message (``None``: a spectator's) as made at ``_version``, with its
+        # JSON text: made once per change and shared by every reply until the next one
+        self._version = 0
+        self._messages: dict[int | None, tuple[int, dict[str, Any], str]] = {}
         if state is not None:
             self._load(state)
 
@@ -154,6 +265,7 @@ class GameTable:
         rules: object = None,
         rule: str | None = None,
         seed: str | None = None,
+        settings: TableSettings | None = None,
     ) -> tuple[GameTable, dict[int, str]]:
         """A new table and the token of each human seat (given once: the table keeps
         only their hashes).  ``rules`` are rule options (``{"target": 50}``); ``rule``
@@ -182,6 +294,7 @@ class GameTable:
             seed if seed is not None else secrets.token_hex(16),
             # checked against the game's Rules now, even when God writes the rule later
             options=check_options(g, rules),
+            settings=settings,
         )
         if rule is None:
             rule = _computer_rule(g, table.seats, players, table.seed)
@@ -189,6 +302,7 @@ class GameTable:
             table.start_with_rule(rule)
         elif not table.waits_for_rule:
             table._start(_with_options(g, None, table.options))
+        table.deadline = table.deadline_for(table.state)
         return table, tokens
 
     @property
@@ -242,6 +356,8 @@ class GameTable:
         """Take ``state`` (and work out every seat's lines of its history)."""
         g = self.game
         self.lines = [[] for _ in range(self.players)]
+        self.public_lines = []
+        self.last = self.ended = None
         history = state.history
         replay = g.new_game(state.rules, players=self.players)
         i = 0
@@ -259,6 +375,7 @@ class GameTable:
                 self._remember(replay, ended, after, i)
             replay = after
         self.state = state
+        self.changed()
 
     def _note(self, before: Any, action: Any, after: Any) -> None:
         if type(action) is Shuffle:
@@ -268,6 +385,13 @@ class GameTable:
         for seat in range(self.players):
             line = g.describe_for(before, action, seat)
             self.lines[seat].append(line if extra is None else f"{line}\n{extra}")
+        line = g.describe_public(before, action)
+        self.public_lines.append(line if extra is None else f"{line}\n{extra}")
+
+    def changed(self) -> None:
+        """Forget the messages made so far (call after changing the table by hand)."""
+        self._version += 1
+        self._messages.clear()
 
     # -- seats -----------------------------------------------------------------------
 
@@ -285,9 +409,84 @@ class GameTable:
     @property
     def to_act(self) -> int | None:
         st = self.state
-        if st is None or st.is_over or type(st.to_act) is not int:
+        if st is None or st.is_over or self.forfeit is not None or type(st.to_act) is not int:
             return None
         return int(st.to_act)
+
+    @property
+    def step(self) -> int:
+        """The number of actions so far (deals included): what an act names."""
+        return 0 if self.state is None else len(self.state.history)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the table is over: its game ended, or a seat forfeited."""
+        return self.forfeit is not None or (self.state is not None and self.state.is_over)
+
+    @property
+    def status(self) -> str:
+        """``"rule"`` (waiting for God's rule), ``"play"`` or ``"over"``."""
+        if self.state is None:
+            return "rule"
+        return "over" if self.is_over else "play"
+
+    def free_seats(self) -> list[int]:
+        """The human seats no one has joined or claimed (God's too, before the rule)."""
+        if self.is_over:
+            return []
+        return [seat for seat in sorted(self.tokens) if seat not in self.taken]
+
+    def claim(self, seat: object) -> str:
+        """Take the free human seat ``seat`` of a listed table: its new token (the seat's
+        former link no longer joins it)."""
+        if not self.settings.listed:
+            raise TableError("this table is not listed: its seats are taken only by their links")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.free_seats():
+            free = ", ".join(map(str, self.free_seats())) or "none"
+            raise TableError(f"seat {seat!r} is not a free human seat (free seats: {free})")
+        token = new_token()
+        self.tokens[seat] = hash_token(token)
+        self.taken.add(seat)
+        return token
+
+    # -- the clock ---------------------------------------------------------------------
+
+    def deadline_for(self, state: Any, now: float | None = None) -> float | None:
+        """When the clock of the seat to act in ``state`` runs out, from ``now``: ``None``
+        without a clock, or when no human seat is to act."""
+        clock = self.settings.clock
+        if clock is None or state is None or state.is_over or self.forfeit is not None:
+            return None
+        p = state.to_act
+        if type(p) is not int or self.seats[p] != HUMAN:
+            return None
+        return (time.time() if now is None else now) + clock
+
+    def clock_message(self, now: float | None = None) -> dict[str, Any] | None:
+        """The running clock as a message shows it, or ``None``."""
+        p = self.to_act
+        if self.deadline is None or self.settings.clock is None or p is None:
+            return None
+        left = self.deadline - (time.time() if now is None else now)
+        return {"seat": p, "remaining": round(max(0.0, left), 3), "per_move": self.settings.clock}
+
+    def timeout_action(self) -> Any:
+        """The move played for the human seat to act when its clock runs out: the game's
+        greedy agent's (a random legal action for a game that has none), chosen from the
+        seat's view and seeded like a computer's (call it off the event loop)."""
+        p = self.to_act
+        if p is None:
+            raise TableError("no seat is to act")
+        st = self.state
+        kind = "greedy" if self.game.greedy_agent is not None else "random"
+        agent = make_agent(kind, self.game.name, f"{self.seed}:{p}:{len(st.history)}:clock")
+        return agent(self.game.view(st, p), self.game.legal_actions(st))
+
+    def forfeits(self, seat: int) -> None:
+        """End the table: ``seat`` forfeited (its clock ran out on a ``"forfeit"`` table)."""
+        self.forfeit = seat
+        self.deadline = None
+        self.changed()
 
     @property
     def computer_to_act(self) -> bool:
@@ -304,7 +503,7 @@ class GameTable:
             raise TableError(f"an action is a text, not {type(text).__name__}")
         if self.state is None:
             raise TableError("the game has not started: the rule is not written yet")
-        if self.state.is_over:
+        if self.is_over:
             raise TableError("the game is over")
         if self.to_act != seat:
             who = self.to_act
@@ -341,6 +540,7 @@ class GameTable:
             ended = self.game.apply(attrs.evolve(before, seed=None), action)
         self._remember(before, ended, state, len(state.history))
         self.state = state
+        self.changed()
 
     def _remember(self, before: Any, ended: Any, after: Any, step: int) -> None:
         """Note who acted (``before.to_act``), and the end of a hand when the action
@@ -352,10 +552,33 @@ class GameTable:
 
     # -- what a seat is shown ----------------------------------------------------------
 
-    def message(self, seat: int) -> dict[str, Any]:
+    def message(self, seat: int | None, now: float | None = None) -> dict[str, Any]:
         """Everything ``seat`` is shown, as JSON values: never another seat's hidden
         cards (it is made from ``view(state, seat)``, ``render(state, seat)`` and
-        ``describe_for``)."""
+        ``describe_for``).  ``seat`` ``None`` is a spectator's: the game's
+        ``public_view``, the public lines, no legal actions, and no hidden card of
+        anyone's.  Made once per change of the table and shared; the clock's time left
+        is as at ``now``."""
+        out = dict(self._message(seat)[0])
+        out["clock"] = self.clock_message(now)
+        return out
+
+    def message_text(self, seat: int | None, now: float | None = None) -> str:
+        """:meth:`message` as JSON text (what the server sends), made once per change of
+        the table: only the clock is added at each call."""
+        text = self._message(seat)[1]
+        return f'{text[:-1]},"clock":{to_text({"c": self.clock_message(now)})[5:-1]}}}'
+
+    def _message(self, seat: int | None) -> tuple[dict[str, Any], str]:
+        kept = self._messages.get(seat)
+        if kept is not None and kept[0] == self._version:
+            return kept[1], kept[2]
+        message = self._make_message(seat)
+        text = to_text(message)
+        self._messages[seat] = (self._version, message, text)
+        return message, text
+
+    def _make_message(self, seat: int | None) -> dict[str, Any]:
         g = self.game
         seats = [
             {"name": g.seat_name(i), "kind": kind, "observer": i in g.observer_seats}
@@ -367,7 +590,8 @@ class GameTable:
             "game": g.name,
             "title": g.title,
             "seat": seat,
-            "seat_name": g.seat_name(seat),
+            "seat_name": "spectator" if seat is None else g.seat_name(seat),
+            "spectator": seat is None,
             "seats": seats,
             "notation": g.notation or "",
         }
@@ -377,14 +601,14 @@ class GameTable:
             return out
         legal: list[str] = []
         groups: list[str] = []
-        if self.to_act == seat and self.seats[seat] == HUMAN:
+        if seat is not None and self.to_act == seat and self.seats[seat] == HUMAN:
             actions = g.legal_actions(st)
             legal = [str(a) for a in actions]
             groups = [g.group_of(a) for a in actions]
-        lines = self.lines[seat]
-        view = g.view(st, seat)
+        lines = self.public_lines if seat is None else self.lines[seat]
+        view = g.view(st, seat) if seat is not None else g.public_view(st)
         out.update(
-            status="over" if st.is_over else "play",
+            status=self.status,
             step=len(st.history),
             to_act=self.to_act,
             view=encode_value(view),
@@ -392,16 +616,25 @@ class GameTable:
             layout=self._layout(view),
             last=self._last(lines),
             ended=self._ended(seat),
-            text=g.render(st, seat),
+            text=g.render(st, seat) if seat is not None else self._public_text(),
             legal=legal,
             history=lines[-MAX_HISTORY:],
             history_count=len(lines),
             scores=list(st.scores),
         )
-        if st.is_over:
+        if self.forfeit is not None:
+            f = self.forfeit
+            players = [p for p in range(self.players) if p not in g.observer_seats and p != f]
+            out.update(
+                forfeit=f,
+                winners=players,
+                summary=f"{g.seat_name(f)} forfeited (the clock ran out); "
+                f"scores {' '.join(map(str, st.scores))}",
+            )
+        elif st.is_over:
             out.update(winners=list(st.winners), summary=g.summary(st))
-            if self.rule_text is not None:
-                out["rule"] = self.rule_text
+        if self.is_over and self.rule_text is not None:
+            out["rule"] = self.rule_text
         return out
 
     def _last(self, lines: list[str]) -> dict[str, Any] | None:
@@ -412,24 +645,40 @@ class GameTable:
         return {"seat": self.last[0], "step": self.last[1], "text": lines[-1] if lines else ""}
 
     def _layout(self, view: Any) -> dict[str, Any] | None:
-        """The game's own table for the page (its ``table_layout``), or ``None``."""
+        """The game's own table for the page (its ``table_layout``) drawn from ``view``
+        (a seat's, or the public view), or ``None`` (no hook, or no public view)."""
         hook = self.game.table_layout
-        if hook is None:
+        if hook is None or view is None:
             return None
         return dict(hook(view))
 
-    def _ended(self, seat: int) -> dict[str, Any] | None:
-        """What the last hand that ended came to, for ``seat``: ``step`` (the number of
+    def _ended(self, seat: int | None) -> dict[str, Any] | None:
+        """What the last hand that ended came to, for ``seat`` (``None``: a spectator,
+        told it from the public view and the public lines): ``step`` (the number of
         actions after it), ``title`` and ``lines`` (the game's layout's ``result``, or
         the line of the action that ended it)."""
         if self.ended is None:
             return None
         step, state, at = self.ended
+        g = self.game
         result = None
-        hook = self.game.table_layout
-        if hook is not None:
-            result = hook(self.game.view(state, seat)).get("result")
+        view = g.view(state, seat) if seat is not None else g.public_view(state)
+        if g.table_layout is not None and view is not None:
+            result = g.table_layout(view).get("result")
         if not result:
-            line = self.lines[seat][at] if 0 <= at < len(self.lines[seat]) else ""
+            lines = self.lines[seat] if seat is not None else self.public_lines
+            line = lines[at] if 0 <= at < len(lines) else ""
             result = {"title": f"The {self.game.scoring} is over", "lines": line.splitlines()}
         return {"step": step, **result}
+
+    def _public_text(self) -> str:
+        """The table as a spectator reads it: whose turn, the scores, the hand sizes."""
+        g, st = self.game, self.state
+        lines = [f"{g.title}: " + ("over" if self.is_over else "play")]
+        if self.to_act is not None:
+            lines.append(f"to act: {g.seat_name(self.to_act)}")
+        lines.append("scores: " + " ".join(map(str, st.scores)))
+        sizes = getattr(g.public_view(st), "hand_sizes", None)
+        if isinstance(sizes, tuple):
+            lines.append("cards in hand: " + ", ".join(f"{g.seat_name(p)} {n}" for p, n in enumerate(sizes)))
+        return "\n".join(lines)

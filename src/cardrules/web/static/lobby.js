@@ -25,8 +25,12 @@ function drawSeats() {
     const label = el("label", "", (g.seat_names[String(i)] || `player ${i}`) + " ");
     const select = el("select", "seat");
     select.id = `seat-${i}`;
-    const kinds = observer ? [["human", g.rule_text ? "a person (writes the rule)" : "a person"], ["random", "the computer"]]
-      : catalog.kinds.map((k) => [k, k === "human" ? "a person" : `computer: ${k === "greedy" && g.rule_text ? "greedy (the scientist)" : k}`]);
+    // A game whose rules are written as text (New Eleusis): the computer in God's seat
+    // chooses a secret rule, and its strong player is the scientist.
+    const kinds = observer
+      ? [["human", g.rule_text ? "a person (writes the rule)" : "a person"],
+         ["random", g.rule_text ? "the computer (chooses the rule)" : "the computer"]]
+      : catalog.kinds.map((k) => [k, k === "human" ? "a person" : `computer: ${k === "strong" && g.rule_text ? "strong (the scientist)" : k}`]);
     for (const [value, text] of kinds) {
       const option = el("option", "", text);
       option.value = value;
@@ -200,7 +204,7 @@ async function loadOpenTables() {
   let answer;
   try {
     const response = await fetch("/tables");
-    if (!response.ok) { $("open").hidden = true; return; } // a server without the list: nothing to show
+    if (!response.ok) { $("open").hidden = true; return; } // the list could not be read: nothing to show
     answer = await response.json();
   } catch (e) {
     $("open").hidden = true;
