@@ -75,11 +75,12 @@ def test_the_haggis_strong_agent_rates_its_expansions_with_the_evaluation():
 
     agent = strong_agent("haggis", 1)
     assert isinstance(agent, ISMCTSAgent)
-    assert (agent.iterations, agent.cutoff, agent.prior, agent.widening) == (150, 0, "greedy", 1.0)
-    assert agent._evaluate is evaluate
+    c = agent.config
+    assert (c.iterations, c.cutoff, c.prior, c.widening) == (150, 0, "greedy", 1.0)
+    assert agent.parts.value.evaluation.fn is evaluate and agent.parts.rollout.limit == 0
     # the settings it replaced stay buildable as options of the search
     old = ISMCTSAgent("haggis", iterations=40, rollout="greedy", prior="greedy", widening=1.0, seed=1)
-    assert old.cutoff is None and old._evaluate is None
+    assert old.config.cutoff is None and old.parts.rollout.limit == 400
     g = GAMES["haggis"]
     state = g.new_game(players=3, seed=2)
     legal = g.legal_actions(state)

@@ -125,7 +125,7 @@ def test_a_single_legal_action_is_played_without_scoring():
 
 def test_the_search_hook_is_the_policy():
     hooks = gunsore.GAME.search
-    assert hooks is not None and hooks.rollout_policy is rollout_policy
+    assert hooks is not None and hooks.policy is rollout_policy
 
 
 def test_the_data_file_loads_and_has_the_shape_the_script_writes(tmp_path):

@@ -5,7 +5,7 @@ import pytest
 from cardrules import CHANCE, GAMES, CardRulesError
 from cardrules.agents import RandomAgent, strong_agent
 from cardrules.protocol import GAME_NAMES
-from cardrules.search import ISMCTSAgent
+from cardrules.search import Evaluation, ISMCTSAgent
 
 CASES = sorted(
     {(g, n) for g in GAME_NAMES for n in (min(GAMES[g].player_counts), max(GAMES[g].player_counts))}
@@ -148,13 +148,13 @@ def test_progressive_widening_bounds_the_children_and_the_prior_comes_first():
     v, legal = g.view(state, state.to_act), g.legal_actions(state)
     assert len(legal) > 50  # a lead from a full hand
     agent = ISMCTSAgent("haggis", iterations=16, seed=2, prior="greedy", widening=1.0)
-    root = agent.search(g.sampler(v), __import__("random").Random(0))
+    root = agent.search(v, __import__("random").Random(0))
     # the root was visited 16 times: at most 1 + sqrt(v) children each time it widened
     assert 1 < len(root.children) <= 1 + 4
     greedy = haggis.GreedyAgent(0)(v, legal)
     assert greedy in root.children
     plain = ISMCTSAgent("haggis", iterations=16, seed=2)
-    assert len(plain.search(g.sampler(v), __import__("random").Random(0)).children) == 16
+    assert len(plain.search(v, __import__("random").Random(0)).children) == 16
     with pytest.raises(CardRulesError):
         ISMCTSAgent("haggis", prior="oracle")
     with pytest.raises(CardRulesError):
@@ -167,33 +167,38 @@ def test_cutoff_rates_rollouts_with_the_haggis_evaluation_reproducibly(monkeypat
     g = GAMES["haggis"]
     state = g.new_game(seed=8)
     v, legal = g.view(state, state.to_act), g.legal_actions(state)
-    settings = {"prior": "greedy", "widening": 1.0, "rollout": "greedy"}
+    def agent_with(cutoff, seed, iterations=30):
+        # cutoff=0 plays no rollout: its rollout option would mean nothing (refused)
+        rollout = "random" if cutoff == 0 else "greedy"
+        return ISMCTSAgent(
+            "haggis", iterations=iterations, seed=seed, cutoff=cutoff, prior="greedy", widening=1.0, rollout=rollout
+        )
 
     def root(cutoff, seed=3):
-        agent = ISMCTSAgent("haggis", iterations=30, seed=seed, cutoff=cutoff, **settings)
-        node = agent.search(g.sampler(v), random.Random(seed))
+        agent = agent_with(cutoff, seed)
+        node = agent.search(v, random.Random(seed))
         return {a: (n.visits, round(n.reward, 9)) for a, n in node.children.items()}
 
     for cutoff in (0, 3):
         assert root(cutoff) == root(cutoff)  # the same seed: the same search
-        agent = ISMCTSAgent("haggis", iterations=30, seed=1, cutoff=cutoff, **settings)
-        assert agent(v, legal) == ISMCTSAgent("haggis", iterations=30, seed=1, cutoff=cutoff, **settings)(v, legal)
+        assert agent_with(cutoff, 1)(v, legal) == agent_with(cutoff, 1)(v, legal)
     assert root(0) != root(None) and root(0) != root(3)
     # cutoff=0: every iteration rates the state it expanded (no hand ends that soon)
     from cardrules.haggis import evaluation
 
     calls = []
-    agent = ISMCTSAgent("haggis", iterations=25, seed=1, cutoff=0, **settings)
-    monkeypatch.setattr(agent, "_evaluate", lambda s: calls.append(s) or evaluation.evaluate(s))
+    counted = Evaluation(lambda s: calls.append(s) or evaluation.evaluate(s))
+    agent = agent_with(0, 1, 25)
+    monkeypatch.setattr(agent.parts.value, "evaluation", counted)
     agent(v, legal)
     assert len(calls) == 25 and all(s.scores == state.scores and s.to_act is not CHANCE for s in calls)
     # cutoff=3: the rated states are at most three actions past a node of the tree
-    agent = ISMCTSAgent("haggis", iterations=25, seed=1, cutoff=3, **settings)
+    agent = agent_with(3, 1, 25)
     calls.clear()
-    monkeypatch.setattr(agent, "_evaluate", lambda s: calls.append(s) or evaluation.evaluate(s))
+    monkeypatch.setattr(agent.parts.value, "evaluation", counted)
     agent(v, legal)
     assert 0 < len(calls) <= 25
-    assert ISMCTSAgent("haggis", iterations=1)._evaluate is None  # no cutoff: full rollouts
+    assert ISMCTSAgent("haggis", iterations=1).parts.rollout.limit == 400  # no cutoff: full rollouts
 
 
 @pytest.mark.parametrize("bad", [-1, 1.5, True, "3"])
@@ -322,7 +327,7 @@ def test_candidate_actions_bound_the_tree_but_not_the_decision():
     roots = {}
     for actions in ("all", "candidates"):
         agent = ISMCTSAgent("aegis", iterations=200, seed=1, rollout="policy", actions=actions)
-        roots[actions] = agent.search(g.sampler(v), random.Random(7)).children
+        roots[actions] = agent.search(v, random.Random(7)).children
         assert agent(v, legal) in (legal if actions == "all" else found)
     assert set(roots["candidates"]) == found
     assert len(roots["all"]) == 32  # the oracle can fail: without candidates all are tried
@@ -332,7 +337,7 @@ def test_candidate_actions_bound_the_tree_but_not_the_decision():
         legal = g.legal_actions(state)
         choice = agent(g.view(state, state.to_act), legal)
         assert choice in aegis.agent._candidates(state, legal)
-    with pytest.raises(CardRulesError, match="actions must be 'all' or 'candidates'"):
+    with pytest.raises(CardRulesError, match="actions must be one of 'all', 'candidates'"):
         ISMCTSAgent("aegis", actions="some")
     with pytest.raises(CardRulesError, match="gunsore has no candidate actions"):
         ISMCTSAgent("gunsore", actions="candidates")
@@ -376,5 +381,5 @@ def test_modelled_opponents_are_legal_reproducible_and_blind_to_the_truth(oppone
         assert len(choices) == 1 and choices <= set(g.legal_actions(state))
     with pytest.raises(CardRulesError, match="opponents must be"):
         ISMCTSAgent(name, opponents="psychic")
-    with pytest.raises(CardRulesError, match="haggis has no rollout policy for opponents"):
+    with pytest.raises(CardRulesError, match="haggis has no policy"):
         ISMCTSAgent("haggis", opponents="policy")

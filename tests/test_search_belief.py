@@ -9,7 +9,8 @@ import toygame
 from test_tools_protocol import DUEL, Play, Rules, State
 
 from cardrules import GAMES, Card, CardRulesError, Suit
-from cardrules.search import FRESH_SHARE, ISMCTSAgent, _from_pool, model_likelihood
+from cardrules.search import FRESH_SHARE, ISMCTSAgent, model_likelihood
+from cardrules.search.belief import ParticleBelief, from_pool
 
 
 def S(rank):
@@ -37,9 +38,8 @@ def test_the_particles_are_weighted_exactly_by_the_opponents_observed_action():
     # {4S, 5S, 1H...} 5S is its choice, and with {4S, 6S, 2S} it could not have played
     # 5S at all.  The agent (player 0) sees the same view in every case.
     eps = 0.3
-    agent = ISMCTSAgent("duel", iterations=5, seed=1, belief="model", belief_epsilon=eps, belief_samples=3)
-    tracker = agent._tracker
-    agent._model = DUEL.greedy_agent(0)
+    tracker = ParticleBelief(DUEL, DUEL.greedy_agent, 3, eps)
+    tracker.model = DUEL.greedy_agent(0)
     likely = _after_first_trick((S(4), S(5), Card(1, Suit.HEARTS)))
     unlikely = _after_first_trick((S(4), S(5), S(6)))
     impossible = _after_first_trick((S(4), S(6), Card(2, Suit.HEARTS)))
@@ -52,7 +52,7 @@ def test_the_particles_are_weighted_exactly_by_the_opponents_observed_action():
     assert [s.hands[1] for s, _ in followed] == [(S(4), Card(1, Suit.HEARTS)), (S(4), S(6))]
     assert all(DUEL.view(s, 0) == view for s, _ in followed)
     # the determinizations are drawn in proportion: 0.8 to 0.1
-    draw = _from_pool(followed)
+    draw = from_pool(followed)
     rng = random.Random(5)
     counts = Counter(draw(rng).hands[1] for _ in range(9000))
     assert counts[(S(4), Card(1, Suit.HEARTS))] == pytest.approx(8000, abs=200)
@@ -71,27 +71,37 @@ def test_resampling_keeps_the_particles_in_proportion_to_their_weights():
     a = _after_first_trick((S(4), S(5), Card(1, Suit.HEARTS)))
     b = _after_first_trick((S(4), S(5), S(6)))
     c = _after_first_trick((S(5), S(6), Card(1, Suit.HEARTS)))
-    agent._tracker.after([(a, 0.8), (b, 0.2)], Play(S(5)), random.Random(1), lambda rng: c)
-    kept = Counter(s.hands[1] for s, _ in agent._tracker.particles)
+    belief = agent.belief
+    assert isinstance(belief, ParticleBelief)
+    belief.pool, belief.fresh = [(a, 0.8), (b, 0.2)], lambda rng: c
+    belief.after(Play(S(5)), random.Random(1))
+    kept = Counter(s.hands[1] for s, _ in belief.particles)
     assert kept == {(S(4), Card(1, Suit.HEARTS)): 8, (S(4), S(6)): 2, (S(6), Card(1, Suit.HEARTS)): 10}
-    assert all(w == 1.0 for _, w in agent._tracker.particles)
+    assert all(w == 1.0 for _, w in belief.particles)
 
 
 class _Checking(ISMCTSAgent):
     """Checks that every determinization of a decision agrees with the view."""
 
-    def __call__(self, view, legal):
-        self._view = view
-        return super().__call__(view, legal)
+    def search(self, view, rng):
+        prepare = self.belief.prepare
 
-    def search(self, draw, rng):
-        def checked(r):
-            state = draw(r)
-            assert self.game.view(state, state.to_act) == self._view
-            self.drawn += 1
-            return state
+        def checked_prepare(v, r):
+            draw = prepare(v, r)
 
-        return super().search(checked, rng)
+            def checked(r):
+                state = draw(r)
+                assert self.game.view(state, state.to_act) == view
+                self.drawn += 1
+                return state
+
+            return checked
+
+        self.belief.prepare = checked_prepare
+        try:
+            return super().search(view, rng)
+        finally:
+            del self.belief.prepare
 
 
 @pytest.mark.parametrize("name, players", [("aegis", 2), ("gunsore", 2), ("haggis", 3)])
@@ -111,7 +121,7 @@ def test_model_belief_keeps_the_view_and_is_reproducible(name, players):
                 action = agent(g.view(state, p), legal)
                 assert action in legal
                 actions.append(action)
-                followed += bool(agent._tracker.particles)
+                followed += bool(agent.belief.particles)
             else:
                 action = other(g.view(state, p), legal)
             state = g.apply(state, action)
@@ -130,9 +140,9 @@ def test_reset_forgets_the_particles():
     while state.to_act != 0 or len(g.legal_actions(state)) < 2:
         state = g.apply(state, g.legal_actions(state)[0])
     agent(g.view(state, 0), g.legal_actions(state))
-    assert len(agent._tracker.particles) == 4
+    assert len(agent.belief.particles) == 4
     agent.reset(2)
-    assert agent._tracker.particles == []
+    assert agent.belief.particles == []
 
 
 @pytest.mark.parametrize(
@@ -153,5 +163,5 @@ def test_invalid_belief_options_are_refused(options, message):
 
 
 def test_model_belief_needs_a_greedy_agent():
-    with pytest.raises(CardRulesError, match="no GreedyAgent for belief='model'"):
+    with pytest.raises(CardRulesError, match="highcard has no greedy agent, which belief='particles' needs"):
         ISMCTSAgent(toygame.GAME, belief="model")

@@ -20,10 +20,10 @@ import toygame
 
 import cardrules
 from cardrules import CHANCE, Card, Factory, RandomAgent, Shuffle, Suit, canonical, simulate, tournament
-from cardrules.agents import SEARCH_SETTINGS, SeededAgent, greedy_agent, strong_agent
+from cardrules.agents import SEARCH_CONFIGS, SEARCH_SETTINGS, SeededAgent, greedy_agent, strong_agent
 from cardrules.cli import main
 from cardrules.protocol import GAMES, GameDef, SearchHooks, register_game
-from cardrules.search import REWARD_SCALE, ISMCTSAgent
+from cardrules.search import REWARD_SCALE, Evaluation, ISMCTSAgent, SearchConfig
 
 TESTS = Path(__file__).resolve().parent
 SRC = TESTS.parent / "src" / "cardrules"
@@ -189,11 +189,6 @@ def likelihood(v: View, rules: Rules | None):
     return lambda state: 0.5
 
 
-def standing(state: State) -> list[float]:
-    _count("standing")
-    return [float(len(h)) for h in state.hands]  # any standing: this one counts cards
-
-
 def evaluate(state: State) -> list[float]:
     _count("evaluate")
     return [float(sum(c.rank for c in h)) for h in state.hands]  # the ranks still in hand
@@ -224,7 +219,7 @@ def after_action(before: State, after: State) -> str | None:
     )
 
 
-SETTINGS = {"iterations": 30, "rollout": "policy", "belief": "policy", "exploration": 0.5}
+CONFIG = SearchConfig(iterations=30, rollout="policy", belief="likelihood", exploration=0.5)
 
 DUEL = register_game(GameDef(
     "duel", rules_type=Rules, state_type=State, action_types=(Play,), player_counts=(2,), default_players=2,
@@ -234,9 +229,8 @@ DUEL = register_game(GameDef(
     describe_for=lambda s, a, p: f"{'you play' if s.to_act == p else 'the other plays'} {a}",
     summary=lambda s: f"the duel ends {s.scores[0]} to {s.scores[1]}",
     rules_from_text=rules_from_text, sampler=sampler, greedy_agent=GreedyDuelist,
-    search=SearchHooks(settings=SETTINGS, reward_scale=2.0, rollout_policy=rollout_policy,
-                       likelihood=likelihood, standing=standing, evaluate=evaluate,
-                       candidates=candidates, outlook=outlook),
+    search=SearchHooks(config=CONFIG, reward_scale=2.0, policy=rollout_policy, likelihood=likelihood,
+                       evaluation=Evaluation(evaluate), candidates=candidates),
     module=__name__,
 ))  # fmt: skip
 
@@ -245,6 +239,20 @@ PLAIN = register_game(GameDef(
     default_players=2, start=_start_of(PlainState), legal_actions=legal_actions, step=step,
     chance_cards=chance_cards, deal=deal, view=view, sampler=lambda v, r: sampler(v, r, PlainState),
     greedy_agent=GreedyDuelist, module=__name__,
+))  # fmt: skip
+
+
+class ChanceState(State):
+    pass
+
+
+#: the duel again, whose evaluation is each player's chance of winning (its outlook)
+CHANCY = register_game(GameDef(
+    "duel_chance", rules_type=Rules, state_type=ChanceState, action_types=(Play,), player_counts=(2,),
+    default_players=2, start=_start_of(ChanceState), legal_actions=legal_actions, step=step,
+    chance_cards=chance_cards, deal=deal, view=view, sampler=lambda v, r: sampler(v, r, ChanceState),
+    greedy_agent=GreedyDuelist, search=SearchHooks(reward_scale=2.0, evaluation=Evaluation(outlook, "chance")),
+    module=__name__,
 ))  # fmt: skip
 
 
@@ -265,9 +273,11 @@ def _decision(agent, seed="d"):
 def test_strong_agent_is_the_search_with_the_games_own_settings():
     agent = strong_agent("duel", 1)
     assert isinstance(agent, ISMCTSAgent) and agent.game is DUEL
-    assert (agent.iterations, agent.rollout, agent.belief, agent.exploration) == (30, "policy", "policy", 0.5)
+    assert agent.config == CONFIG and agent.iterations == 30
     assert strong_agent("duel", 1, iterations=7).iterations == 7
-    assert dict(SEARCH_SETTINGS["duel"]) == SETTINGS and "duel_plain" not in SEARCH_SETTINGS
+    assert SEARCH_CONFIGS["duel"] is CONFIG and "duel_plain" not in SEARCH_CONFIGS
+    assert dict(SEARCH_SETTINGS["duel"]) == {"iterations": 30, "rollout": "policy", "belief": "likelihood",
+                                             "exploration": 0.5}  # fmt: skip
     assert REWARD_SCALE["duel"] == 2.0 and REWARD_SCALE["duel_plain"] == 10.0
     with pytest.raises(TypeError):
         SEARCH_SETTINGS["duel"]["iterations"] = 1  # type: ignore[index]
@@ -285,12 +295,10 @@ def test_the_search_uses_the_games_hooks_and_is_reproducible():
     agent = strong_agent("duel", "s")
     action = _decision(agent)
     assert action in DUEL.legal_actions(DUEL.new_game(seed="d"))
-    assert CALLS["policy"] > 0 and CALLS["likelihood"] == 1 and "standing" not in CALLS
+    # every rollout ends in a change of scores: the evaluation of unfinished hands is unused
+    assert CALLS["policy"] > 0 and CALLS["likelihood"] == 1 and "evaluate" not in CALLS
     assert agent.iterations_done == 30
     assert _decision(strong_agent("duel", "s")) == action
-    # rollouts cut before any score: the game's standing rates them
-    _decision(ISMCTSAgent("duel", iterations=10, seed=1, max_rollout=0))
-    assert CALLS["standing"] > 0
 
 
 def test_a_cut_rollout_is_rated_by_the_games_evaluation():
@@ -299,7 +307,7 @@ def test_a_cut_rollout_is_rated_by_the_games_evaluation():
     # score, and a change of scores is rated as ever
     agent = ISMCTSAgent("duel", iterations=10, seed=1, cutoff=0)
     _decision(agent)
-    assert CALLS["evaluate"] == 3 and "standing" not in CALLS and "policy" not in CALLS
+    assert CALLS["evaluate"] == 3 and "policy" not in CALLS
     CALLS.clear()
     # one action more plays player 1's card: the trick scores, which ends the rollout
     _decision(ISMCTSAgent("duel", iterations=10, seed=1, rollout="policy", cutoff=1))
@@ -310,7 +318,8 @@ def test_a_cut_rollout_is_rated_by_the_games_evaluation():
     import math
 
     margin = values[0] - values[1]
-    assert agent._rollout(state, state.scores, random.Random(0)) == pytest.approx(
+    ended = agent.parts.rollout.play(state, state.scores, random.Random(0))
+    assert ended is state and agent.parts.value(ended, state.scores) == pytest.approx(
         [0.5 + 0.5 * math.tanh(margin / 2.0), 0.5 + 0.5 * math.tanh(-margin / 2.0)]
     )
     with pytest.raises(cardrules.CardRulesError, match="duel_plain has no evaluation"):
@@ -326,7 +335,7 @@ def test_modelled_opponents_answer_with_their_own_cards_in_the_tree(opponents, m
     state = DUEL.new_game(seed="m")
     game = PLAIN if opponents == "greedy" else DUEL
     agent = ISMCTSAgent(game, iterations=60, seed=3, opponents=opponents, rollout="random")
-    root = agent.search(game.sampler(DUEL.view(state, 0)), random.Random(1))
+    root = agent.search(DUEL.view(state, 0), random.Random(1))
     highest = max(state.hands[1], key=lambda c: c.rank)
     answers = [set(child.children) for child in root.children.values()]
     assert len(answers) == 3 and all(answers)
@@ -347,7 +356,7 @@ def test_the_tree_tries_only_the_games_candidate_actions():
     roots = {}
     for actions in ("all", "candidates"):
         agent = ISMCTSAgent(DUEL, iterations=30, seed=2, actions=actions)
-        roots[actions] = set(agent.search(DUEL.sampler(v), random.Random(4)).children)
+        roots[actions] = set(agent.search(v, random.Random(4)).children)
         choice = agent(v, DUEL.legal_actions(state))
         assert choice in (top if actions == "candidates" else DUEL.legal_actions(state))
     assert roots["candidates"] == top and len(roots["all"]) == 3 and CALLS["candidates"] > 0
@@ -355,31 +364,35 @@ def test_the_tree_tries_only_the_games_candidate_actions():
         ISMCTSAgent(PLAIN, actions="candidates")
 
 
-def test_the_outlook_reward_rates_a_hand_by_the_games_outlook():
+def test_the_chance_value_rates_a_hand_by_the_games_chance_of_winning():
     # Player 0 leads the duel's first trick holding the 6 (which wins it whatever player 1
     # answers) and the ace (which loses it).  Rewarded by the margin, the search leads
-    # the 6; by the game's outlook, which here rewards losing tricks, it leads the ace.
-    state = next(s for s in (DUEL.new_game(seed=k) for k in range(100))
+    # the 6; by the game's chance of winning, which here rewards losing tricks, the ace.
+    state = next(s for s in (CHANCY.new_game(seed=k) for k in range(100))
                  if {c.rank for c in s.hands[0]} >= {1, 6})  # fmt: skip
-    v = DUEL.view(state, 0)
-    legal = DUEL.legal_actions(state)
-    margin = ISMCTSAgent(DUEL, iterations=200, seed=5)
+    v = CHANCY.view(state, 0)
+    legal = CHANCY.legal_actions(state)
+    margin = ISMCTSAgent(CHANCY, iterations=200, seed=5)
     assert margin(v, legal).card.rank == 6 and "outlook" not in CALLS
-    agent = ISMCTSAgent(DUEL, iterations=200, seed=5, reward="outlook")
+    agent = ISMCTSAgent(CHANCY, iterations=200, seed=5, value="chance")
     assert agent(v, legal).card.rank == 1 and CALLS["outlook"] >= 200
-    # every reward in the tree is an outlook: the 6 always earns 0.1, the ace 0.9
-    root = agent.search(DUEL.sampler(v), random.Random(2))
+    # every reward in the tree is a chance of winning: the 6 always earns 0.1, the ace 0.9
+    root = agent.search(v, random.Random(2))
     means = {a.card.rank: ch.reward / ch.visits for a, ch in root.children.items()}
     assert means[6] == pytest.approx(0.1) and means[1] == pytest.approx(0.9) and len(means) == 3
-    led = DUEL.apply(state, Play(next(c for c in state.hands[0] if c.rank == 6)))
-    after = DUEL.apply(led, DUEL.legal_actions(led)[0])
-    assert after.scores == (1, 0) and agent._reward(after, state.scores) == outlook(after)
-    with pytest.raises(cardrules.CardRulesError, match="duel_plain has no outlook"):
-        ISMCTSAgent(PLAIN, reward="outlook")
+    led = CHANCY.apply(state, Play(next(c for c in state.hands[0] if c.rank == 6)))
+    after = CHANCY.apply(led, CHANCY.legal_actions(led)[0])
+    assert after.scores == (1, 0) and agent.parts.value(after, state.scores) == outlook(after)
+    # the option's older name
+    assert ISMCTSAgent(CHANCY, reward="outlook").config.value == "chance"
+    with pytest.raises(cardrules.CardRulesError, match="duel_plain has no evaluation of each player's chance"):
+        ISMCTSAgent(PLAIN, value="chance")
+    with pytest.raises(cardrules.CardRulesError, match="duel has no evaluation of each player's chance"):
+        ISMCTSAgent(DUEL, value="chance")  # its evaluation is in points
     with pytest.raises(cardrules.CardRulesError, match="use one of them"):
-        ISMCTSAgent(DUEL, reward="outlook", cutoff=0)
-    with pytest.raises(cardrules.CardRulesError, match="reward must be"):
-        ISMCTSAgent(DUEL, reward="points")
+        ISMCTSAgent(CHANCY, value="chance", cutoff=0)
+    with pytest.raises(cardrules.CardRulesError, match="value must be one of"):
+        ISMCTSAgent(CHANCY, value="points")
 
 
 def test_the_search_uses_the_games_greedy_agent_for_rollouts_and_prior():
@@ -387,22 +400,23 @@ def test_the_search_uses_the_games_greedy_agent_for_rollouts_and_prior():
     state = PLAIN.new_game(seed="g")
     assert agent(PLAIN.view(state, 0), PLAIN.legal_actions(state)) in PLAIN.legal_actions(state)
     assert CALLS["greedy"] > 0 and "policy" not in CALLS
-    with pytest.raises(cardrules.CardRulesError, match="no rollout policy"):
+    with pytest.raises(cardrules.CardRulesError, match="duel_plain has no policy"):
         ISMCTSAgent(PLAIN, rollout="policy")
-    with pytest.raises(cardrules.CardRulesError, match="no opponent model"):
-        ISMCTSAgent("duel_plain", belief="policy")
+    with pytest.raises(cardrules.CardRulesError, match="duel_plain has no likelihood"):
+        ISMCTSAgent("duel_plain", belief="likelihood")
 
 
-def test_the_reward_scale_and_standing_shape_the_rewards():
-    agent = ISMCTSAgent("duel", iterations=1)
-    state = DUEL.new_game(seed="r")
-    assert agent._reward(state, state.scores) == [0.5, 0.5]  # equal standing: 3 cards each
-    after = DUEL.apply(state, DUEL.legal_actions(state)[0])  # player 0 holds one card fewer
-    rewards = agent._reward(after, after.scores)
-    assert CALLS["standing"] == 2 and rewards[1] > 0.5 > rewards[0]
+def test_the_reward_scale_and_the_evaluation_shape_the_rewards():
     import math
 
-    assert rewards[1] == pytest.approx(0.5 + 0.5 * math.tanh(1 / 2.0))  # margin 1 at scale 2
+    agent = ISMCTSAgent("duel", iterations=1)
+    state = DUEL.new_game(seed="r")
+    after = DUEL.apply(state, DUEL.legal_actions(state)[0])  # player 0 has played a card
+    rewards = agent.parts.value(after, after.scores)  # no score changed: the evaluation rates it
+    ranks = [sum(c.rank for c in h) for h in after.hands]  # the duel's evaluation, by hand
+    assert CALLS["evaluate"] == 1
+    assert rewards[0] == pytest.approx(0.5 + 0.5 * math.tanh((ranks[0] - ranks[1]) / 2.0))  # scale 2
+    assert rewards[0] + rewards[1] == pytest.approx(1.0)
 
 
 class ShuffledExecutor:
@@ -540,7 +554,7 @@ def test_the_load_option_is_documented(capsys):
 # -- no tool reaches a game by name -------------------------------------------------------
 
 #: The modules that must reach a game only through its GameDef.
-TOOLS = sorted([SRC / "agents.py", SRC / "search.py", SRC / "simulation.py", SRC / "_seeded.py",
+TOOLS = sorted([SRC / "agents.py", *(SRC / "search").glob("*.py"), SRC / "simulation.py", SRC / "_seeded.py",
                 SRC / "sampling.py", SRC / "encoding.py", *(SRC / "cli").glob("*.py"),
                 *(SRC / "integrations").glob("*.py")])  # fmt: skip
 

@@ -37,6 +37,7 @@ from cardrules import (
     standard_deck,
 )
 from cardrules.encoding import FlatEncoding
+from cardrules.search import SearchConfig
 from cardrules.tricks import compile_tables
 
 TABLE = compile_tables("""
@@ -295,6 +296,6 @@ GAME: GameDef[State, Rules] = register_game(GameDef(
     render=render, title="Knockout whist", scoring="trick",
     notation="  a card to play: 7H (ranks A 2..10 J Q K; suits S H D C)",
     sampler=sampler, greedy_agent=GreedyAgent, encoding=KnockoutEncoding,
-    search=SearchHooks(settings={"iterations": 200, "prior": "greedy"}, reward_scale=2.0),
+    search=SearchHooks(config=SearchConfig(iterations=200, prior="greedy"), reward_scale=2.0),
     module=__name__,
 ))  # fmt: skip

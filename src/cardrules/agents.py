@@ -26,11 +26,12 @@ from typing import Any, Final
 from ._seeded import SeededAgent
 from .errors import CardRulesError
 from .protocol import GAMES, Agent, GameDef
-from .search import ISMCTSAgent
+from .search import ISMCTSAgent, SearchConfig
 
 __all__ = [
     "AGENTS",
     "AGENT_KINDS",
+    "SEARCH_CONFIGS",
     "SEARCH_SETTINGS",
     "Agent",
     "RandomAgent",
@@ -75,35 +76,57 @@ def greedy_agent(game: str | GameDef[Any, Any], seed: object = None) -> Agent:
     return g.greedy_agent(seed)
 
 
-def _search_settings(game: GameDef[Any, Any]) -> Mapping[str, Any] | None:
-    return None if game.search is None else game.search.settings
+def _search_config(game: GameDef[Any, Any]) -> SearchConfig | None:
+    return None if game.search is None else game.search.config
 
 
-class _SearchSettings(Mapping[str, Mapping[str, Any]]):
-    """The type of :data:`SEARCH_SETTINGS`: a read-only view of the registered games'
-    :class:`~cardrules.SearchHooks` ``settings``."""
+class _SearchConfigs(Mapping[str, SearchConfig]):
+    """The type of :data:`SEARCH_CONFIGS`: a read-only view of the registered games'
+    :class:`~cardrules.SearchHooks` ``config``."""
 
-    def __getitem__(self, name: str) -> Mapping[str, Any]:
-        settings = _search_settings(GAMES[name]) if name in GAMES else None
-        if settings is None:
+    def __getitem__(self, name: str) -> SearchConfig:
+        config = _search_config(GAMES[name]) if name in GAMES else None
+        if config is None:
             raise KeyError(name)
-        return MappingProxyType(dict(settings))
+        return config
 
     def __iter__(self) -> Iterator[str]:
-        return (name for name in GAMES if _search_settings(GAMES[name]) is not None)
+        return (name for name in GAMES if _search_config(GAMES[name]) is not None)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
 
     def __repr__(self) -> str:
-        return f"SEARCH_SETTINGS({ {name: dict(settings) for name, settings in self.items()}!r})"
+        return f"SEARCH_CONFIGS({dict(self.items())!r})"
 
 
 #: The games whose strongest agent is the search agent (:class:`cardrules.search.ISMCTSAgent`),
-#: with its settings there (iterations chosen to stay near 100 ms a move on a 2-core
-#: machine): ``SEARCH_SETTINGS["aegis"]["iterations"]``.  A read-only view of each
-#: registered game's :class:`~cardrules.SearchHooks` ``settings`` (a game registered
-#: later shows here too); a game changes them there, in its :class:`~cardrules.GameDef`.
+#: with its configuration (:class:`~cardrules.search.SearchConfig`; iterations chosen to
+#: stay near 100 ms a move on a 2-core machine): ``SEARCH_CONFIGS["aegis"].iterations``.
+#: A read-only view of each registered game's :class:`~cardrules.SearchHooks` ``config``
+#: (a game registered later shows here too); a game declares it in its
+#: :class:`~cardrules.GameDef`.
+SEARCH_CONFIGS: Final[Mapping[str, SearchConfig]] = _SearchConfigs()
+
+
+class _SearchSettings(Mapping[str, Mapping[str, Any]]):
+    """The type of :data:`SEARCH_SETTINGS`."""
+
+    def __getitem__(self, name: str) -> Mapping[str, Any]:
+        return MappingProxyType(SEARCH_CONFIGS[name].changes())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SEARCH_CONFIGS)
+
+    def __len__(self) -> int:
+        return len(SEARCH_CONFIGS)
+
+    def __repr__(self) -> str:
+        return f"SEARCH_SETTINGS({ {name: dict(settings) for name, settings in self.items()}!r})"
+
+
+#: :data:`SEARCH_CONFIGS` as the options that differ from the defaults, read-only dicts
+#: (``SEARCH_SETTINGS["haggis"]["cutoff"]``).
 SEARCH_SETTINGS: Final[Mapping[str, Mapping[str, Any]]] = _SearchSettings()
 
 
@@ -116,15 +139,15 @@ def strong_agent(
 ) -> Agent:
     """The strongest documented agent of a game.
 
-    A game whose :class:`~cardrules.SearchHooks` give ``settings`` (Aegis, Gunsore and
+    A game whose :class:`~cardrules.SearchHooks` give a ``config`` (Aegis, Gunsore and
     Haggis): :class:`cardrules.search.ISMCTSAgent` (information-set Monte Carlo tree
-    search) with those settings (:data:`SEARCH_SETTINGS`), its budget replaced by
-    ``iterations`` per decision or ``time_per_move`` seconds when given.  A game whose
-    hooks give a ``strong`` maker: that agent (New Eleusis: the scientist at the table,
-    :class:`cardrules.eleusis.TableScientist`; a search would need the secret
-    rule the scientists are looking for), ``time_per_move`` its budget when given.  Any
-    other game: its greedy agent; :class:`~cardrules.CardRulesError` for a game without
-    one.
+    search) with that :class:`~cardrules.search.SearchConfig` (:data:`SEARCH_CONFIGS`),
+    its budget replaced by ``iterations`` per decision or ``time_per_move`` seconds when
+    given.  A game whose hooks give a ``strong`` maker: that agent (New Eleusis: the
+    scientist at the table, :class:`cardrules.eleusis.TableScientist`; a search would
+    need the secret rule the scientists are looking for), ``time_per_move`` its budget
+    when given.  Any other game: its greedy agent; :class:`~cardrules.CardRulesError`
+    for a game without one.
     """
     g = _game(game)
     if g.search is not None and g.search.strong is not None:
@@ -134,13 +157,14 @@ def strong_agent(
             else g.search.strong(seed, time_per_move=time_per_move)
         )
         return made
-    found = _search_settings(g)
-    if found is None:
+    config = _search_config(g)
+    if config is None:
         return greedy_agent(g, seed)
-    settings = dict(found)
+    if not isinstance(config, SearchConfig):  # a GameDef written by hand: a plain dict, say
+        raise CardRulesError(f"{g.name}'s SearchHooks.config must be a SearchConfig, not {config!r}")
     if iterations is not None or time_per_move is not None:
-        settings.update(iterations=iterations, time_per_move=time_per_move)
-    return ISMCTSAgent(g, seed=seed, **settings)
+        config = config.replace(iterations=iterations, time_per_move=time_per_move)
+    return ISMCTSAgent(g, config, seed=seed)
 
 
 def random_agent(game: str | GameDef[Any, Any], seed: object = None) -> Agent:

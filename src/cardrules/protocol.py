@@ -39,7 +39,7 @@ import random
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
 import attrs
 
@@ -50,6 +50,10 @@ from ._shuffling import seeded_order
 from .cards import Card, canonical
 from .codec import typed_copy
 from .errors import CardRulesError, IllegalActionError, UnknownGameError
+
+if TYPE_CHECKING:  # the types of the search's hooks (modules that import nothing of this one)
+    from .search.config import SearchConfig
+    from .search.hooks import Candidates, Evaluation, Likelihood, Policy
 
 __all__ = [
     "CHANCE",
@@ -126,44 +130,36 @@ R = TypeVar("R")
 @attrs.frozen(kw_only=True)
 class SearchHooks:
     """What a search agent (:class:`cardrules.search.ISMCTSAgent`) may use of a game
-    beyond its rules; every field is optional.
+    beyond its rules: the components the game offers, each optional and each usable by
+    any configuration that asks for it (their types are in :mod:`cardrules.search.hooks`).
 
-    ``settings``
-        the :class:`~cardrules.search.ISMCTSAgent` options of the game's strongest
-        agent (``{"iterations": 500, "prior": "greedy"}``...), which
-        :func:`cardrules.agents.strong_agent` uses; ``None`` when the game's greedy agent
-        is its strongest (New Eleusis: a search would need the secret rule);
+    ``config``
+        the game's strongest search agent, a :class:`~cardrules.search.SearchConfig`,
+        which :func:`cardrules.agents.strong_agent` makes; ``None`` when the game's
+        strongest agent is not the search;
     ``reward_scale``
         the points of a typical hand: a rollout that ends a hand is rewarded
-        ``tanh(gain / reward_scale)`` around one half;
-    ``rollout_policy(state, rng) -> action``
-        a cheap policy for ``rollout="policy"`` (and the model of the other players in
-        the tree for ``opponents="policy"``), given the whole (sampled) state;
+        ``tanh(margin / reward_scale)`` around one half;
+    ``policy(state, rng) -> action``
+        a quick choice for the player to act, given the whole (sampled) state: rollouts
+        (``rollout="policy"``) and the model of the other players in the tree
+        (``opponents="policy"``) use it (Aegis, Gunsore);
     ``likelihood(view, rules) -> weight(state) | None``
-        for ``belief="policy"``: how likely a sampled state makes what the opponent
-        did, as seen in ``view`` (a number in ``(0, 1]``), or ``None`` where the view
-        shows nothing to weigh;
-    ``standing(state) -> list[float]``
-        at the end of a rollout where no score changed, each player's standing (higher
-        is better), rewarded like score gains (New Eleusis: fewer cards in hand);
-    ``evaluate(state) -> list[float]``
-        for the search's ``cutoff`` option: each player's expected points of the hand
-        being played in a whole (sampled) state, what it has won so far included,
-        rewarded like score gains (Haggis: a linear model fitted to greedy games,
-        :mod:`cardrules.haggis.evaluation`);
+        for ``belief="likelihood"``: how likely a sampled state makes what the other
+        players did, as seen in ``view`` (a number in ``[0, 1]``), or ``None`` where the
+        view shows nothing to weigh (Aegis: the opponent's exchanges and bid);
     ``candidates(state, legal) -> actions``
-        for the search's ``actions="candidates"`` option: the actions of ``legal`` (the
-        legal actions of the player to act in ``state``) that the tree tries, in their
-        order; never empty.  An *action abstraction*: where a player has many actions
-        that differ little, the search spends its iterations on a few representative
-        ones (Aegis: of the 32 exchanges of a five-card hand, the six that discard the
-        weakest ``k`` cards, ``k`` from 0 to 5).
-    ``outlook(state) -> list[float]``
-        for the search's ``reward="outlook"`` option: each player's chance of winning
-        the game from ``state``, a state between two hands (seasons) whose scores have
-        just changed.  The search then rewards a hand by what it does to the chance of
-        winning the game, not by its points (Gunsore: a lead of 20 points matters more
-        with few cards left in the stock than with many).
+        for ``actions="candidates"``: the actions of ``legal`` (the legal actions of the
+        player to act in ``state``) that the tree tries, in their order; never empty.  An
+        *action abstraction*: where a player has many actions that differ little, the
+        search spends its iterations on a few representative ones (Aegis: of the 32
+        exchanges of a five-card hand, the six that discard the weakest ``k`` cards);
+    ``evaluation``
+        the value of an unfinished state, a :class:`~cardrules.search.Evaluation`: in
+        points (each player's expected points of the hand, or a standing rated like
+        points: Haggis's fitted model, New Eleusis's hand sizes), used where a rollout
+        stops with no score changed; or as each player's chance of winning the game
+        (Gunsore), used by ``value="chance"``;
     ``strong(seed, time_per_move=None) -> agent``
         the game's strongest agent when it is not the search agent (New Eleusis: the
         scientist at the table, :class:`cardrules.eleusis.TableScientist`), which
@@ -171,14 +167,12 @@ class SearchHooks:
         seconds when given).
     """
 
-    settings: Mapping[str, Any] | None = None
+    config: SearchConfig | None = None
     reward_scale: float = 10.0
-    rollout_policy: Callable[[Any, random.Random], Any] | None = None
-    likelihood: Callable[[Any, Any], Callable[[Any], float] | None] | None = None
-    standing: Callable[[Any], list[float]] | None = None
-    evaluate: Callable[[Any], list[float]] | None = None
-    candidates: Callable[[Any, tuple[Any, ...]], tuple[Any, ...]] | None = None
-    outlook: Callable[[Any], list[float]] | None = None
+    policy: Policy | None = None
+    likelihood: Likelihood | None = None
+    candidates: Candidates | None = None
+    evaluation: Evaluation | None = None
     strong: Callable[..., Any] | None = None
 
 

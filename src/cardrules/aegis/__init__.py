@@ -30,7 +30,7 @@ from typing import Any, Final
 from ..cards import Card
 from ..protocol import GameDef, SearchHooks, register_game
 from . import layout as _layout
-from .agent import GreedyAgent, _candidates, _likelihood, _rollout_policy
+from .agent import STRONG_CONFIG, GreedyAgent, _candidates, _likelihood, _rollout_policy
 from .encoding import AegisEncoding
 from .rules import HAND_SIZE as HAND_SIZE
 from .rules import MAX_EXCHANGES as MAX_EXCHANGES
@@ -207,15 +207,9 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     greedy_agent=GreedyAgent,
     encoding=AegisEncoding,
     search=SearchHooks(
-        settings={
-            "iterations": 650,
-            "rollout": "policy",
-            "belief": "policy",
-            "opponents": "policy",
-            "actions": "candidates",
-        },
+        config=STRONG_CONFIG,
         reward_scale=3.0,
-        rollout_policy=_rollout_policy,
+        policy=_rollout_policy,
         likelihood=_likelihood,
         candidates=_candidates,
     ),

@@ -21,7 +21,7 @@ from ..errors import CardRulesError
 from ._loading import LoadAction
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ("demo", "games", "simulate", "tournament", "rule", "table", "play", "science", "serve")
+COMMANDS = ("demo", "games", "simulate", "tournament", "rule", "table", "play", "science", "serve", "analyse")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -170,7 +170,7 @@ def _agent(game: str, opponents: str, seed: str, budget: dict[str, Any]) -> Agen
 def _has_strong_agent(game: GameDef[Any, Any]) -> bool:
     hooks = game.search
     return game.greedy_agent is not None or (
-        hooks is not None and (hooks.settings is not None or hooks.strong is not None)
+        hooks is not None and (hooks.config is not None or hooks.strong is not None)
     )
 
 

@@ -36,6 +36,7 @@ from ..lang.rules import Rule, compile_rule, compile_rules
 from ..lang.tools import acceptance
 from ..lang.vocabulary import Vocabulary
 from ..protocol import GameDef, SearchHooks, register_game
+from ..search.hooks import Evaluation
 from . import agent as _agent
 from . import layout as _layout
 from . import rules as _rules
@@ -236,7 +237,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     sampler=_sampler,
     greedy_agent=GreedyAgent,
     encoding=EleusisEncoding,
-    search=SearchHooks(reward_scale=4.0, standing=_standing, strong=TableScientist),
+    search=SearchHooks(reward_scale=4.0, evaluation=Evaluation(_standing), strong=TableScientist),
     rule_chooser=_chosen_text,
     table_layout=_layout.table_layout,
     module=__name__,

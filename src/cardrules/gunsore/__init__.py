@@ -39,11 +39,12 @@ from ..cards import Card as Card
 from ..protocol import CHANCE as CHANCE
 from ..protocol import GameDef, SearchHooks, register_game
 from ..protocol import Shuffle as Shuffle
+from ..search.hooks import Evaluation
 from ..tricks import TrickTable as TrickTable
 from . import layout as _layout
 from . import rules as _rules
 from . import text as _text
-from .agent import GreedyAgent, outlook
+from .agent import STRONG_CONFIG, GreedyAgent, outlook
 from .encoding import GunsoreEncoding
 from .policy import rollout_policy
 from .rules import (
@@ -229,12 +230,10 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     greedy_agent=GreedyAgent,
     encoding=GunsoreEncoding,
     search=SearchHooks(
-        settings={
-            "iterations": 500, "prior": "greedy", "widening": 1.0, "reward": "outlook", "opponents": "policy",
-        },
+        config=STRONG_CONFIG,
         reward_scale=60.0,
-        outlook=outlook,
-        rollout_policy=rollout_policy,
+        evaluation=Evaluation(outlook, "chance"),
+        policy=rollout_policy,
     ),
     table_layout=_layout.table_layout,
     module=__name__,

@@ -8,7 +8,7 @@ likelihood, to the choices the search agent made in games against itself
 what the player to act sees (its hand, the pools, the table, the season, the stock's
 size), so the model is one a player could hold of another.
 
-The search uses it as Gunsore's ``rollout_policy`` hook (:class:`~cardrules.SearchHooks`):
+The search uses it as Gunsore's ``policy`` hook (:class:`~cardrules.SearchHooks`):
 with ``opponents="policy"`` (:class:`~cardrules.search.ISMCTSAgent`), the other player's
 moves in the tree are drawn from it, with the cards that player holds in the sampled
 deal, instead of being chosen by UCB over every deal at once.

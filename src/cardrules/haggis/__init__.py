@@ -32,8 +32,9 @@ from typing import Literal as Literal  # read here: Combo's annotations (its __m
 
 from ..cards import Card
 from ..protocol import GameDef, SearchHooks, register_game
+from ..search.hooks import Evaluation
 from . import layout as _layout
-from .agent import GreedyAgent
+from .agent import STRONG_CONFIG, GreedyAgent
 from .combos import FACES as FACES
 from .combos import Combo, Play, beats, card_points, combinations, deck, declarations
 from .combos import J as J
@@ -193,11 +194,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     sampler=_sampler,
     greedy_agent=GreedyAgent,
     encoding=HaggisEncoding,
-    search=SearchHooks(
-        settings={"iterations": 150, "prior": "greedy", "widening": 1.0, "cutoff": 0},
-        reward_scale=40.0,
-        evaluate=_evaluate,
-    ),
+    search=SearchHooks(config=STRONG_CONFIG, reward_scale=40.0, evaluation=Evaluation(_evaluate)),
     table_layout=_layout.table_layout,
     action_group=_layout.action_group,
     module=__name__,

@@ -60,7 +60,7 @@ MAX_MESSAGE: Final = 16 * 1024
 #: the most tables ``GET /tables`` lists (the newest)
 MAX_LISTED: Final = 50
 #: the fields of ``POST /tables`` that say how a table is run (:class:`TableSettings`)
-TABLE_FIELDS: Final = ("spectators", "listed", "clock", "on_timeout", "autoplay")
+TABLE_FIELDS: Final = ("spectators", "listed", "clock", "on_timeout", "autoplay", "hints")
 #: the page's files (HTML, JavaScript, CSS), shipped in the package
 STATIC: Final = Path(__file__).parent / "static"
 
@@ -814,14 +814,18 @@ async def _handle(socket: WebSocket, server: Server, table: GameTable, seat: int
     try:
         if kind == "state":
             await socket.send_text(table.message_text(seat))
-        elif kind in ("act", "rule") and seat is None:
+        elif kind in ("act", "rule", "hint") and seat is None:
             await _error(socket, "a spectator watches: it cannot act")
+        elif kind == "hint" and seat is not None:
+            # the search thinks for a while: off the event loop
+            hint = await anyio.to_thread.run_sync(table.hint, seat)
+            await socket.send_text(to_text(hint))
         elif kind == "act" and seat is not None:
             await server.act(table, seat, msg.get("action"), msg.get("step"))
         elif kind == "rule" and seat is not None:
             await server.write_rule(table, seat, msg.get("text"))
         else:
-            await _error(socket, f"no message of type {kind[:40]!r} (types: act, rule, state)")
+            await _error(socket, f"no message of type {kind[:40]!r} (types: act, rule, state, hint)")
     except CardRulesError as exc:
         await _error(socket, str(exc))
     except Exception as exc:

@@ -205,6 +205,7 @@ class Store:
                 "clock": table.settings.clock,
                 "on_timeout": table.settings.on_timeout,
                 "autoplay": table.settings.autoplay,
+                "hints": table.settings.hints,
                 "deadline": table.deadline,
                 "forfeit": table.forfeit,
                 "taken": sorted(table.taken),

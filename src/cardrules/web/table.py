@@ -27,6 +27,7 @@ from ..agents import AGENT_KINDS, AGENTS, make_agent
 from ..codec import encode_value
 from ..errors import CardRulesError
 from ..protocol import GAMES, GameDef, Shuffle
+from ..search import analyse
 from .options import check_options
 
 __all__ = [
@@ -100,19 +101,22 @@ class TableSettings:
     clock runs out does, ``"move"`` (the game's greedy move is played for it) or
     ``"forfeit"`` (the table ends, that seat having forfeited); ``autoplay``: the
     computer seats play on when no person is connected (within the server's budget of
-    such tables), instead of waiting for one."""
+    such tables), instead of waiting for one; ``hints``: a seat to act may ask for a
+    hint (``{"type": "hint"}``), the search's analysis of its view
+    (:meth:`GameTable.hint`)."""
 
     spectators: bool = True
     listed: bool = False
     clock: int | None = None
     on_timeout: str = "move"
     autoplay: bool = False
+    hints: bool = False
 
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> TableSettings:
         """The settings named in ``data`` (a new table's request, or a stored table's
         settings), checked; the others are the defaults."""
-        for name in ("spectators", "listed", "autoplay"):
+        for name in ("spectators", "listed", "autoplay", "hints"):
             if name in data and not isinstance(data[name], bool):
                 raise TableError(f"{name} is true or false, not {data[name]!r}")
         clock = data.get("clock")
@@ -131,6 +135,7 @@ class TableSettings:
             clock=clock,
             on_timeout=on_timeout,
             autoplay=data.get("autoplay", False),
+            hints=data.get("hints", False),
         )
 
 
@@ -524,6 +529,27 @@ class GameTable:
         agent = make_agent(self.seats[p], self.game.name, f"{self.seed}:{p}:{len(st.history)}")
         return agent(self.game.view(st, p), self.game.legal_actions(st))
 
+    def hint(self, seat: int) -> dict[str, Any]:
+        """The hint message of ``seat``, the seat to act on a table that gives hints:
+        the search's analysis of that seat's view (:func:`cardrules.search.analyse` with the
+        game's strongest configuration and its budget, about 100 ms, seeded by the
+        table's seed, the seat and the number of actions so far), each legal action
+        with its estimated value, visits and interval, the search's choice first.  Made
+        from the seat's view alone, so it tells nothing the seat may not know (this takes
+        a while: call it off the event loop)."""
+        if not self.settings.hints:
+            raise TableError("this table gives no hints")
+        st = self.state
+        if st is None or st.is_over or self.to_act != seat:
+            raise TableError("a hint is for the seat to act: it is not your turn")
+        hooks = self.game.search
+        if hooks is None or hooks.config is None:
+            raise TableError(f"{self.game.title or self.game.name} has no search to give hints")
+        view, legal = self.game.view(st, seat), self.game.legal_actions(st)
+        seed = f"{self.seed}:{seat}:{len(st.history)}:hint"
+        found = analyse(self.game, view, legal, config=hooks.config, seed=seed, rules=st.rules)
+        return {"type": "hint", "step": self.step, "analysis": found.to_json()}
+
     def after(self, action: Any) -> Any:
         """The state after ``action`` (the table is not changed: see :meth:`commit`)."""
         if self.state is None:
@@ -594,6 +620,7 @@ class GameTable:
             "spectator": seat is None,
             "seats": seats,
             "notation": g.notation or "",
+            "hints": self.settings.hints and seat is not None,
         }
         st = self.state
         if st is None:

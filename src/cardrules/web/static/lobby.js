@@ -157,6 +157,7 @@ async function create(event) {
   // only what differs from the server's defaults is sent
   if (!$("spectators").checked) body.spectators = false;
   if ($("listed").checked) body.listed = true;
+  if ($("hints").checked) body.hints = true;
   if ($("clock").value) body.clock = Number($("clock").value);
   if ($("clock").value && $("on-timeout").value !== "move") body.on_timeout = $("on-timeout").value;
   const response = await fetch("/tables", {

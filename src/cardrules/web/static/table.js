@@ -31,6 +31,7 @@ function connect() {
     const msg = JSON.parse(event.data);
     if (msg.type === "error") { showError(msg.message); return; }
     if (msg.type === "state") { showError(""); draw(msg); }
+    if (msg.type === "hint") drawHint(msg);
   };
   socket.onclose = (event) => {
     if (event.code === 4403) {
@@ -92,6 +93,10 @@ function draw(msg) {
     : msg.status === "rule" ? (!spectator && msg.god === msg.seat ? "write the rule" : "waiting for the rule")
     : turn ? "your turn" : `${seatName(msg, msg.to_act) || "…"} to act`;
   noteRecent(previous, msg);
+  // a hint button where the table gives hints and it is this seat's turn; an old hint goes
+  $("advice-ask").hidden = !(msg.hints && turn);
+  $("advice-ask").disabled = false;
+  if (!previous || previous.step !== msg.step) $("advice").hidden = true;
   drawPlayers(msg);
   $("god").hidden = !(msg.status === "rule" && !spectator && msg.god === msg.seat);
   drawTable(msg);
@@ -477,3 +482,24 @@ if (!token && !watching) {
 } else {
   connect();
 }
+
+// the search's analysis of this seat's view: each action's value, interval and visits
+function drawHint(msg) {
+  $("advice-ask").disabled = false;
+  if (!last || msg.step !== last.step) return;  // the table moved on meanwhile
+  const lines = $("advice-lines");
+  lines.textContent = "";
+  for (const a of msg.analysis.actions) {
+    const li = document.createElement("li");
+    const value = a.value === null ? "not tried" : `value ${a.value.toFixed(2)} `
+      + `[${a.interval[0].toFixed(2)}, ${a.interval[1].toFixed(2)}]`;
+    li.textContent = `${a.text}: ${value}, ${a.visits} visits`;
+    lines.appendChild(li);
+  }
+  $("advice").hidden = false;
+}
+
+$("advice-ask").addEventListener("click", () => {
+  $("advice-ask").disabled = true;
+  send({ type: "hint" });
+});

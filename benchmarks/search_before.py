@@ -1,4 +1,8 @@
-"""Search agents: information-set Monte Carlo tree search over the game protocol.
+"""The search agent as it was before the search was split into components (kept only to check
+that the component search makes the same decisions and takes the same time:
+``benchmarks/search_parity.py``).
+
+Information-set Monte Carlo tree search over the game protocol.
 
 :class:`ISMCTSAgent` is the *single-observer* ISMCTS of Cowling, Powley and Whitehouse
 (2012, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2)).  It plays every game
@@ -62,9 +66,9 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from ._seeded import SeededAgent
-from .errors import CardRulesError
-from .protocol import CHANCE, GAMES, GameDef, SearchHooks, Shuffle
+from cardrules._seeded import SeededAgent
+from cardrules.errors import CardRulesError
+from cardrules.protocol import CHANCE, GAMES, GameDef, SearchHooks, Shuffle
 
 __all__ = [
     "FIND_BUDGET",
@@ -81,8 +85,25 @@ __all__ = [
 _NO_HOOKS: Final = SearchHooks()
 
 
-def _hooks(game: GameDef[Any, Any]) -> SearchHooks:
-    return game.search if game.search is not None else _NO_HOOKS
+class _OldHooks:
+    """The hooks under the names this module read before they became components: one
+    ``evaluation`` in place of ``standing`` (New Eleusis), ``evaluate`` (Haggis) and
+    ``outlook`` (Gunsore), ``policy`` in place of ``rollout_policy``."""
+
+    def __init__(self, game: GameDef[Any, Any], hooks: SearchHooks) -> None:
+        e = hooks.evaluation
+        points = e if e is not None and e.measure == "points" else None
+        self.reward_scale = hooks.reward_scale
+        self.rollout_policy = hooks.policy
+        self.likelihood = hooks.likelihood
+        self.candidates = hooks.candidates
+        self.standing = points if game.name == "eleusis" else None
+        self.evaluate = points if game.name != "eleusis" else None
+        self.outlook = e if e is not None and e.measure == "chance" else None
+
+
+def _hooks(game: GameDef[Any, Any]) -> Any:
+    return _OldHooks(game, game.search if game.search is not None else _NO_HOOKS)
 
 
 class _RewardScale(Mapping[str, float]):
