@@ -693,3 +693,49 @@ def test_a_forfeit_clock_ends_the_game_in_words_in_the_page(server, browser, sho
         assert page.errors == []
     finally:
         page.close()
+
+
+def test_the_page_reconnects_by_itself_after_the_server_restarts(browser, tmp_path):
+    """A person three moves into a Haggis game; the server is SIGKILLed and started
+    again on the same database and port: the page reconnects by itself, shows the same
+    step, hand and history, and the person plays on through its buttons.  The one
+    console error allowed is the browser's own line for a connection refused while
+    the server is down."""
+    server = ServeProcess(tmp_path / "restart.db")
+    server.start()
+    page: Page | None = None
+    try:
+        made = create(server, "haggis", ["human", "greedy"])
+        page = Page(browser, link(server, made))
+        p = page.page
+        rng = random.Random(3)
+        for _ in range(3):
+            assert page.wait_turn() == "turn"
+            page.any_action(rng)
+        assert page.wait_turn() == "turn"
+
+        def seen() -> dict[str, Any]:
+            return {
+                "step": page.step(),
+                "hand": page.hand(),
+                "history": p.eval_on_selector_all("#history li", "ls => ls.map(l => l.textContent)"),
+                "actions": p.eval_on_selector_all("#actions button", "bs => bs.map(b => b.textContent)"),
+                "players": p.locator("#players").inner_text(),
+            }
+
+        before = seen()
+        server.kill()
+        p.wait_for_function("() => document.querySelector('#status').textContent === 'reconnecting…'")
+        server.start()
+        p.wait_for_function("() => document.querySelector('#status').textContent === 'your turn'")
+        assert seen() == before
+        page.press(p.locator("#actions button.action").first)
+        refused = re.compile(
+            rf"WebSocket connection to 'ws://127\.0\.0\.1:{server.port}/ws/{made['id']}' failed: "
+            r"Error in connection establishment: net::ERR_CONNECTION_REFUSED"
+        )
+        assert [e for e in page.errors if not refused.fullmatch(e)] == []
+    finally:
+        if page is not None:
+            page.close()
+        server.stop()
