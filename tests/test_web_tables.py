@@ -3,7 +3,9 @@ system's Chromium, as in test_web_browser.py): a whole game of each game played 
 the page's own controls against computer seats (Haggis with a bet and a bomb; New
 Eleusis with a string, a no-play and a prophet), the lobby's form and its list of open
 tables, a spectator's page, a game without a layout of its own and God's page (drawn
-from mocked sockets), and screenshots of every table at 1280 and 390 pixels wide.
+from mocked sockets), a clock running out (the seat's move made for it, a forfeit), the
+page reconnecting by itself after the server is killed and started again, and
+screenshots of every table at 1280 and 390 pixels wide.
 
 The screenshots go to ``$CARDRULES_SCREENSHOTS`` when it is set (the documentation's
 copies: ``CARDRULES_SCREENSHOTS=docs/_static/web pytest tests/test_web_tables.py``), else
