@@ -3,7 +3,9 @@ system's Chromium, as in test_web_browser.py): a whole game of each game played 
 the page's own controls against computer seats (Haggis with a bet and a bomb; New
 Eleusis with a string, a no-play and a prophet), the lobby's form and its list of open
 tables, a spectator's page, a game without a layout of its own and God's page (drawn
-from mocked sockets), and screenshots of every table at 1280 and 390 pixels wide.
+from mocked sockets), a clock running out (the seat's move made for it, a forfeit), the
+page reconnecting by itself after the server is killed and started again, and
+screenshots of every table at 1280 and 390 pixels wide.
 
 The screenshots go to ``$CARDRULES_SCREENSHOTS`` when it is set (the documentation's
 copies: ``CARDRULES_SCREENSHOTS=docs/_static/web pytest tests/test_web_tables.py``), else
@@ -622,3 +624,120 @@ def test_the_lobby_lists_open_tables_and_takes_a_free_seat(server, browser):
         assert errors == []
     finally:
         context.close()
+
+
+# -- a clock that runs out, a server that restarts -------------------------------------------------
+
+#: every text the header's clock shows, with the step it shows it at ("you have 0:01@4")
+CLOCK_LOG = """() => {
+  window.clockTexts = [];
+  setInterval(() => {
+    const c = document.getElementById('clock');
+    const t = c && !c.hidden ? `${c.textContent}@${document.body.dataset.step}` : null;
+    if (t && window.clockTexts[window.clockTexts.length - 1] !== t) window.clockTexts.push(t);
+  }, 50);
+}"""
+
+
+def _cards_played(line: str) -> list[str]:
+    """The cards a Haggis history line names after its colon (none for a pass)."""
+    return line.split(": ", 1)[1].split() if ": " in line else []
+
+
+def test_a_clock_that_runs_out_plays_the_seat_s_move_in_the_page(server, browser):
+    """A Haggis table with a 2-second clock: the person plays once through the page, then
+    does nothing on the next turn; the clock counts down to 0:00, and the move played for
+    the seat shows in the history (its cards gone from the hand); the page plays on."""
+    made = create(server, "haggis", ["human", "greedy"], clock=2, on_timeout="move")
+    page = Page(browser, link(server, made))
+    p = page.page
+    try:
+        # the first turn's clock started with the table: it is played at once, so the
+        # turn watched below has a whole clock on a page already drawn
+        assert page.wait_turn() == "turn"
+        page.press(p.locator("#actions button.action").first)
+        assert page.wait_turn() == "turn"
+        step, hand = page.step(), page.hand()
+        p.evaluate(CLOCK_LOG)
+        assert re.fullmatch(r"you have 0:0[01]", p.locator("#clock").inner_text())
+        p.wait_for_function(f"() => Number(document.body.dataset.step) > {step}", timeout=5_000)
+        shown = [t for t in p.evaluate("window.clockTexts") if t.endswith(f"@{step}")]
+        assert shown == [f"you have 0:01@{step}", f"you have 0:00@{step}"], shown  # counting down
+        # the seat's own line: its move, made for it (Haggis: player 0's line at that step)
+        history = p.eval_on_selector_all("#history li", "ls => ls.map(l => l.textContent)")
+        line = next(x for x in reversed(history) if x.startswith("player 0 "))
+        played = _cards_played(line)
+        assert "pass" in line or played, line
+        gone = sorted(set(hand) - set(page.hand()))
+        assert gone == sorted(played), (line, hand, page.hand())
+        # still usable: the person's next move through the buttons (or the game is over)
+        if page.wait_turn() == "turn":
+            page.press(p.locator("#actions button.action").first)
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_a_forfeit_clock_ends_the_game_in_words_in_the_page(server, browser, shots):
+    """A Haggis table whose person lets the 1-second clock run out on a ``"forfeit"``
+    table: the page shows the game over, and says who forfeited and why."""
+    made = create(server, "haggis", ["human", "random"], clock=1, on_timeout="forfeit")
+    page = Page(browser, link(server, made))
+    p = page.page
+    try:
+        p.wait_for_selector("#end:not([hidden])", timeout=5_000)  # the person does nothing
+        assert p.locator("#status").inner_text() == "game over"
+        assert p.locator("#end-title").inner_text() == "Game over: you forfeited"
+        lines = p.eval_on_selector_all("#end-lines li", "ls => ls.map(l => l.textContent)")
+        assert lines == ["the clock ran out on your move", "player 1 wins"]
+        assert p.locator("#actions button").count() == 0 and p.locator("#clock").is_hidden()
+        page.shot(shots, "haggis-forfeit")
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_the_page_reconnects_by_itself_after_the_server_restarts(browser, tmp_path):
+    """A person three moves into a Haggis game; the server is SIGKILLed and started
+    again on the same database and port: the page reconnects by itself, shows the same
+    step, hand and history, and the person plays on through its buttons.  The one
+    console error allowed is the browser's own line for a connection refused while
+    the server is down."""
+    server = ServeProcess(tmp_path / "restart.db")
+    server.start()
+    page: Page | None = None
+    try:
+        made = create(server, "haggis", ["human", "greedy"])
+        page = Page(browser, link(server, made))
+        p = page.page
+        rng = random.Random(3)
+        for _ in range(3):
+            assert page.wait_turn() == "turn"
+            page.any_action(rng)
+        assert page.wait_turn() == "turn"
+
+        def seen() -> dict[str, Any]:
+            return {
+                "step": page.step(),
+                "hand": page.hand(),
+                "history": p.eval_on_selector_all("#history li", "ls => ls.map(l => l.textContent)"),
+                "actions": p.eval_on_selector_all("#actions button", "bs => bs.map(b => b.textContent)"),
+                "players": p.locator("#players").inner_text(),
+            }
+
+        before = seen()
+        server.kill()
+        p.wait_for_function("() => document.querySelector('#status').textContent === 'reconnecting…'")
+        server.start()
+        p.wait_for_function("() => document.querySelector('#status').textContent === 'your turn'")
+        assert seen() == before
+        page.press(p.locator("#actions button.action").first)
+        refused = re.compile(
+            rf"WebSocket connection to 'ws://127\.0\.0\.1:{server.port}/ws/{made['id']}' failed: "
+            r"Error in connection establishment: net::ERR_CONNECTION_REFUSED"
+        )
+        assert [e for e in page.errors if not refused.fullmatch(e)] == []
+    finally:
+        if page is not None:
+            page.close()
+        server.stop()

@@ -432,6 +432,16 @@ function drawEnd(msg) {
   const result = msg.layout?.result;
   $("end-title").textContent = result?.title || "Game over";
   const lines = result ? [...result.lines] : [];
+  if (msg.forfeit !== undefined && msg.forfeit !== null) {
+    // the game did not end by its rules: a seat's clock ran out on a forfeit table
+    const mine = !isSpectator(msg) && msg.forfeit === msg.seat;
+    const who = mine ? "you" : seatName(msg, msg.forfeit);
+    $("end-title").textContent = `Game over: ${who} forfeited`;
+    const winners = (msg.winners || []).map((p) => (p === msg.seat ? "you" : seatName(msg, p)));
+    const verb = winners.length > 1 || winners[0] === "you" ? "win" : "wins";
+    lines.unshift(`the clock ran out on ${mine ? "your" : `${who}'s`} move`);
+    if (winners.length) lines.splice(1, 0, `${winners.join(" and ")} ${verb}`);
+  }
   const summary = msg.summary || "";
   if (msg.rule && !summary.includes(msg.rule)) lines.push(`the secret rule: ${msg.rule}`);
   const rule = /^the rule was: .*$/m.exec(summary);
