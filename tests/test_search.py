@@ -237,7 +237,7 @@ def test_aegis_rollout_policy_follows_the_greedy_rules_in_a_stacked_deal():
     from cardrules import aegis
 
     g, state, deck, key, m = _stacked_aegis_season()
-    strength, _ = aegis.agent._policy_tables(state.rules.table, key)
+    strength, _ = aegis.agent.policy_tables(state.rules.table, key)
     # an independent rating: the share of the other 50 cards beaten, leading and following
     table = state.rules.table
     others = [c for c in deck if c != key]
@@ -302,7 +302,7 @@ def test_aegis_candidates_are_the_exchanges_of_the_weakest_cards():
                 assert found == legal
                 continue
             exchanges += 1
-            strength, _ = aegis.agent._policy_tables(state.rules.table, state.key)
+            strength, _ = aegis.agent.policy_tables(state.rules.table, state.key)
             hand = state.hands[state.to_act]
             assert sorted(len(a.cards) for a in found) == list(range(len(hand) + 1))
             assert [a for a in legal if a in found] == list(found)  # in the legal order

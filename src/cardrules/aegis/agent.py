@@ -127,7 +127,9 @@ class GreedyAgent:
 _POLICY_TABLES: dict[tuple[Any, Card], tuple[dict[Card, float], dict[tuple[Card, Card], bool]]] = {}
 
 
-def _policy_tables(table: Any, key: Card) -> tuple[dict[Card, float], dict[tuple[Card, Card], bool]]:
+def policy_tables(table: Any, key: Card) -> tuple[dict[Card, float], dict[tuple[Card, Card], bool]]:
+    """Under ``table`` with ``key`` as the key card: each card's strength, and for each
+    (lead, follow) pair whether the follow wins (built once per pair, then kept)."""
     entry = _POLICY_TABLES.get((table, key))
     if entry is None:
         winner = table.winner
@@ -151,7 +153,7 @@ def rollout_policy(state: State, rng: Random) -> Any:
     p = state.to_act
     assert isinstance(p, int)
     hand = state.hands[p]
-    strength, wins = _policy_tables(state.rules.table, state.key)  # type: ignore[arg-type]
+    strength, wins = policy_tables(state.rules.table, state.key)  # type: ignore[arg-type]
     phase = state.phase
     if phase == "play":
         legal = legal_actions(state)
@@ -183,7 +185,7 @@ def candidate_actions(state: State, legal: tuple[Any, ...]) -> tuple[Any, ...]:
     search that splits its iterations over 32 exchanges learns that too slowly."""
     if state.phase != "exchange":
         return legal
-    strength, _ = _policy_tables(state.rules.table, state.key)  # type: ignore[arg-type]
+    strength, _ = policy_tables(state.rules.table, state.key)  # type: ignore[arg-type]
     hand = sorted(state.hands[state.to_act], key=lambda c: (strength[c], CARD_INDEX(c)))  # type: ignore[index]
     wanted = {tuple(sorted(hand[:k], key=CARD_INDEX)) for k in range(len(hand) + 1)}
     return tuple(a for a in legal if a.cards in wanted)
@@ -205,7 +207,7 @@ def action_likelihood(view: View, rules: Rules | None) -> Callable[[State], floa
     stopped = o == view.master and not view.drawn[o] and view.phase != "exchange"
     if bid is None and not exchanged and not stopped:
         return None
-    strength, _ = _policy_tables((rules or Rules()).table, view.key)
+    strength, _ = policy_tables((rules or Rules()).table, view.key)
     mine = set(view.discarded)
     shown = [t.cards[0] if t.leader == o else t.cards[1] for t in view.played]
     if view.trick and view.leader == o:
