@@ -57,7 +57,7 @@ from .rules import (
 )
 from .rules import Phase as Phase
 from .sampler import state_sampler
-from .text import NOTATION, describe, describe_for, read_action, render_table, summary
+from .text import NOTATION_HELP, describe, describe_for, read_action, render_table, summary
 
 # The package's rooms: ``rules`` (the game itself), ``text`` (records, notation, the
 # table as text), ``agent`` (the greedy agent and the search hooks) and ``sampler`` (states
@@ -196,7 +196,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     describe_for=describe_for,
     parse_action=parse_action,
     render=render_table,
-    notation=NOTATION,
+    notation=NOTATION_HELP,
     scoring="season",
     sampler=state_sampler,
     greedy_agent=GreedyAgent,

@@ -2,9 +2,9 @@
 ``describe``), the :func:`summary`, the notation of actions (read by
 ``parse_action``), the table as text (``render``) and the help on the notation.
 
-The GameDef of :mod:`cardrules.aegis` is handed :func:`describe`, :func:`describe_for`,
-:func:`summary`, :func:`render_table` and :data:`NOTATION`; ``parse_action`` is written
-out there, around :func:`read_action`, which takes the game's ``apply`` as an argument.
+The GameDef of :mod:`cardrules.aegis` is handed ``describe``, ``describe_for``,
+``summary``, ``render_table`` and ``NOTATION_HELP``; ``parse_action`` is written
+out there, around ``read_action``, which takes the game's ``apply`` as an argument.
 """
 
 from __future__ import annotations
@@ -216,7 +216,7 @@ def view_role(v: View, p: int) -> str:
     return "master" if p == v.master else "slave"
 
 
-NOTATION = """\
+NOTATION_HELP = """\
   a card to play: 7H (ranks A 2..10 J Q K, also T; suits S H D C or ♠ ♥ ♦ ♣)
   an exchange: exchange 2S 7H (any order; bare cards work in the exchange phase)
   keep your hand, or as master stop exchanging: keep (or stop)
