@@ -76,7 +76,7 @@ def test_haggis_memo_is_a_pure_cache(seed: int, players: int) -> None:
         if state.is_over:
             break
         warm = haggis.legal_actions(state)
-        cold_state = attrs.evolve(state, memo=haggis.rules._Memo(players))
+        cold_state = attrs.evolve(state, memo=haggis.rules.Memo(players))
         assert cold_state == state and hash(cold_state) == hash(state)
         assert cardrules.to_json(cold_state) == cardrules.to_json(state)
         assert haggis.legal_actions(cold_state) == warm

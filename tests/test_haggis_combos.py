@@ -217,7 +217,7 @@ def test_small_hands_against_every_subgroup():
 def test_following_generates_exactly_what_beats_the_table(rnd, players):
     """Following is generated directly (not by filtering); it must be exactly the
     declarations of the hand that beat the table."""
-    from cardrules.haggis.combos import _following
+    from cardrules.haggis.combos import following_plays
 
     nsuits = 4 if players == 2 else 5
     cards = list(deck(players))
@@ -227,7 +227,7 @@ def test_following_generates_exactly_what_beats_the_table(rnd, players):
     tops = declarations(other, suits=nsuits)
     mine = declarations(hand, suits=nsuits)
     for top in rnd.sample(tops, 8) + [c for c in mine if c.kind == "bomb"]:
-        got = [p.combo for p in _following(hand, nsuits, top)]
+        got = [p.combo for p in following_plays(hand, nsuits, top)]
         assert len(got) == len(set(got))
         assert set(got) == {c for c in mine if beats(c, top)}
 
