@@ -179,7 +179,7 @@ def candidate_actions(state: State, legal: tuple[Any, ...]) -> tuple[Any, ...]:
     """The actions a search tries (``ISMCTSAgent(actions="candidates")``): in the
     exchange phase, of the up to 32 exchanges of a hand only those that discard its
     ``k`` weakest cards, ``k`` from 0 (stop, or exchange nothing) to the whole hand,
-    weakest as :func:`rollout_policy` rates the cards for the season's key; in the
+    weakest as ``rollout_policy`` rates the cards for the season's key; in the
     other phases every legal action.  Which weak cards to let go is seldom the question
     (a stronger card is a better card to keep, whatever it is); how many is, and a
     search that splits its iterations over 32 exchanges learns that too slowly."""
@@ -193,7 +193,7 @@ def candidate_actions(state: State, legal: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def action_likelihood(view: View, rules: Rules | None) -> Callable[[State], float] | None:
     """How likely the opponent's observed exchanges and bid are in a sample of ``view``,
-    were the opponent playing :func:`rollout_policy` (a number in ``(0, 1]``, for
+    were the opponent playing ``rollout_policy`` (a number in ``(0, 1]``, for
     rejection sampling; ``None`` when the opponent has shown nothing yet).  Each
     departure from the policy divides the weight: a discarded card that was not weak,
     a master that kept two weak cards or more without exchanging, a bid one trick away
@@ -236,9 +236,9 @@ def action_likelihood(view: View, rules: Rules | None) -> Callable[[State], floa
 
 
 #: Aegis's strongest search agent (:func:`cardrules.agents.strong_agent`): rollouts and
-#: the opponent in the tree play :func:`rollout_policy`, determinizations are weighed by
-#: :func:`action_likelihood` of the opponent's exchanges and bid, and the tree tries only the
-#: :func:`candidate_actions` exchanges; 650 iterations stay near 100 ms a decision on a 2-core
+#: the opponent in the tree play ``rollout_policy``, determinizations are weighed by
+#: ``action_likelihood`` of the opponent's exchanges and bid, and the tree tries only the
+#: ``candidate_actions`` exchanges; 650 iterations stay near 100 ms a decision on a 2-core
 #: machine.
 STRONG_CONFIG = SearchConfig(
     iterations=650, rollout="policy", belief="likelihood", opponents="policy", actions="candidates"

@@ -17,7 +17,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from .._chance import _Chance
+from .._chance import Chance
 from .._hotloops import IMPLEMENTATION, subset_objects
 from .._records import maker
 from ..cards import Card, Suit, parse_card, parse_cards, standard_deck
@@ -324,7 +324,7 @@ class State:
     played: tuple[Trick, ...]
     scores: tuple[int, int]
     seasons: tuple[Season, ...]
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     history: tuple[Any, ...] = attrs.field(repr=False)
     seed: object = attrs.field(default=None, eq=False)
 
@@ -696,7 +696,7 @@ class View:
 
     player: int
     phase: Phase
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     role: str | None
     master: int | None
     key: Card | None

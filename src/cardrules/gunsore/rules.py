@@ -18,7 +18,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from .._chance import _Chance
+from .._chance import Chance
 from .._records import maker
 from ..cards import JOKER, Card, canonical, parse_card, standard_deck
 from ..errors import CardRulesError, IllegalActionError, RulesError
@@ -214,7 +214,7 @@ class State:
 
     rules: Rules
     players: int
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     master: int | None
     season: Season | None
     war_cause: WarCause | None
@@ -262,7 +262,7 @@ class View:
 
     player: int
     hand: tuple[Card, ...]
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     scores: tuple[int, ...]
     pools: tuple[int, ...]
     season: Season | None

@@ -14,7 +14,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from .._chance import _Chance
+from .._chance import Chance
 from .._records import maker
 from ..cards import Card, canonical
 from ..errors import CardRulesError, IllegalActionError, RulesError
@@ -181,7 +181,7 @@ class State:
     out: tuple[int, ...]
     going_out: tuple[int, ...]
     giving: bool
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     last_hand: tuple[int, ...]
     hand_number: int
     history: tuple[Any, ...]
@@ -215,7 +215,7 @@ class View:
     player: int
     players: int
     hand: tuple[Card, ...]
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     scores: tuple[int, ...]
     wilds: tuple[tuple[Card, ...], ...]
     hand_sizes: tuple[int, ...]
