@@ -250,11 +250,11 @@ def test_beats_is_a_strict_order_within_a_shape(rnd):
 def test_fast_and_plain_construction_agree():
     """Interned plays are built by setting slots directly; the plain attrs constructor
     (the fallback) must give equal values."""
-    from cardrules.haggis.combos import Play, _build, _combo_key, _make_play
+    from cardrules.haggis.combos import Play, combo_key, make_play, play_of_key
 
     for c in declarations("2S 3S 4S 4H 5H 9M 10M J Q K"):
-        made = _make_play(c.kind, c.rank, c.size, c.width, c.cards)
-        built = _build(_combo_key(c), plays={}, nums={})  # the key decoded, outside the tables
+        made = make_play(c.kind, c.rank, c.size, c.width, c.cards)
+        built = play_of_key(combo_key(c), plays={}, nums={})  # the key decoded, outside the tables
         for p in (made, built):
             assert p == Play(c) and hash(p) == hash(Play(c)) and repr(p) == repr(Play(c))
 

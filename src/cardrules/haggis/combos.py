@@ -198,7 +198,7 @@ def beats(a: Combo, b: Combo) -> bool:
 
 # -- interning --------------------------------------------------------------------------
 
-# A declaration key's Play: ``_PLAYS.get(key) or _build(key)`` (a Play is never false).
+# A declaration key's Play: ``_PLAYS.get(key) or play_of_key(key)`` (a Play is never false).
 _PLAYS: dict[int, Play] = {}
 _PLAYS_LIMIT = 200_000
 
@@ -216,7 +216,7 @@ _COMBO = maker(Combo)
 _PLAY = maker(Play)
 
 
-def _make_play(
+def make_play(
     kind: Literal["set", "sequence", "bomb"], rank: int, size: int, width: int | None, cards: tuple[Card, ...]
 ) -> Play:
     """``Play(Combo(kind, rank, size, width, cards))``."""
@@ -240,7 +240,7 @@ def _numbers(mask: int) -> tuple[Card, ...]:
     return cards
 
 
-def _build(
+def play_of_key(
     key: int, plays: dict[int, Play] = _PLAYS, nums: dict[int, tuple[Card, ...]] = _NUM_TUPLES
 ) -> Play:
     """The interned Play of a declaration key, built on first use (the tables are kept
@@ -253,7 +253,7 @@ def _build(
     if w:
         cards += _WILD_TUPLES[w]
     kind, rank, width = _KINDS[key >> 59], key >> 51 & 15, _WIDTHS[key >> 55 & 15]
-    play = plays[key] = _make_play(kind, rank, len(cards), width, cards)
+    play = plays[key] = make_play(kind, rank, len(cards), width, cards)
     return play
 
 
@@ -320,7 +320,7 @@ def _gen_sets(
     """Sets (single cards included).  ``size``/``above``: only sets of that size ranked
     above ``above`` (for following)."""
     plays = _PLAYS
-    build = _build
+    build = play_of_key
     add_m = out_m.append
     add_p = out_p.append
     by_t = _wilds_by_count(wc, 0, 0)
@@ -437,7 +437,7 @@ def _emit_shape(
     """Every sequence of width ``w`` over the ``L`` ranks up to ``hi``, given the
     columns that can keep number cards: ``(suit, present rank bits, cells to fill)``."""
     plays = _PLAYS
-    build = _build
+    build = play_of_key
     add_m = out_m.append
     add_p = out_p.append
     n13 = w if hi >= 13 else 0
@@ -532,7 +532,7 @@ def _gen_bombs(
 ) -> None:
     """Bombs stronger than strength ``above``, weakest first."""
     plays = _PLAYS
-    build = _build
+    build = play_of_key
 
     def emit(m: int, rank: int) -> None:
         key = m | rank << 51 | 2 << 59
@@ -724,7 +724,7 @@ def combinations(cards: Iterable[Card] | str, *, suits: int = 5) -> tuple[Combo,
     return tuple(p.combo for m, p in zip(ms, ps, strict=True) if m == full)
 
 
-def _combo_key(combo: Combo) -> int | None:
+def combo_key(combo: Combo) -> int | None:
     """The intern key of a well-formed combo, or None."""
     try:
         kind = _KIND_CODE[combo.kind]
@@ -744,7 +744,7 @@ def genuine(combo: Combo) -> bool:
     """Is ``combo`` a real declaration of its cards?"""
     if not isinstance(combo, Combo):
         return False
-    key = _combo_key(combo)
+    key = combo_key(combo)
     if key is None:
         return False
     known = _PLAYS.get(key)
