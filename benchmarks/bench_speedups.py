@@ -77,8 +77,8 @@ def piece_switch(piece: str) -> Callable[[bool], None]:
 
         return switch_all
     if piece == "records":
-        sites = [(aegis, "_STATE"), (aegis, "_TRICK"), (aegis, "_SEASON"), (gunsore, "_STATE"),
-                 (eleusis, "_STATE"), (haggis, "_STATE"), (combos, "_COMBO"), (combos, "_PLAY")]  # fmt: skip
+        sites = [(aegis, "STATE"), (aegis, "_TRICK"), (aegis, "_SEASON"), (gunsore, "STATE"),
+                 (eleusis, "STATE"), (haggis, "STATE"), (combos, "_COMBO"), (combos, "_PLAY")]  # fmt: skip
         fast = [getattr(m, n) for m, n in sites]
         assert all(f.accelerated for f in fast), "the C module is not in use"
         plain = [_records.maker(f.cls, accelerate=False) for f in fast]

@@ -19,7 +19,7 @@ import argparse
 import statistics
 from collections import Counter
 
-from cardrules import gunsore, play
+from cardrules import Shuffle, gunsore, play
 from cardrules.agents import RandomAgent
 
 
@@ -38,7 +38,7 @@ def measure(rules: gunsore.Rules, games: int, seed: str) -> dict[str, object]:
         seasons.append(len(log))
         one_season += len(log) == 1
         ties += len(final.winners) == 2
-        lengths.append(sum(1 for a in final.history if not isinstance(a, gunsore.Shuffle)))
+        lengths.append(sum(1 for a in final.history if not isinstance(a, Shuffle)))
         for r in log:
             dev.append(r.development_tricks)
             war.append(r.war_tricks)

@@ -55,9 +55,9 @@ def _variant(**changes: Any) -> GameDef[Any, Any]:
     """Knockout whist with some of its functions changed (not registered)."""
     hooks: dict[str, Any] = dict(
         rules_type=knockout.Rules, state_type=knockout.State, action_types=(knockout.Play,),
-        player_counts=(2, 3, 4), default_players=3, start=knockout.start,
-        legal_actions=knockout.legal_actions, step=knockout.step, chance_cards=knockout.chance_cards,
-        deal=knockout.deal, view=knockout.view, sampler=knockout.sampler,
+        player_counts=(2, 3, 4), default_players=3, start=knockout.start_state,
+        legal_actions=knockout.legal_actions, step=knockout.step_state, chance_cards=knockout.cards_to_shuffle,
+        deal=knockout.deal_cards, view=knockout.player_view, sampler=knockout.state_sampler,
     )
     hooks.update(changes)
     return GameDef("knockout", **hooks)
@@ -81,7 +81,7 @@ def test_a_legal_action_that_does_not_apply_is_named() -> None:
 
 def test_a_view_that_shows_another_hand_is_caught() -> None:
     def view(state: Any, player: int) -> Any:
-        v = knockout.view(state, player)
+        v = knockout.player_view(state, player)
         other = (player + 1) % state.players
         return attrs.evolve(v, hand=state.hands[other])
 
@@ -98,7 +98,7 @@ def test_chance_that_is_not_seeded_is_caught() -> None:
     rng = random.Random()
 
     def chance(state: Any) -> tuple[Any, ...]:
-        cards = list(knockout.chance_cards(state))
+        cards = list(knockout.cards_to_shuffle(state))
         rng.shuffle(cards)  # not canonical: the seeded deal differs from game to game
         return tuple(cards)
 
@@ -108,7 +108,7 @@ def test_chance_that_is_not_seeded_is_caught() -> None:
 
 def test_a_sampler_that_ignores_the_view_is_caught() -> None:
     def sampler(v: Any, rules: Any) -> Any:
-        draw = knockout.sampler(v, rules)
+        draw = knockout.state_sampler(v, rules)
 
         def wrong(rng: random.Random) -> Any:
             s = draw(rng)

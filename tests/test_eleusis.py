@@ -19,7 +19,7 @@ from cardrules import (
     to_json,
 )
 from cardrules import eleusis as E
-from cardrules.eleusis.rules import _DECK
+from cardrules.eleusis.rules import DECK
 
 H3 = ["2S 3H 4D", "5C 6H 7S", "8D 9C 10H"]
 # Four scientists; a KD starter makes scientist 1 first ((13 - 1) % 4 + 1).
@@ -239,7 +239,7 @@ def test_a_wrong_no_play_puts_gods_first_right_card_out_and_costs_five():
 
 
 def test_a_draw_that_empties_the_stock_shuffles_in_a_fresh_deck_and_goes_on():
-    deck = [str(c) for c in _DECK]
+    deck = [str(c) for c in DECK]
     hands = [" ".join(deck[0:16]), " ".join(deck[16:32]), " ".join(deck[32:48])]
     # hands: AS..KS AH 2H 3H / 4H..KH AD..6D / 7D..KD AC..9C; starter 10C; stock JC QC KC
     s = game(hands, "10C", decks=1)
@@ -423,7 +423,7 @@ def test_the_round_ends_when_every_scientist_but_the_prophet_is_expelled():
 
 def finished_with(state, hands, **fields):
     """``state`` with the given hand sizes (cards taken from the two decks), over."""
-    pool = iter(c for c in _DECK for _ in range(4))
+    pool = iter(c for c in DECK for _ in range(4))
     new_hands = ((), *tuple(tuple(next(pool) for _ in range(k)) for k in hands))
     return attrs.evolve(state, hands=new_hands, phase="over", to_act=None, **fields)
 
@@ -436,8 +436,8 @@ def test_worked_example_one_no_prophet():
 
 def test_worked_example_two_with_a_true_prophet():
     base = game(H4, "KD")
-    main = tuple(_DECK[:5]) + tuple(_DECK[5:17])  # 5 before the marker, 12 after
-    sides = ((2, tuple(_DECK[20:24])), (7, tuple(_DECK[24:30])), (9, tuple(_DECK[30:35])))
+    main = tuple(DECK[:5]) + tuple(DECK[5:17])  # 5 before the marker, 12 after
+    sides = ((2, tuple(DECK[20:24])), (7, tuple(DECK[24:30])), (9, tuple(DECK[30:35])))
     s = finished_with(base, [17, 14, 0, 9], prophet=4, marker=(19, 5, 4), main=main, sides=sides)
     assert s.side_cards == 4 + 11
     assert s.scores == (38, 0, 3, 21, 42)
@@ -524,7 +524,7 @@ def test_describe_and_summary_read_like_a_table():
 def test_shuffle_must_be_the_chance_cards():
     s = E.new_game(players=4)
     with pytest.raises(IllegalActionError):
-        E.apply(s, Shuffle(_DECK))
+        E.apply(s, Shuffle(DECK))
 
 
 def test_the_default_rule_is_alternating_colours():

@@ -37,11 +37,11 @@ def test_auto_plays_a_whole_round_and_draws_the_layout(monkeypatch, capsys):
 def test_hot_seat_reads_moves_from_a_pipe_and_explains_mistakes(monkeypatch, capsys):
     # Find the first scientist's hand for seed 3, then script a bad card, a no-play, quit.
     from cardrules import eleusis as E
-    from cardrules.eleusis.rules import _DECK
+    from cardrules.eleusis.rules import DECK
 
     s = E.new_game(seed="3", players=4)
     p = s.to_act
-    absent = next(c for c in _DECK if c not in s.hands[p])
+    absent = next(c for c in DECK if c not in s.hands[p])
     script = f"{absent}\n1 2 3 4 5\nhelp\nnone\nquit\n"
     status, out, _ = run(["play", "eleusis", "--seed", "3", "--players", "4", "--hot-seat"], script, monkeypatch, capsys)
     assert status == 0

@@ -9,7 +9,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from cardrules import CHANCE, IllegalActionError, Shuffle, chance_cards, from_json, parse_card, to_json
 from cardrules import eleusis as E
-from cardrules.eleusis.rules import _DECK
+from cardrules.eleusis.rules import DECK
 
 RULE_TEXTS = (
     'rule "from an ace":\n    start: card is ace and card is black\n    play: card.color != prev.color\n',
@@ -71,7 +71,7 @@ class EleusisMachine(RuleBasedStateMachine):
         s = self.state
         before = to_json(s)
         if s.phase == "turn":
-            missing = next(c for c in _DECK if c not in s.hands[s.to_act])
+            missing = next(c for c in DECK if c not in s.hands[s.to_act])
             bad = data.draw(st.sampled_from([E.Play((missing,)), E.Judge(True), E.Pass(), E.Play(())]))
         elif s.phase == "judge":
             bad = data.draw(st.sampled_from([E.NoPlay(), E.Play((parse_card("5H"),)), E.BecomeProphet()]))
@@ -149,7 +149,7 @@ ODD_THINGS = st.one_of(
     st.none(),
     st.integers(),
     st.text(max_size=3),
-    st.sampled_from(_DECK),
+    st.sampled_from(DECK),
     st.lists(st.integers(), max_size=2),
 )
 

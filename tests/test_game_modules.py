@@ -4,6 +4,7 @@ cache."""
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import attrs
@@ -76,7 +77,7 @@ def test_haggis_memo_is_a_pure_cache(seed: int, players: int) -> None:
         if state.is_over:
             break
         warm = haggis.legal_actions(state)
-        cold_state = attrs.evolve(state, memo=haggis.rules._Memo(players))
+        cold_state = attrs.evolve(state, memo=haggis.rules.Memo(players))
         assert cold_state == state and hash(cold_state) == hash(state)
         assert cardrules.to_json(cold_state) == cardrules.to_json(state)
         assert haggis.legal_actions(cold_state) == warm
@@ -93,3 +94,33 @@ def test_each_game_types_its_GAME_the_same_way(name):
     module = importlib.import_module(f"cardrules.{name}")
     assert module.__annotations__["GAME"] == "Final[GameDef[State, Rules]]"
     assert module.GAME.State is module.State and module.GAME.Rules is module.Rules
+
+
+#: The template every built-in game follows (docs/add-a-game.rst, "The built-in games'
+#: template"): the rooms of the package, and the room and name of each function its
+#: GameDef is handed.
+ROOMS = ("rules", "text", "agent", "sampler", "encoding", "layout")
+HOOKS = {
+    "_start": ("rules", "start_state"),
+    "_step": ("rules", "step_state"),
+    "_chance_cards": ("rules", "cards_to_shuffle"),
+    "_deal": ("rules", "deal_cards"),
+    "_view": ("rules", "player_view"),
+    "_public_view": ("rules", "public_view"),
+    "_legal": ("rules", "legal_actions"),
+    "_render": ("text", "render_table"),
+    "_sampler": ("sampler", "state_sampler"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_each_game_is_wired_by_the_one_template(name: str) -> None:
+    module, g = MODULES[name], GAMES[name]
+    rooms = {room: importlib.import_module(f"{module.__name__}.{room}") for room in ROOMS}
+    for attribute, (room, function) in HOOKS.items():
+        assert getattr(g, attribute) is getattr(rooms[room], function), f"{name}: {attribute} is not {room}.{function}"
+    assert g.notation == rooms["text"].NOTATION_HELP
+    assert callable(rooms["text"].read_action) and callable(rooms["layout"].table_layout)
+    # the public functions that take the checked path go through GAME, and render is one
+    state = module.new_game(seed=2)
+    assert module.render(state, 0) == g.render(state, 0) == rooms["text"].render_table(state, 0)

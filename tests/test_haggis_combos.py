@@ -217,7 +217,7 @@ def test_small_hands_against_every_subgroup():
 def test_following_generates_exactly_what_beats_the_table(rnd, players):
     """Following is generated directly (not by filtering); it must be exactly the
     declarations of the hand that beat the table."""
-    from cardrules.haggis.combos import _following
+    from cardrules.haggis.combos import following_plays
 
     nsuits = 4 if players == 2 else 5
     cards = list(deck(players))
@@ -227,7 +227,7 @@ def test_following_generates_exactly_what_beats_the_table(rnd, players):
     tops = declarations(other, suits=nsuits)
     mine = declarations(hand, suits=nsuits)
     for top in rnd.sample(tops, 8) + [c for c in mine if c.kind == "bomb"]:
-        got = [p.combo for p in _following(hand, nsuits, top)]
+        got = [p.combo for p in following_plays(hand, nsuits, top)]
         assert len(got) == len(set(got))
         assert set(got) == {c for c in mine if beats(c, top)}
 
@@ -250,11 +250,11 @@ def test_beats_is_a_strict_order_within_a_shape(rnd):
 def test_fast_and_plain_construction_agree():
     """Interned plays are built by setting slots directly; the plain attrs constructor
     (the fallback) must give equal values."""
-    from cardrules.haggis.combos import Play, _build, _combo_key, _make_play
+    from cardrules.haggis.combos import Play, combo_key, make_play, play_of_key
 
     for c in declarations("2S 3S 4S 4H 5H 9M 10M J Q K"):
-        made = _make_play(c.kind, c.rank, c.size, c.width, c.cards)
-        built = _build(_combo_key(c), plays={}, nums={})  # the key decoded, outside the tables
+        made = make_play(c.kind, c.rank, c.size, c.width, c.cards)
+        built = play_of_key(combo_key(c), plays={}, nums={})  # the key decoded, outside the tables
         for p in (made, built):
             assert p == Play(c) and hash(p) == hash(Play(c)) and repr(p) == repr(Play(c))
 

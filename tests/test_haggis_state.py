@@ -26,7 +26,7 @@ from cardrules.haggis import (
     replay,
     view,
 )
-from cardrules.haggis.rules import _Memo
+from cardrules.haggis.rules import Memo
 
 TOTAL_CARDS = {2: 42, 3: 54}
 TOTAL_POINTS = {2: 36, 3: 50}
@@ -154,7 +154,7 @@ class HaggisGame(RuleBasedStateMachine):
     @invariant()
     def incremental_generation_equals_scratch(self):
         s = self.state
-        fresh = attrs.evolve(s, memo=_Memo(self.n))
+        fresh = attrs.evolve(s, memo=Memo(self.n))
         assert legal_actions(fresh) == legal_actions(s)
 
     @invariant()

@@ -264,3 +264,84 @@ def test_find_cycles_lists_each_cycle_once() -> None:
         ["e", "f", "e"],
         ["g", "g"],
     ]
+
+
+# -- no module reaches into another's private names ---------------------------------------
+#
+# A name with a leading underscore is its module's own: no other module imports it, or
+# reads it as an attribute of an imported module.  What the rooms of a game package
+# share (the protocol functions of rules.py, a deck, a record maker) is public in the
+# room that defines it.  A private *module* (``_chance``, ``cli._running``) is its
+# package's helper and may be imported within the package; the names it offers are
+# public ones.
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_imports(root: Path) -> list[str]:
+    """Each place of the package at ``root`` where a module imports another module's
+    private name (``from .rules import _step``) or reads one on a module it imported
+    (``rules._step``): ``"module:line: name"``."""
+    known = module_names(root)
+    found = []
+    for module, path in known.items():
+        if path is None:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        own_package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+        modules_bound: dict[str, str] = {}  # a local name -> the package module it is bound to
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in known and alias.asname:
+                        modules_bound[alias.asname] = alias.name
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = own_package[: len(own_package) - (node.level - 1)]
+                    target = ".".join(base + (node.module.split(".") if node.module else []))
+                else:
+                    target = node.module or ""
+                if target not in known:
+                    continue  # outside the package
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    if sub in known:
+                        modules_bound[alias.asname or alias.name] = sub
+                    elif _private(alias.name):
+                        found.append(f"{module}:{node.lineno}: {alias.name} from {target}")
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in modules_bound
+                and _private(node.attr)
+                and f"{modules_bound[node.value.id]}.{node.attr}" not in known
+                and modules_bound[node.value.id] != module
+            ):
+                found.append(f"{module}:{node.lineno}: {node.attr} of {modules_bound[node.value.id]}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    found = private_imports(PACKAGE)
+    assert not found, "private names used outside their module (make them public there):\n" + "\n".join(found)
+
+
+def test_private_imports_are_found_and_private_modules_allowed(tmp_path: Path) -> None:
+    pkg = _write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from .rules import _step, start\nfrom . import _helper\n",
+            "pkg/_helper.py": "VALUE = 1\n_HIDDEN = 2\n",
+            "pkg/rules.py": "def _step(): ...\ndef start(): ...\n",
+            "pkg/text.py": "from . import rules as r\nfrom ._helper import VALUE\n\ndef f():\n    return r._step, r.start\n",
+            "pkg/sub/__init__.py": "from .. import _helper\nfrom .._helper import _HIDDEN\n",
+        },
+    )
+    assert sorted(private_imports(pkg)) == [
+        "pkg.sub:2: _HIDDEN from pkg._helper",
+        "pkg.text:5: _step of pkg.rules",
+        "pkg:1: _step from pkg.rules",
+    ]

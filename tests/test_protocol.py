@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import cardrules
 from cardrules import CHANCE, GAMES, IllegalActionError, Shuffle, chance_cards, parse_cards
 from cardrules.agents import RandomAgent
-from cardrules.protocol import _Chance, seeded_order
+from cardrules.protocol import Chance, seeded_order
 
 G = toygame.GAME
 
@@ -25,7 +25,7 @@ G = toygame.GAME
 def test_chance_is_a_singleton_that_survives_pickling_and_copying():
     assert pickle.loads(pickle.dumps(CHANCE)) is CHANCE
     assert copy.copy(CHANCE) is CHANCE and copy.deepcopy(CHANCE) is CHANCE
-    assert _Chance() is CHANCE and repr(CHANCE) == "CHANCE"
+    assert Chance() is CHANCE and repr(CHANCE) == "CHANCE"
 
 
 def test_unseeded_game_stops_at_chance_and_a_stacked_deck_deals_exactly():

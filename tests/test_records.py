@@ -170,7 +170,7 @@ def test_the_c_record_maker_refuses_what_it_cannot_build() -> None:
 def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every game module's makers through the constructors, and the Python loop."""
     for module in (aegis.rules, gunsore.rules, eleusis.rules, haggis.rules):
-        monkeypatch.setattr(module, "_STATE", maker(module.State, accelerate=False))
+        monkeypatch.setattr(module, "STATE", maker(module.State, accelerate=False))
     monkeypatch.setattr(aegis.rules, "_TRICK", maker(aegis.Trick, accelerate=False))
     monkeypatch.setattr(aegis.rules, "_SEASON", maker(aegis.Season, accelerate=False))
     monkeypatch.setattr(aegis.rules, "_exchange_actions", aegis.rules._exchange_actions_py)

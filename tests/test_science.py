@@ -196,7 +196,7 @@ def test_rules_of_every_kind_judge_like_their_text() -> None:
                 parts = (first, rng.randrange(n), second, rng.randrange(n), rng.randrange(n))
             else:  # two atoms joined, or (and, or) three distinct ones
                 parts = tuple(rng.sample(range(n), 3 if kind != search.EQ and _ % 2 else 2))
-            h = search._make(kind, parts, s.atoms)
+            h = search.make_hypothesis(kind, parts, s.atoms)
             rule = h.rule()
             value = h.value(masks, longs, full)
             for j, (line, card) in enumerate(plays):
@@ -220,7 +220,7 @@ def test_families_people_write_are_single_atoms(text: str) -> None:
     s = search.searcher()
     secret = compile_rule(text)
     mine = sum(1 << j for j, (line, c) in enumerate(search.probes()) if secret.accepts(line, c))
-    found = [i for i in range(len(s.atoms)) if s.fingerprint(search._make(search.ONE, (i,), s.atoms)) == mine]
+    found = [i for i in range(len(s.atoms)) if s.fingerprint(search.make_hypothesis(search.ONE, (i,), s.atoms)) == mine]
     assert found, text
 
 
@@ -235,7 +235,7 @@ def test_a_conditional_on_the_judged_card_is_found() -> None:
         assert any(equivalent(r, secret, in_play=True) is None for r in rules), [str(r) for r in rules]
     s = search.searcher()
     index = {a.text: i for i, a in enumerate(s.atoms)}
-    h = search._make(search.ITE, (index["card is red"], index["card.rank > prev.rank"], index["card.rank < prev.rank"]), s.atoms)
+    h = search.make_hypothesis(search.ITE, (index["card is red"], index["card.rank > prev.rank"], index["card.rank < prev.rank"]), s.atoms)
     assert h.text() == str(secret) and h.weight > 0
     # its prior: the family's share, the condition among the card conditions, the branches
     p, _ = search.atom_probabilities()
@@ -308,14 +308,14 @@ def test_a_pair_s_extensions_are_every_fitting_third_atom_by_brute_force(
     found = search.atoms()
     index = {a.text: i for i, a in enumerate(found)}
     kind = "and" if " and " in secret else "or"
-    h = search._make(kind, (index[pair[0]], index[pair[1]]), found)
+    h = search.make_hypothesis(kind, (index[pair[0]], index[pair[1]]), found)
     obs = _observe(compile_rule(secret), 25, random.Random(1))
     got = s.extensions(h, obs)
     expected: dict[int, float] = {}
     for x, a in enumerate(found):
         if x in h.parts or not _fits(compile_rule(f" {kind} ".join((*pair, a.text))), obs):
             continue
-        e = search._make(kind, (*h.parts, x), found)
+        e = search.make_hypothesis(kind, (*h.parts, x), found)
         fp = s.fingerprint(e)
         if fp != s.fingerprint(h):
             expected[fp] = max(expected.get(fp, 0.0), e.weight)
@@ -323,7 +323,7 @@ def test_a_pair_s_extensions_are_every_fitting_third_atom_by_brute_force(
     assert {s.fingerprint(e): e.weight for e in got} == expected
     assert [e.weight for e in got] == sorted((e.weight for e in got), reverse=True)
     assert all(e.kind == kind and e.parts[:2] == h.parts for e in got)
-    assert s.extensions(search._make("atom", (index[pair[0]],), found), obs) == []  # only pairs
+    assert s.extensions(search.make_hypothesis("atom", (index[pair[0]],), found), obs) == []  # only pairs
     with pytest.raises(CardRulesError, match="a Hypothesis of the search"):
         s.extensions(pair, obs)  # type: ignore[arg-type]
     with pytest.raises(CardRulesError, match="extensions takes Observation records, not 1"):
@@ -411,9 +411,9 @@ def test_induce_finds_the_most_probable_rule_of_a_small_space_by_brute_force() -
     checked = 0
     for text in SECRETS[:4]:
         obs = _observe(compile_rule(text), 10, rng)
-        space = [search._make(search.ONE, (i,), s.atoms) for i in small]
+        space = [search.make_hypothesis(search.ONE, (i,), s.atoms) for i in small]
         space += [
-            search._make(kind, (i, j), s.atoms)
+            search.make_hypothesis(kind, (i, j), s.atoms)
             for i, j in itertools.combinations(small, 2)
             for kind in (search.AND, search.OR, search.EQ)
         ]

@@ -226,18 +226,18 @@ def test_aegis_rollout_policy_plays_legal_actions_from_the_hand_and_public_facts
     for seed in range(4):
         for state in _decision_points("aegis", 2, seed, 40):
             legal = g.legal_actions(state)
-            action = aegis.agent._rollout_policy(state, rng)
+            action = aegis.agent.rollout_policy(state, rng)
             assert action in legal
             p = state.to_act
             other = g.sample_state(g.view(state, p), seed=seed)
-            assert aegis.agent._rollout_policy(other, rng) == action
+            assert aegis.agent.rollout_policy(other, rng) == action
 
 
 def test_aegis_rollout_policy_follows_the_greedy_rules_in_a_stacked_deal():
     from cardrules import aegis
 
     g, state, deck, key, m = _stacked_aegis_season()
-    strength, _ = aegis.agent._policy_tables(state.rules.table, key)
+    strength, _ = aegis.agent.policy_tables(state.rules.table, key)
     # an independent rating: the share of the other 50 cards beaten, leading and following
     table = state.rules.table
     others = [c for c in deck if c != key]
@@ -249,10 +249,10 @@ def test_aegis_rollout_policy_follows_the_greedy_rules_in_a_stacked_deal():
         )
         assert strength[c] == pytest.approx(beaten / (2 * (len(others) - 1)))
     weak = tuple(c for c in state.hands[state.to_act] if strength[c] < 0.5)
-    action = aegis.agent._rollout_policy(state, None)
+    action = aegis.agent.rollout_policy(state, None)
     assert action == (aegis.Exchange(weak) if len(weak) >= 2 else aegis.Exchange(()))
     state = g.apply(state, aegis.Exchange(()))  # the master stops: it bids what its hand is worth
-    bid = aegis.agent._rollout_policy(state, None)
+    bid = aegis.agent.rollout_policy(state, None)
     expect = round(sum(strength[c] for c in m))
     assert bid == aegis.Bid(max(expect, 1))
 
@@ -268,7 +268,7 @@ def test_aegis_likelihood_weights_lie_in_the_unit_interval_and_favour_the_policy
     for seed in range(3):
         for state in _decision_points("aegis", 2, seed, 30):
             v = g.view(state, state.to_act)
-            weight = aegis.agent._likelihood(v, None)
+            weight = aegis.agent.action_likelihood(v, None)
             if weight is None:
                 assert v.bids[1 - v.player] is None and not any(v.drawn[1 - v.player])
                 continue
@@ -280,9 +280,9 @@ def test_aegis_likelihood_weights_lie_in_the_unit_interval_and_favour_the_policy
     # the policy's own choices are the likeliest: a game played by the policy itself
     state = g.new_game(seed=11)
     while state.phase != "play":
-        state = g.apply(state, aegis.agent._rollout_policy(state, rng))
+        state = g.apply(state, aegis.agent.rollout_policy(state, rng))
     for p in (0, 1):
-        weight = aegis.agent._likelihood(g.view(state, p), None)
+        weight = aegis.agent.action_likelihood(g.view(state, p), None)
         assert weight is not None and weight(state) == 1.0
 
 
@@ -297,12 +297,12 @@ def test_aegis_candidates_are_the_exchanges_of_the_weakest_cards():
     for seed in range(4):
         for state in _decision_points("aegis", 2, seed, 40):
             legal = g.legal_actions(state)
-            found = aegis.agent._candidates(state, legal)
+            found = aegis.agent.candidate_actions(state, legal)
             if state.phase != "exchange":
                 assert found == legal
                 continue
             exchanges += 1
-            strength, _ = aegis.agent._policy_tables(state.rules.table, state.key)
+            strength, _ = aegis.agent.policy_tables(state.rules.table, state.key)
             hand = state.hands[state.to_act]
             assert sorted(len(a.cards) for a in found) == list(range(len(hand) + 1))
             assert [a for a in legal if a in found] == list(found)  # in the legal order
@@ -322,7 +322,7 @@ def test_candidate_actions_bound_the_tree_but_not_the_decision():
     assert state.phase == "exchange"
     v = g.view(state, state.to_act)
     legal = g.legal_actions(state)
-    found = set(aegis.agent._candidates(state, legal))
+    found = set(aegis.agent.candidate_actions(state, legal))
     assert len(legal) == 32 and len(found) == 6
     roots = {}
     for actions in ("all", "candidates"):
@@ -336,7 +336,7 @@ def test_candidate_actions_bound_the_tree_but_not_the_decision():
     for state in _decision_points("aegis", 2, 6, 30):
         legal = g.legal_actions(state)
         choice = agent(g.view(state, state.to_act), legal)
-        assert choice in aegis.agent._candidates(state, legal)
+        assert choice in aegis.agent.candidate_actions(state, legal)
     with pytest.raises(CardRulesError, match="actions must be one of 'all', 'candidates'"):
         ISMCTSAgent("aegis", actions="some")
     with pytest.raises(CardRulesError, match="gunsore has no candidate actions"):

@@ -116,18 +116,18 @@ class View:
     to_act: Any
 
 
-def start(rules: Rules, players: int) -> State:
+def start_state(rules: Rules, players: int) -> State:
     n = players
     return State(
         rules, n, rules.first_hand, (True,) * n, ((),) * n, None, 0, (), (), (0,) * n, (0,) * n, CHANCE, ()
     )
 
 
-def chance_cards(state: State) -> tuple[Card, ...]:
+def cards_to_shuffle(state: State) -> tuple[Card, ...]:
     return DECK
 
 
-def deal(state: State, shuffle: Shuffle) -> State:
+def deal_cards(state: State, shuffle: Shuffle) -> State:
     seats = [p for p in range(state.players) if state.alive[p]]
     hands: list[tuple[Card, ...]] = [()] * state.players
     k = state.hand_size
@@ -157,7 +157,7 @@ def legal_actions(state: State) -> tuple[Play, ...]:
     return tuple(map(Play, hand))
 
 
-def step(state: State, action: Any) -> State:
+def step_state(state: State, action: Any) -> State:
     p = state.to_act
     if type(p) is not int:
         raise IllegalActionError("knockout: the game is over")
@@ -201,13 +201,13 @@ def step(state: State, action: Any) -> State:
                  to_act, history, state.seed)
 
 
-def view(state: State, player: int) -> View:
+def player_view(state: State, player: int) -> View:
     s = state
     return View(player, s.hands[player], tuple(map(len, s.hands)), s.alive, s.trump, s.leader, s.trick,
                 s.played, s.tricks, s.scores, s.to_act)
 
 
-def render(state: State, player: int | None = None) -> str:
+def render_table(state: State, player: int | None = None) -> str:
     s = state
     lines = [f"trump: {s.trump or '-'}   tricks this hand: {list(s.tricks)}   scores: {list(s.scores)}"]
     lines.append("trick: " + (" ".join(map(str, state.trick)) or "(none yet)"))
@@ -238,7 +238,7 @@ class GreedyAgent:
         return min(legal, key=lambda a: strength(a.card))
 
 
-def sampler(v: View, rules: Rules | None) -> Any:
+def state_sampler(v: View, rules: Rules | None) -> Any:
     """States consistent with ``v``: the other players' cards dealt anew from the unseen
     ones, respecting the suits they showed they lack (by rejection, then without)."""
     seen = set(v.hand) | {c for _, c in v.played} | ({v.trump} if v.trump else set())
@@ -292,10 +292,11 @@ class KnockoutEncoding(FlatEncoding):
 GAME: GameDef[State, Rules] = register_game(GameDef(
     "knockout", rules_type=Rules, state_type=State, action_types=(Play,),
     player_counts=(2, 3, 4), default_players=3,
-    start=start, legal_actions=legal_actions, step=step, chance_cards=chance_cards, deal=deal, view=view,
-    render=render, title="Knockout whist", scoring="trick",
+    start=start_state, legal_actions=legal_actions, step=step_state, chance_cards=cards_to_shuffle,
+    deal=deal_cards, view=player_view,
+    render=render_table, title="Knockout whist", scoring="trick",
     notation="  a card to play: 7H (ranks A 2..10 J Q K; suits S H D C)",
-    sampler=sampler, greedy_agent=GreedyAgent, encoding=KnockoutEncoding,
+    sampler=state_sampler, greedy_agent=GreedyAgent, encoding=KnockoutEncoding,
     search=SearchHooks(config=SearchConfig(iterations=200, prior="greedy"), reward_scale=2.0),
     module=__name__,
 ))  # fmt: skip

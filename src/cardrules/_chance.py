@@ -11,13 +11,13 @@ from typing import Final
 __all__ = ["CHANCE"]
 
 
-class _Chance:
+class Chance:
     """The type of :data:`CHANCE`.  There is exactly one instance."""
 
     __slots__ = ()
-    _instance: _Chance | None = None
+    _instance: Chance | None = None
 
-    def __new__(cls) -> _Chance:
+    def __new__(cls) -> Chance:
         if cls._instance is None:
             cls._instance = object.__new__(cls)
         return cls._instance
@@ -28,12 +28,12 @@ class _Chance:
     def __reduce__(self) -> str:
         return "CHANCE"  # pickled by name: unpickling gives the singleton back
 
-    def __copy__(self) -> _Chance:
+    def __copy__(self) -> Chance:
         return self
 
-    def __deepcopy__(self, memo: object) -> _Chance:
+    def __deepcopy__(self, memo: object) -> Chance:
         return self
 
 
 #: ``state.to_act`` at a chance node: the next action must be a :class:`Shuffle`.
-CHANCE: Final = _Chance()
+CHANCE: Final = Chance()

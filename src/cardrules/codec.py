@@ -24,7 +24,7 @@ from typing import Any, Final, Literal, Union
 
 import attrs
 
-from ._chance import CHANCE, _Chance
+from ._chance import CHANCE, Chance
 from .cards import Card, parse_card
 from .errors import CardRulesError, StateFormatError
 
@@ -136,7 +136,7 @@ def _decode(tp: Any, data: Any, where: str) -> Any:
         if fits(data):
             return data
         raise StateFormatError(f"{where}: expected {expected}, got {data!r}")
-    if tp is _Chance:  # a view's to_act at a chance node
+    if tp is Chance:  # a view's to_act at a chance node
         if data == "CHANCE":
             return CHANCE
         raise StateFormatError(f"{where}: expected 'CHANCE', got {data!r}")

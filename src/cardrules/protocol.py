@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
 import attrs
 
-from ._chance import CHANCE, _Chance
+from ._chance import CHANCE, Chance
 from ._hotloops import same_objects
 from ._records import maker
 from ._shuffling import seeded_order
@@ -103,7 +103,7 @@ class GameState(Protocol):
     """What every game's ``State`` offers (see :mod:`cardrules.protocol`)."""
 
     @property
-    def to_act(self) -> int | _Chance | None: ...
+    def to_act(self) -> int | Chance | None: ...
     @property
     def is_over(self) -> bool: ...
     @property

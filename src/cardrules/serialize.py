@@ -45,14 +45,18 @@ __all__ = ["FORMAT", "VERSION", "decode_value", "encode_value", "from_json", "re
 FORMAT: Final = "cardrules/state"
 VERSION: Final = 1
 
-def _encode_action(action: Any) -> dict[str, Any]:
+def encode_action(action: Any) -> dict[str, Any]:
+    """``action`` as JSON data: its class name and its fields (the web table's store
+    keeps actions so)."""
     out: dict[str, Any] = {"action": type(action).__name__}
     for f in attrs.fields(type(action)):
         out[f.name] = encode_value(getattr(action, f.name))
     return out
 
 
-def _decode_action(game: GameDef[Any, Any], data: Any, where: str) -> Any:
+def decode_action(game: GameDef[Any, Any], data: Any, where: str) -> Any:
+    """The action of ``game`` that :func:`encode_action` wrote as ``data``; bad data
+    raises :class:`~cardrules.StateFormatError` naming ``where``."""
     if not isinstance(data, dict) or not isinstance(data.get("action"), str):
         raise StateFormatError(f"{where}: expected an object with an 'action' name, got {data!r}")
     name = data["action"]
@@ -86,7 +90,7 @@ def to_json(state: Any, *, indent: int | None = None) -> str:
         "players": state.players,
         "seed": _encode_seed(state.seed),
         "rules": encode_value(state.rules),
-        "history": [_encode_action(a) for a in state.history],
+        "history": [encode_action(a) for a in state.history],
     }
     text = json.dumps(doc, ensure_ascii=False, indent=indent)
     try:
@@ -149,7 +153,7 @@ def _read(doc: Any) -> Any:
     history = doc["history"]
     if not isinstance(history, list):
         raise StateFormatError("history must be a list of actions")
-    actions = [_decode_action(game, a, f"history[{i}]") for i, a in enumerate(history)]
+    actions = [decode_action(game, a, f"history[{i}]") for i, a in enumerate(history)]
     try:
         state = game.replay(rules, actions, players=players)
     except CardRulesError as exc:

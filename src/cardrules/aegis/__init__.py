@@ -29,9 +29,9 @@ from typing import Any, Final
 
 from ..cards import Card
 from ..protocol import GameDef, SearchHooks, register_game
-from . import layout as _layout
-from .agent import STRONG_CONFIG, GreedyAgent, _candidates, _likelihood, _rollout_policy
+from .agent import STRONG_CONFIG, GreedyAgent, action_likelihood, candidate_actions, rollout_policy
 from .encoding import AegisEncoding
+from .layout import table_layout
 from .rules import HAND_SIZE as HAND_SIZE
 from .rules import MAX_EXCHANGES as MAX_EXCHANGES
 from .rules import TRICKS as TRICKS
@@ -45,19 +45,19 @@ from .rules import (
     State,
     Trick,
     View,
-    _chance_cards,
-    _deal,
-    _public_view,
-    _start,
-    _step,
-    _view,
+    cards_to_shuffle,
+    deal_cards,
     draw_beats,
     evaluate,
     legal_actions,
+    player_view,
+    public_view,
+    start_state,
+    step_state,
 )
 from .rules import Phase as Phase
-from .sampler import _sampler
-from .text import _HELP, _describe, _parse_action, _render, describe_for, summary
+from .sampler import state_sampler
+from .text import NOTATION_HELP, describe, describe_for, read_action, render_table, summary
 
 # The package's rooms: ``rules`` (the game itself), ``text`` (records, notation, the
 # table as text), ``agent`` (the greedy agent and the search hooks) and ``sampler`` (states
@@ -134,7 +134,7 @@ def parse_action(state: State, text: str) -> Any:
     ...
     cardrules.errors.IllegalActionError: 'bid 3': you cannot bid now: ...; nearest of 32 legal actions: ...
     """
-    return _parse_action(state, text, apply)
+    return read_action(state, text, apply)
 
 
 def render(state: State, player: int | None = None) -> str:
@@ -150,19 +150,14 @@ def render(state: State, player: int | None = None) -> str:
     your hand: 8S 9S 6H JH 5D
     to act: player 0 (master) may exchange cards or keep
     """
-    return _render(state, player, view)
+    result: str = GAME.render(state, player)
+    return result
 
 
 def chance_cards(state: State) -> tuple[Card, ...]:
     """At a chance node, the cards a :class:`~cardrules.Shuffle` must order: the whole
     deck, in canonical order (``()`` anywhere else)."""
     return GAME.chance_cards(state)
-
-
-def describe(state: State, action: Any) -> str:
-    """A line for a record: ``action`` played in ``state``, as everyone at the table
-    sees it (:func:`describe_for` hides an opponent's exchanged cards)."""
-    return GAME.describe(state, action)
 
 
 def sample_state(view: View, *, seed: object = None, rules: Rules | None = None) -> State:
@@ -189,31 +184,31 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     action_types=(Exchange, Bid, Play),
     player_counts=(2,),
     default_players=2,
-    start=_start,
+    start=start_state,
     legal_actions=legal_actions,
-    step=_step,
-    chance_cards=_chance_cards,
-    deal=_deal,
-    view=_view,
-    public_view=_public_view,
-    describe=_describe,
+    step=step_state,
+    chance_cards=cards_to_shuffle,
+    deal=deal_cards,
+    view=player_view,
+    public_view=public_view,
+    describe=describe,
     summary=summary,
     describe_for=describe_for,
     parse_action=parse_action,
-    render=render,
-    notation=_HELP,
+    render=render_table,
+    notation=NOTATION_HELP,
     scoring="season",
-    sampler=_sampler,
+    sampler=state_sampler,
     greedy_agent=GreedyAgent,
     encoding=AegisEncoding,
     search=SearchHooks(
         config=STRONG_CONFIG,
         reward_scale=3.0,
-        policy=_rollout_policy,
-        likelihood=_likelihood,
-        candidates=_candidates,
+        policy=rollout_policy,
+        likelihood=action_likelihood,
+        candidates=candidate_actions,
     ),
-    table_layout=_layout.table_layout,
+    table_layout=table_layout,
     module=__name__,
 )
 register_game(GAME)

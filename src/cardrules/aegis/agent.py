@@ -15,11 +15,11 @@ from ..cards import Card
 from ..errors import CardRulesError
 from ..search.config import SearchConfig
 from .rules import (
-    _BIDS,
-    _DECK,
-    _INDEX,
-    _KEEP,
-    _SMALL_EXCHANGES,
+    BIDS,
+    CARD_INDEX,
+    DECK,
+    KEEP,
+    SMALL_EXCHANGES,
     TRICKS,
     Bid,
     Exchange,
@@ -27,9 +27,9 @@ from .rules import (
     Rules,
     State,
     View,
-    _exchange_of,
-    _lowest_bid,
+    exchange_of,
     legal_actions,
+    lowest_bid,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -71,7 +71,7 @@ class GreedyAgent:
             seen.add(view.key)
         for t in view.played:
             seen.update(t.cards)
-        return [c for c in _DECK if c not in seen]
+        return [c for c in DECK if c not in seen]
 
     def strength(self, card: Card, view: View, unseen: Sequence[Card] | None = None) -> float:
         """How often ``card`` wins against the cards this player cannot see: the mean
@@ -100,7 +100,7 @@ class GreedyAgent:
             want = min(max(expect, bids[0]), bids[-1])
             return next(a for a in legal_actions if a.n == want)
         if type(first) is Exchange:
-            weak = tuple(sorted((c for c in view.hand if strength[c] < self.weak), key=_INDEX))
+            weak = tuple(sorted((c for c in view.hand if strength[c] < self.weak), key=CARD_INDEX))
             if view.role == "master" and (view.exchanges > 0 or len(weak) < 2):
                 weak = ()
             for a in legal_actions:
@@ -127,11 +127,13 @@ class GreedyAgent:
 _POLICY_TABLES: dict[tuple[Any, Card], tuple[dict[Card, float], dict[tuple[Card, Card], bool]]] = {}
 
 
-def _policy_tables(table: Any, key: Card) -> tuple[dict[Card, float], dict[tuple[Card, Card], bool]]:
+def policy_tables(table: Any, key: Card) -> tuple[dict[Card, float], dict[tuple[Card, Card], bool]]:
+    """Under ``table`` with ``key`` as the key card: each card's strength, and for each
+    (lead, follow) pair whether the follow wins (built once per pair, then kept)."""
     entry = _POLICY_TABLES.get((table, key))
     if entry is None:
         winner = table.winner
-        others = [c for c in _DECK if c != key]
+        others = [c for c in DECK if c != key]
         wins = {(a, b): winner((a, b), key=key) == 1 for a in others for b in others if a != b}
         strength = {
             c: sum((not wins[c, u]) + wins[u, c] for u in others if u != c) / (2 * (len(others) - 1))
@@ -143,7 +145,7 @@ def _policy_tables(table: Any, key: Card) -> tuple[dict[Card, float], dict[tuple
     return entry
 
 
-def _rollout_policy(state: State, rng: Random) -> Any:
+def rollout_policy(state: State, rng: Random) -> Any:
     """The action of a quick heuristic for the player to act in ``state`` (a rollout's
     opponent model): :class:`GreedyAgent`'s rules, with each card's strength rated once
     per key card against the whole deck instead of against the unseen cards.  It reads
@@ -151,7 +153,7 @@ def _rollout_policy(state: State, rng: Random) -> Any:
     p = state.to_act
     assert isinstance(p, int)
     hand = state.hands[p]
-    strength, wins = _policy_tables(state.rules.table, state.key)  # type: ignore[arg-type]
+    strength, wins = policy_tables(state.rules.table, state.key)  # type: ignore[arg-type]
     phase = state.phase
     if phase == "play":
         legal = legal_actions(state)
@@ -164,34 +166,34 @@ def _rollout_policy(state: State, rng: Random) -> Any:
                 return a
         return ranked[0]
     if phase == "bid":
-        lowest = _lowest_bid(state)
+        lowest = lowest_bid(state)
         expect = round(sum(strength[c] for c in hand))
-        return _BIDS[min(max(expect, lowest), TRICKS) - 1]
+        return BIDS[min(max(expect, lowest), TRICKS) - 1]
     weak = tuple(c for c in hand if strength[c] < 0.5)  # the hand is in canonical order
     if p == state.master and (state.drawn[p] or len(weak) < 2):
-        return _KEEP
-    return _SMALL_EXCHANGES.get(weak) or _exchange_of(weak)
+        return KEEP
+    return SMALL_EXCHANGES.get(weak) or exchange_of(weak)
 
 
-def _candidates(state: State, legal: tuple[Any, ...]) -> tuple[Any, ...]:
+def candidate_actions(state: State, legal: tuple[Any, ...]) -> tuple[Any, ...]:
     """The actions a search tries (``ISMCTSAgent(actions="candidates")``): in the
     exchange phase, of the up to 32 exchanges of a hand only those that discard its
     ``k`` weakest cards, ``k`` from 0 (stop, or exchange nothing) to the whole hand,
-    weakest as :func:`_rollout_policy` rates the cards for the season's key; in the
+    weakest as ``rollout_policy`` rates the cards for the season's key; in the
     other phases every legal action.  Which weak cards to let go is seldom the question
     (a stronger card is a better card to keep, whatever it is); how many is, and a
     search that splits its iterations over 32 exchanges learns that too slowly."""
     if state.phase != "exchange":
         return legal
-    strength, _ = _policy_tables(state.rules.table, state.key)  # type: ignore[arg-type]
-    hand = sorted(state.hands[state.to_act], key=lambda c: (strength[c], _INDEX(c)))  # type: ignore[index]
-    wanted = {tuple(sorted(hand[:k], key=_INDEX)) for k in range(len(hand) + 1)}
+    strength, _ = policy_tables(state.rules.table, state.key)  # type: ignore[arg-type]
+    hand = sorted(state.hands[state.to_act], key=lambda c: (strength[c], CARD_INDEX(c)))  # type: ignore[index]
+    wanted = {tuple(sorted(hand[:k], key=CARD_INDEX)) for k in range(len(hand) + 1)}
     return tuple(a for a in legal if a.cards in wanted)
 
 
-def _likelihood(view: View, rules: Rules | None) -> Callable[[State], float] | None:
+def action_likelihood(view: View, rules: Rules | None) -> Callable[[State], float] | None:
     """How likely the opponent's observed exchanges and bid are in a sample of ``view``,
-    were the opponent playing :func:`_rollout_policy` (a number in ``(0, 1]``, for
+    were the opponent playing ``rollout_policy`` (a number in ``(0, 1]``, for
     rejection sampling; ``None`` when the opponent has shown nothing yet).  Each
     departure from the policy divides the weight: a discarded card that was not weak,
     a master that kept two weak cards or more without exchanging, a bid one trick away
@@ -205,7 +207,7 @@ def _likelihood(view: View, rules: Rules | None) -> Callable[[State], float] | N
     stopped = o == view.master and not view.drawn[o] and view.phase != "exchange"
     if bid is None and not exchanged and not stopped:
         return None
-    strength, _ = _policy_tables((rules or Rules()).table, view.key)
+    strength, _ = policy_tables((rules or Rules()).table, view.key)
     mine = set(view.discarded)
     shown = [t.cards[0] if t.leader == o else t.cards[1] for t in view.played]
     if view.trick and view.leader == o:
@@ -234,9 +236,9 @@ def _likelihood(view: View, rules: Rules | None) -> Callable[[State], float] | N
 
 
 #: Aegis's strongest search agent (:func:`cardrules.agents.strong_agent`): rollouts and
-#: the opponent in the tree play :func:`_rollout_policy`, determinizations are weighed by
-#: :func:`_likelihood` of the opponent's exchanges and bid, and the tree tries only the
-#: :func:`_candidates` exchanges; 650 iterations stay near 100 ms a decision on a 2-core
+#: the opponent in the tree play ``rollout_policy``, determinizations are weighed by
+#: ``action_likelihood`` of the opponent's exchanges and bid, and the tree tries only the
+#: ``candidate_actions`` exchanges; 650 iterations stay near 100 ms a decision on a 2-core
 #: machine.
 STRONG_CONFIG = SearchConfig(
     iterations=650, rollout="policy", belief="likelihood", opponents="policy", actions="candidates"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .rules import View
-from .text import _season_text, _view_role
+from .text import season_text, view_role
 
 _HINTS = {
     "exchange": "Click the cards you want to exchange, then press their button; or keep your hand.",
@@ -28,7 +28,7 @@ def table_layout(v: View) -> dict[str, Any]:
             chip.append(["tricks", v.tricks[p]])
         if v.drawn[p] and v.phase == "exchange":
             chip.append(["cards drawn", " + ".join(map(str, v.drawn[p]))])
-        role = _view_role(v, p) if v.master is not None else None
+        role = view_role(v, p) if v.master is not None else None
         seats.append({"facts": chip, "badge": role, "rows": []})
     center: list[dict[str, Any]] = []
     if v.key is not None:
@@ -71,7 +71,7 @@ def table_layout(v: View) -> dict[str, Any]:
         season: dict[str, Any] = {
             "title": f"Season {len(v.seasons)} is over",
             "lines": [
-                _season_text(s)[len("season: ") :],
+                season_text(s)[len("season: ") :],
                 f"scores: player 0 {v.scores[0]}, player 1 {v.scores[1]}",
             ],
         }

@@ -17,7 +17,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from .._chance import _Chance
+from .._chance import Chance
 from .._hotloops import IMPLEMENTATION, subset_objects
 from .._records import maker
 from ..cards import Card, Suit, parse_card, parse_cards, standard_deck
@@ -32,8 +32,8 @@ HAND_SIZE: Final = 5
 #: The most rounds of exchange the manual allows (``Rules.max_exchanges`` is 0..4).
 MAX_EXCHANGES: Final = 4
 
-_DECK: Final = standard_deck()
-_INDEX = operator.attrgetter("index")
+DECK: Final = standard_deck()
+CARD_INDEX = operator.attrgetter("index")
 _SUIT = operator.attrgetter("suit")
 _WINNER = operator.attrgetter("winner")
 
@@ -131,7 +131,7 @@ def _exchange_cards(cards: Iterable[Card] | Card | str) -> tuple[Card, ...]:
     """Exchange's converter: any iterable of cards (or card text), kept in canonical
     order, so that the same cards named in any order are the same action."""
     if isinstance(cards, str):
-        return tuple(sorted(parse_cards(cards), key=_INDEX))
+        return tuple(sorted(parse_cards(cards), key=CARD_INDEX))
     if isinstance(cards, Card):
         return (cards,)
     try:
@@ -139,9 +139,9 @@ def _exchange_cards(cards: Iterable[Card] | Card | str) -> tuple[Card, ...]:
     except TypeError:
         raise IllegalActionError(f"Exchange takes a tuple of cards, not {cards!r}") from None
     if all(type(c) is Card for c in t):
-        return tuple(sorted(t, key=_INDEX))
+        return tuple(sorted(t, key=CARD_INDEX))
     if t and all(isinstance(c, str) for c in t):  # ("7H", "2S")
-        return tuple(sorted(map(parse_card, t), key=_INDEX))
+        return tuple(sorted(map(parse_card, t), key=CARD_INDEX))
     return t  # not all cards: apply() refuses it, saying which
 
 
@@ -201,14 +201,14 @@ class Play:
 # exchange ``legal_actions`` gives.
 _NEW = object.__new__
 _SET_CARDS = Exchange.__dict__["cards"].__set__
-_KEEP: Final = Exchange(())
-_BIDS: Final = tuple(Bid(n) for n in range(1, TRICKS + 1))
-_PLAYS: Final = {c: Play(c) for c in _DECK}
+KEEP: Final = Exchange(())
+BIDS: Final = tuple(Bid(n) for n in range(1, TRICKS + 1))
+_PLAYS: Final = {c: Play(c) for c in DECK}
 _PLAY_OF = _PLAYS.__getitem__
 _FRESH_TYPES: Final = (Exchange,) * 16  # a hand's 10 + 5 + 1 subsets of 3, 4 and 5 cards
 
 
-def _exchange_of(cards: tuple[Card, ...]) -> Exchange:
+def exchange_of(cards: tuple[Card, ...]) -> Exchange:
     """``Exchange(cards)`` for canonical ``cards`` (the constructor: interned once)."""
     return Exchange(cards)
 
@@ -217,8 +217,8 @@ def _exchange_of(cards: tuple[Card, ...]) -> Exchange:
 # import).  Measured in random playouts, finding these by their card tuple is cheaper
 # than making them; interning the 22,100 three-card exchanges as well was not (the
 # lookups then miss the processor's caches and cost as much as new objects).
-_SINGLE_OF = {c: _exchange_of((c,)) for c in _DECK}.__getitem__
-_PAIR_OF = {cards: _exchange_of(cards) for cards in combinations(_DECK, 2)}.__getitem__
+_SINGLE_OF = {c: exchange_of((c,)) for c in DECK}.__getitem__
+_PAIR_OF = {cards: exchange_of(cards) for cards in combinations(DECK, 2)}.__getitem__
 
 
 def _exchange_actions_py(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
@@ -232,20 +232,20 @@ def _exchange_actions_py(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
     fresh = list(map(_NEW, _FRESH_TYPES))
     subsets = chain(combinations(hand, 3), combinations(hand, 4), (hand,))
     deque(map(_SET_CARDS, fresh, subsets), 0)
-    return (_KEEP, *map(_SINGLE_OF, hand), *map(_PAIR_OF, combinations(hand, 2)), *fresh)
+    return (KEEP, *map(_SINGLE_OF, hand), *map(_PAIR_OF, combinations(hand, 2)), *fresh)
 
 
 # The same actions from the C loop of cardrules._speedups when it was compiled: the
 # empty, one- and two-card exchanges are the interned ones, the others made in C.
-_SMALL_EXCHANGES: Final[dict[tuple[Card, ...], Exchange]] = {
-    (): _KEEP,
-    **{(c,): _SINGLE_OF(c) for c in _DECK},
-    **{pair: _PAIR_OF(pair) for pair in combinations(_DECK, 2)},
+SMALL_EXCHANGES: Final[dict[tuple[Card, ...], Exchange]] = {
+    (): KEEP,
+    **{(c,): _SINGLE_OF(c) for c in DECK},
+    **{pair: _PAIR_OF(pair) for pair in combinations(DECK, 2)},
 }
 
 
 def _exchange_actions_c(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
-    return subset_objects(hand, Exchange, "cards", _SMALL_EXCHANGES, 2)
+    return subset_objects(hand, Exchange, "cards", SMALL_EXCHANGES, 2)
 
 
 #: Every legal exchange for a hand, in the order of :func:`legal_actions`.
@@ -324,7 +324,7 @@ class State:
     played: tuple[Trick, ...]
     scores: tuple[int, int]
     seasons: tuple[Season, ...]
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     history: tuple[Any, ...] = attrs.field(repr=False)
     seed: object = attrs.field(default=None, eq=False)
 
@@ -379,7 +379,7 @@ class State:
 
 # The game functions make a State per step, naming the fields they set (see
 # cardrules._records: the constructor, or the same object from the C record maker).
-_STATE: Final = maker(State)
+STATE: Final = maker(State)
 _TRICK: Final = maker(Trick)
 _SEASON: Final = maker(Season)
 
@@ -425,38 +425,38 @@ def draw_beats(a: Card, b: Card) -> bool:
 # The game functions handed to GameDef
 
 
-def _start(rules: Rules, players: int) -> State:
-    return _STATE.new(
+def start_state(rules: Rules, players: int) -> State:
+    return STATE.new(
         rules=rules, players=2, phase="draw", master=None, key=None, hands=((), ()), stock=(),
         discards=(), drawn=((), ()), bids=(None, None), leader=None, trick=(), played=(),
         scores=(0, 0), seasons=(), to_act=CHANCE, history=(),
     )  # fmt: skip
 
 
-def _chance_cards(state: State) -> tuple[Card, ...]:
-    return _DECK
+def cards_to_shuffle(state: State) -> tuple[Card, ...]:
+    return DECK
 
 
-def _deal(state: State, shuffle: Shuffle) -> State:
+def deal_cards(state: State, shuffle: Shuffle) -> State:
     order = shuffle.order
     history = (*state.history, shuffle)
     if state.phase == "draw":
         first = 0 if draw_beats(order[0], order[1]) else 1
-        return _STATE.replace(state, phase="deal", master=first, history=history)
+        return STATE.replace(state, phase="deal", master=first, history=history)
     master = state.master
     assert master is not None
-    to_master = tuple(sorted(order[1 : 2 * HAND_SIZE : 2], key=_INDEX))
-    to_slave = tuple(sorted(order[2 : 2 * HAND_SIZE + 1 : 2], key=_INDEX))
+    to_master = tuple(sorted(order[1 : 2 * HAND_SIZE : 2], key=CARD_INDEX))
+    to_slave = tuple(sorted(order[2 : 2 * HAND_SIZE + 1 : 2], key=CARD_INDEX))
     hands = (to_master, to_slave) if master == 0 else (to_slave, to_master)
     phase: Phase = "exchange" if state.rules.max_exchanges > 0 else "bid"
-    return _STATE.replace(  # a new season: nothing of the last one's play is left
+    return STATE.replace(  # a new season: nothing of the last one's play is left
         state, phase=phase, key=order[0], hands=hands, stock=order[2 * HAND_SIZE + 1 :], discards=(),
         drawn=((), ()), bids=(None, None), leader=None, trick=(), played=(), to_act=master,
         history=history,
     )  # fmt: skip
 
 
-def _lowest_bid(state: State) -> int:
+def lowest_bid(state: State) -> int:
     master = state.master
     assert master is not None
     if state.to_act == master:
@@ -466,7 +466,7 @@ def _lowest_bid(state: State) -> int:
     return n
 
 
-def _role(state: State, player: int) -> str:
+def role_of(state: State, player: int) -> str:
     if state.phase == "play" or (state.phase == "over" and state.bids[0] is not None):
         return "attacker" if player == state.attacker else "defender"
     return "master" if player == state.master else "slave"
@@ -488,7 +488,7 @@ def _wrong_kind(state: State, action: object) -> IllegalActionError:
     return IllegalActionError(f"you cannot {what} now: it is time to {now}")
 
 
-def _step(state: State, action: Any) -> State:
+def step_state(state: State, action: Any) -> State:
     # The step functions take their own kind of action only (the public apply dispatches
     # the same way, inline).
     phase = state.phase
@@ -509,7 +509,7 @@ def _step_exchange(state: State, action: Exchange) -> State:
     cards = action.cards
     history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
     if not cards and p == master:  # the master stops: on to the bids
-        return _STATE.replace(state, phase="bid", to_act=master, history=history)
+        return STATE.replace(state, phase="bid", to_act=master, history=history)
     hands = state.hands
     stock = state.stock
     discards = state.discards
@@ -520,7 +520,7 @@ def _step_exchange(state: State, action: Exchange) -> State:
         if len(kept) + k != HAND_SIZE:  # a card not held, or one named twice
             raise _bad_exchange(cards, hand)
         kept += stock[:k]
-        kept.sort(key=_INDEX)
+        kept.sort(key=CARD_INDEX)
         new_hand = tuple(kept)
         hands = (new_hand, hands[1]) if p == 0 else (hands[0], new_hand)
         stock = stock[k:]
@@ -539,7 +539,7 @@ def _step_exchange(state: State, action: Exchange) -> State:
             skipped = (*drawn[slave], 0)
             drawn = (drawn[0], skipped) if slave == 1 else (skipped, drawn[1])
     phase: Phase = "bid" if to_act == master and len(drawn[master]) >= rules.max_exchanges else "exchange"
-    return _STATE.replace(
+    return STATE.replace(
         state, phase=phase, hands=hands, stock=stock, discards=discards, drawn=drawn, to_act=to_act,
         history=history,
     )  # fmt: skip
@@ -576,9 +576,9 @@ def _step_bid(state: State, action: Bid) -> State:
     bids = (n, state.bids[1]) if p == 0 else (state.bids[0], n)
     history = (*state.history, action)
     if p == master:
-        return _STATE.replace(state, phase="bid", bids=bids, to_act=1 - master, history=history)
+        return STATE.replace(state, phase="bid", bids=bids, to_act=1 - master, history=history)
     attacker = p if n > bids[master] else master  # type: ignore[operator]
-    return _STATE.replace(
+    return STATE.replace(
         state, phase="play", bids=bids, leader=attacker, to_act=attacker, history=history
     )
 
@@ -604,13 +604,13 @@ def _step_play(state: State, action: Play) -> State:
     hands = (new_hand, hands[1]) if p == 0 else (hands[0], new_hand)
     history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
     if not trick:
-        return _STATE.replace(state, hands=hands, leader=p, trick=(card,), to_act=1 - p, history=history)
+        return STATE.replace(state, hands=hands, leader=p, trick=(card,), to_act=1 - p, history=history)
     leader: int = state.leader  # type: ignore[assignment]
     cards = (trick[0], card)
     winner = leader if state.rules.table.winner(cards, key=state.key) == 0 else p
     played = state.played + (_TRICK.new(leader=leader, cards=cards, winner=winner),)  # noqa: RUF005 - as history
     if len(played) < TRICKS:
-        return _STATE.replace(
+        return STATE.replace(
             state, hands=hands, leader=winner, trick=(), played=played, to_act=winner, history=history
         )
     return _end_season(state, hands, played, history)
@@ -665,12 +665,12 @@ def _end_season(
     s0, s1 = state.scores[0] + season.points[0], state.scores[1] + season.points[1]
     seasons = (*state.seasons, season)
     if abs(s0 - s1) >= rules.margin or max(s0, s1) >= rules.target:
-        return _STATE.replace(
+        return STATE.replace(
             state, phase="over", hands=hands, leader=None, trick=(), played=played, scores=(s0, s1),
             seasons=seasons, to_act=None, history=history,
         )  # fmt: skip
     next_master = 1 - season.winner if rules.new_master == "loser" else season.winner
-    return _STATE.replace(
+    return STATE.replace(
         state, phase="deal", master=next_master, key=None, hands=((), ()), stock=(), discards=(),
         drawn=((), ()), bids=(None, None), leader=None, trick=(), played=(), scores=(s0, s1),
         seasons=seasons, to_act=CHANCE, history=history,
@@ -696,7 +696,7 @@ class View:
 
     player: int
     phase: Phase
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     role: str | None
     master: int | None
     key: Card | None
@@ -717,12 +717,12 @@ class View:
     discarded: tuple[Card, ...] = ()
 
 
-def _view(state: State, player: int) -> View:
+def player_view(state: State, player: int) -> View:
     return View(
         player,
         state.phase,
         state.to_act,
-        None if state.master is None else _role(state, player),
+        None if state.master is None else role_of(state, player),
         state.master,
         state.key,
         state.hands[player],
@@ -742,13 +742,13 @@ def _view(state: State, player: int) -> View:
     )
 
 
-def _public_view(state: State) -> View:
+def public_view(state: State) -> View:
     """What someone at no seat may see (a spectator): player 0's view without its hand
     and its discards, the only cards a view holds that the other player never saw."""
-    return attrs.evolve(_view(state, 0), hand=(), discarded=())
+    return attrs.evolve(player_view(state, 0), hand=(), discarded=())
 
 
-def _discard_turns(master: int, drawn: tuple[tuple[int, ...], tuple[int, ...]]) -> list[tuple[int, int]]:
+def discard_turns(master: int, drawn: tuple[tuple[int, ...], tuple[int, ...]]) -> list[tuple[int, int]]:
     """``(player, cards drawn)`` for each exchange turn of the season, in order (the
     master's, then the slave's, round by round): how ``discards`` was filled."""
     slave = 1 - master
@@ -764,7 +764,7 @@ def _own_discards(state: State, player: int) -> tuple[Card, ...]:
     assert state.master is not None
     out: list[Card] = []
     i = 0
-    for p, k in _discard_turns(state.master, state.drawn):
+    for p, k in discard_turns(state.master, state.drawn):
         if p == player:
             out += state.discards[i : i + k]
         i += k
@@ -793,14 +793,14 @@ def legal_actions(state: State) -> tuple[Any, ...]:
     if phase == "exchange":
         return _exchange_actions(state.hands[state.to_act])  # type: ignore[index]
     if phase == "bid":
-        return _BIDS[_lowest_bid(state) - 1 :]
+        return BIDS[lowest_bid(state) - 1 :]
     return ()
 
 
 # ---------------------------------------------------------------------------------------
 # Evaluation
 
-_RATINGS: Final = ("total", "result", "attack", "defence", "take")
+RATINGS: Final = ("total", "result", "attack", "defence", "take")
 
 
 @attrs.frozen
@@ -827,14 +827,14 @@ class Evaluation:
         is accepted for ``"defence"``)."""
         key = name.lower() if isinstance(name, str) else name
         key = "defence" if key == "defense" else key
-        if key not in _RATINGS:
+        if key not in RATINGS:
             raise KeyError(name)
         value: float | None = getattr(self, key)
         return value
 
     def keys(self) -> tuple[str, ...]:
         """The rating names, so that ``dict(evaluation)`` works."""
-        return _RATINGS
+        return RATINGS
 
 
 def evaluate(state: State, player: int) -> Evaluation:

@@ -9,10 +9,10 @@ from random import Random
 
 from ..cards import Card
 from ..sampling import SampleError, check_total, unseen
-from .rules import _DECK, _INDEX, _STATE, Rules, State, View, _discard_turns
+from .rules import CARD_INDEX, DECK, STATE, Rules, State, View, discard_turns
 
 
-def _sampler(view: View, rules: Rules | None) -> Callable[[Random], State]:
+def state_sampler(view: View, rules: Rules | None) -> Callable[[Random], State]:
     """What ``view`` leaves open, worked out once: the opponent's hand is drawn from
     the unseen cards of the suits it has not shown it lacks (it did not follow suit;
     nobody draws during the tricks), and the rest of the unseen cards make the stock
@@ -25,14 +25,14 @@ def _sampler(view: View, rules: Rules | None) -> Callable[[Random], State]:
         seen.append(view.key)
     for t in view.played:
         seen += t.cards
-    pool = unseen(_DECK, seen) if view.phase not in ("draw", "deal") else []
+    pool = unseen(DECK, seen) if view.phase not in ("draw", "deal") else []
     h, s, d = view.hand_sizes[o], view.stock_size, sum(view.drawn[o])
     check_total("aegis", pool, (h, s, d))
     void = {t.cards[0].suit for t in view.played if t.leader == p and t.cards[1].suit is not t.cards[0].suit}
     allowed = [c for c in pool if c.suit not in void]
     if len(allowed) < h:
         raise SampleError("aegis: the opponent cannot hold its cards in the suits it may still have")
-    turns = [] if view.master is None else _discard_turns(view.master, view.drawn)
+    turns = [] if view.master is None else discard_turns(view.master, view.drawn)
 
     def draw(rng: Random) -> State:
         hand = rng.sample(allowed, h)
@@ -48,11 +48,11 @@ def _sampler(view: View, rules: Rules | None) -> Callable[[Random], State]:
                 discards += mine[i : i + k]
                 i += k
             else:
-                discards += sorted(theirs[j : j + k], key=_INDEX)
+                discards += sorted(theirs[j : j + k], key=CARD_INDEX)
                 j += k
-        opp = tuple(sorted(hand, key=_INDEX))
+        opp = tuple(sorted(hand, key=CARD_INDEX))
         hands = (view.hand, opp) if p == 0 else (opp, view.hand)
-        return _STATE.new(
+        return STATE.new(
             rules=rules, players=2, phase=view.phase, master=view.master, key=view.key, hands=hands,
             stock=stock, discards=tuple(discards), drawn=view.drawn, bids=view.bids, leader=view.leader,
             trick=view.trick, played=view.played, scores=view.scores, seasons=view.seasons,

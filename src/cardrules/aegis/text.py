@@ -2,9 +2,9 @@
 ``describe``), the :func:`summary`, the notation of actions (read by
 ``parse_action``), the table as text (``render``) and the help on the notation.
 
-The public functions are :mod:`cardrules.aegis`'s; ``parse_action`` and ``render`` are
-written out there, around ``_parse_action`` and ``_render``, which take the
-game's ``apply`` and ``view`` as arguments.
+The GameDef of :mod:`cardrules.aegis` is handed ``describe``, ``describe_for``,
+``summary``, ``render_table`` and ``NOTATION_HELP``; ``parse_action`` is written
+out there, around ``read_action``, which takes the game's ``apply`` as an argument.
 """
 
 from __future__ import annotations
@@ -17,18 +17,19 @@ from ..cards import Card
 from ..errors import CardRulesError
 from ..protocol import CHANCE, Shuffle
 from .rules import (
-    _RATINGS,
+    RATINGS,
     Bid,
     Exchange,
     Play,
     Season,
     State,
     View,
-    _role,
-    _step,
     draw_beats,
     evaluate,
     legal_actions,
+    player_view,
+    role_of,
+    step_state,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -39,10 +40,13 @@ def describe_for(state: State, action: Any, player: int) -> str:
     """The line :func:`~cardrules.GameDef.describe` gives for ``action``, as ``player``
     may be told it: an opponent's exchange shows how many cards, not which (the
     discards are hidden, as in :func:`view`)."""
-    return _describe(state, action, viewer=player)
+    return describe(state, action, viewer=player)
 
 
-def _describe(state: State, action: Any, viewer: int | None = None) -> str:
+def describe(state: State, action: Any, viewer: int | None = None) -> str:
+    """A line for a record: ``action`` played in ``state``, as everyone at the table
+    sees it (:func:`describe_for` hides an opponent's exchanged cards; ``viewer``: the
+    player the line is for, ``None`` for everyone)."""
     if state.to_act is CHANCE and type(action) is Shuffle:
         o = action.order
         if state.phase == "draw":
@@ -52,7 +56,7 @@ def _describe(state: State, action: Any, viewer: int | None = None) -> str:
     p = state.to_act
     if not isinstance(p, int):
         return f"{action}"
-    who = f"player {p} ({_role(state, p)})"
+    who = f"player {p} ({role_of(state, p)})"
     if state.history and type(state.history[-1]) is Shuffle:  # a season's first move
         who = f"[season {state.season_number}, key card {state.key}] {who}"
     if type(action) is Exchange:
@@ -71,21 +75,21 @@ def _describe(state: State, action: Any, viewer: int | None = None) -> str:
     if type(action) is Play and state.phase == "play":
         line = f"{who} plays {action.card}"
         try:
-            new = _step(state, action)
+            new = step_state(state, action)
         except CardRulesError:
             return line
         if state.trick:
             w = state.rules.table.winner((state.trick[0], action.card), key=state.key)
             line += f"; player {state.leader if w == 0 else p} takes the trick"
         if len(new.seasons) > len(state.seasons):
-            line += f"; {_season_text(new.seasons[-1])}; scores {new.scores[0]}-{new.scores[1]}"
+            line += f"; {season_text(new.seasons[-1])}; scores {new.scores[0]}-{new.scores[1]}"
             if new.is_over:
                 line += f"; game over, player {new.winners[0]} wins"
         return line
     return f"{who}: {action}"
 
 
-def _season_text(s: Season) -> str:
+def season_text(s: Season) -> str:
     a, d = s.attacker, s.defender
     head = f"season: player {a} attacked with {s.bids[a]} and took {s.tricks[a]}"
     if s.outcome == "break":
@@ -107,10 +111,10 @@ def summary(state: State) -> str:
     lines = []
     for i, s in enumerate(state.seasons, 1):
         head = f"season {i}: master {s.master}, key {s.key}, {s.exchanges} exchanges"
-        lines.append(f"{head}; {_season_text(s)[len('season: ') :]}")
+        lines.append(f"{head}; {season_text(s)[len('season: ') :]}")
     for p in range(2):
         e = evaluate(state, p)
-        lines.append(f"player {p}: " + ", ".join(f"{name} {_pct(getattr(e, name))}" for name in _RATINGS))
+        lines.append(f"player {p}: " + ", ".join(f"{name} {_pct(getattr(e, name))}" for name in RATINGS))
     return "\n".join(lines)
 
 
@@ -153,7 +157,7 @@ def _extra(state: State, key: str, cards: list[Card]) -> Any:
     return None
 
 
-def _parse_action(state: State, text: str, apply: Callable[[State, Any], State]) -> Any:
+def read_action(state: State, text: str, apply: Callable[[State, Any], State]) -> Any:
     """The legal action ``text`` names (``cardrules.aegis.parse_action``); ``apply`` is
     the game's, which says why an action the text names is not legal."""
     return _notation.read(state, text, legal_actions(state), _NOTATION, extra=_extra, check=apply)
@@ -163,10 +167,10 @@ def _cards(cards: Iterable[Card]) -> str:
     return " ".join(map(str, cards)) or "-"
 
 
-def _render(state: State, player: int | None, view: Callable[[State, int], View]) -> str:
-    """The table as text (``cardrules.aegis.render``), drawn from what ``view`` (the
-    game's) gives: all of it, or only what ``player`` may see."""
-    views = [view(state, p) for p in range(2)] if player is None else [view(state, player)]
+def render_table(state: State, player: int | None) -> str:
+    """The table as text (``cardrules.aegis.render``), drawn from the players' views:
+    all of it, or only what ``player`` may see (the GameDef has checked ``player``)."""
+    views = [player_view(state, p) for p in range(2)] if player is None else [player_view(state, player)]
     v = views[0]
     rules = state.rules
     season = len(v.seasons) + (0 if v.phase == "over" else 1)
@@ -182,7 +186,7 @@ def _render(state: State, player: int | None, view: Callable[[State, int], View]
             parts.append(f"bid {v.bids[p]}")
         if v.phase == "play":
             parts.append(f"tricks {v.tricks[p]}")
-        role = "" if v.master is None else f" ({_view_role(v, p)})"
+        role = "" if v.master is None else f" ({view_role(v, p)})"
         lines.append(f"player {p}{role}: " + ", ".join(parts))
     if v.phase == "play":
         if v.trick:
@@ -191,7 +195,7 @@ def _render(state: State, player: int | None, view: Callable[[State, int], View]
             t = v.played[-1]
             lines.append(f"last trick: {t.cards[0]} {t.cards[1]}, taken by player {t.winner}")
     if v.seasons and (v.phase in ("exchange", "bid", "over") and not v.played):
-        lines.append("last season: " + _season_text(v.seasons[-1])[len("season: "):])
+        lines.append("last season: " + season_text(v.seasons[-1])[len("season: "):])
     for w in views:
         owner = "your hand" if player is not None else f"player {w.player}'s hand"
         lines.append(f"{owner}: {_cards(w.hand)}")
@@ -202,17 +206,17 @@ def _render(state: State, player: int | None, view: Callable[[State, int], View]
         lines.append(f"game over: player {winner} wins")
     elif isinstance(v.to_act, int):
         doing = {"exchange": "may exchange cards or keep", "bid": "bids", "play": "plays a card"}[v.phase]
-        lines.append(f"to act: player {v.to_act} ({_view_role(v, v.to_act)}) {doing}")
+        lines.append(f"to act: player {v.to_act} ({view_role(v, v.to_act)}) {doing}")
     return "\n".join(lines)
 
 
-def _view_role(v: View, p: int) -> str:
+def view_role(v: View, p: int) -> str:
     if v.phase == "play" or (v.phase == "over" and v.bids[0] is not None):
         return "attacker" if p == v.attacker else "defender"
     return "master" if p == v.master else "slave"
 
 
-_HELP = """\
+NOTATION_HELP = """\
   a card to play: 7H (ranks A 2..10 J Q K, also T; suits S H D C or ♠ ♥ ♦ ♣)
   an exchange: exchange 2S 7H (any order; bare cards work in the exchange phase)
   keep your hand, or as master stop exchanging: keep (or stop)

@@ -213,7 +213,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    rule = _rule_arg(args.file, args.name, "--name")
+    rule = rule_arg(args.file, args.name, "--name")
     line = parse_cards(args.line)
     for token in args.cards:
         card = parse_card(token)
@@ -237,7 +237,7 @@ def _pick(where: str, rules: dict[str, Rule], name: str | None, option: str) -> 
     )
 
 
-def _rule_arg(arg: str, name: str | None, option: str) -> Rule:
+def rule_arg(arg: str, name: str | None, option: str) -> Rule:
     """A rule from a file name, ``FILE:NAME``, or rule text given on the command line."""
     path, name = split_rule_arg(arg, name, option)
     if path is not None:
@@ -285,8 +285,8 @@ def _line_text(line: tuple[Card, ...]) -> str:
 
 def run_diff(args: argparse.Namespace) -> int:
     try:
-        a = _rule_arg(args.first, args.name_a, "--name-a")
-        b = _rule_arg(args.second, args.name_b, "--name-b")
+        a = rule_arg(args.first, args.name_a, "--name-a")
+        b = rule_arg(args.second, args.name_b, "--name-b")
     except CardRulesError as exc:
         print(f"cardrules: {exc}", file=sys.stderr)
         return 2

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..eleusis.science import Scientist, play_science
 from ..errors import CardRulesError
-from .rule_cmd import _rule_arg
+from .rule_cmd import rule_arg
 
 
 def register(sub: Any) -> None:
@@ -49,7 +49,7 @@ def _one_line(rule: object) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.rounds < 1:
         raise CardRulesError(f"--rounds must be at least 1, not {args.rounds}")
-    rule = _rule_arg(args.rule, args.name, "--name")
+    rule = rule_arg(args.rule, args.name, "--name")
     print(f"secret rule: {rule}")
     solved = score = cards = 0
     for k in range(args.rounds):

@@ -38,12 +38,12 @@ from ..lang.vocabulary import Vocabulary
 from ..protocol import GameDef, SearchHooks, register_game
 from ..search.hooks import Evaluation
 from . import agent as _agent
-from . import layout as _layout
 from . import rules as _rules
-from .agent import GreedyAgent, _standing
+from .agent import GreedyAgent, card_standing
 from .encoding import EleusisEncoding
-from .god import _chosen_text, choose_rule
+from .god import choose_rule, chosen_text
 from .induction import Observation, induce
+from .layout import table_layout
 from .player import TableScientist
 from .rules import MAX_STRINGS as MAX_STRINGS
 from .rules import (
@@ -55,26 +55,35 @@ from .rules import (
     Rules,
     State,
     View,
-    _chance_cards,
-    _deal,
-    _public_view,
-    _start,
-    _step,
-    _view,
+    cards_to_shuffle,
+    deal_cards,
     default_rule,
     legal_actions,
     match_scores,
+    player_view,
+    public_view,
     round_scores,
+    start_state,
+    step_state,
     strings,
 )
 from .rules import Marker as Marker
 from .rules import Phase as Phase
 from .rules import SideLine as SideLine
 from .rules import Task as Task
-from .sampler import _sampler
+from .sampler import state_sampler
 from .science import ScienceRound, Scientist, guess_is_right, play_science
-from .text import _HELP, Layout, _after_action, _rules_from_text, describe, layout_text, read_action, summary
-from .text import render as _render
+from .text import (
+    NOTATION_HELP,
+    Layout,
+    after_action,
+    describe,
+    layout_text,
+    read_action,
+    render_table,
+    rules_from_text,
+    summary,
+)
 
 __all__ = [
     "DEFAULT_RULE_TEXT",
@@ -216,30 +225,30 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     action_types=(Play, NoPlay, BecomeProphet, Pass, Judge),
     player_counts=range(3, 9),
     default_players=5,
-    start=_start,
+    start=start_state,
     legal_actions=legal_actions,
-    step=_step,
-    chance_cards=_chance_cards,
-    deal=_deal,
-    view=_view,
-    public_view=_public_view,
+    step=step_state,
+    chance_cards=cards_to_shuffle,
+    deal=deal_cards,
+    view=player_view,
+    public_view=public_view,
     describe=describe,
     summary=summary,
     parse_action=parse_action,
-    render=_render,
+    render=render_table,
     title="New Eleusis",
-    notation=_HELP,
-    after_action=_after_action,
+    notation=NOTATION_HELP,
+    after_action=after_action,
     default_seat=DEMO_SEAT,
     observer_seats=(0,),
     seat_names={0: "God"},
-    rules_from_text=_rules_from_text,
-    sampler=_sampler,
+    rules_from_text=rules_from_text,
+    sampler=state_sampler,
     greedy_agent=GreedyAgent,
     encoding=EleusisEncoding,
-    search=SearchHooks(reward_scale=4.0, evaluation=Evaluation(_standing), strong=TableScientist),
-    rule_chooser=_chosen_text,
-    table_layout=_layout.table_layout,
+    search=SearchHooks(reward_scale=4.0, evaluation=Evaluation(card_standing), strong=TableScientist),
+    rule_chooser=chosen_text,
+    table_layout=table_layout,
     module=__name__,
 )
 register_game(GAME)

@@ -1,6 +1,6 @@
 """The New Eleusis agents' side of the game: the :class:`GreedyAgent` (a scientist that
 reasons from the layout with a small library of candidate rules) and the search hooks
-(``_standing``).  The Eleusis scientist of the science round is in
+(``card_standing``).  The Eleusis scientist of the science round is in
 :mod:`cardrules.eleusis.science`.
 """
 
@@ -14,20 +14,20 @@ from ..cards import Card
 from ..errors import CardRulesError
 from ..lang.rules import Rule, compile_rule
 from .rules import (
-    _BECOME,
-    _NAMES,
-    _NOPLAY,
-    _PASS,
-    _PLAY1,
-    _RIGHT,
-    _WRONG,
+    BECOME_PROPHET,
+    JUDGE_RIGHT,
+    JUDGE_WRONG,
+    NAME_WRONG,
+    NO_PLAY,
+    PASS_ACTION,
+    PLAY_ONE,
     BecomeProphet,
     Judge,
     Pass,
     Play,
     State,
     View,
-    _distinct,
+    distinct_cards,
 )
 
 #: Where ``cardrules demo`` seats the :class:`GreedyAgent`: player 0 is God and never acts.
@@ -119,24 +119,24 @@ class GreedyAgent(SeededAgent):
             rules, misses = self.best(view)
             sure = misses == 0 and self._agree(rules, view.main)
             return (
-                _BECOME
-                if sure and len(view.main) >= self.prophet_after and _BECOME in legal_actions
-                else _PASS
+                BECOME_PROPHET
+                if sure and len(view.main) >= self.prophet_after and BECOME_PROPHET in legal_actions
+                else PASS_ACTION
             )
         rules, misses = self.best(view)
         if type(first) is Judge:
             return self._judge(view, rules, legal_actions)
-        hand = _distinct(view.hand)
+        hand = distinct_cards(view.hand)
         votes = {c: sum(r.accepts(view.main, c) for r in rules) for c in hand}
         top = max(votes.values(), default=0)
-        if top == 0 and misses == 0 and _NOPLAY in legal_actions:
-            return _NOPLAY
+        if top == 0 and misses == 0 and NO_PLAY in legal_actions:
+            return NO_PLAY
         if misses == 0 and view.max_string > 1 and self._agree(rules, view.main):
             chain = self._chain(rules, view)
             if len(chain) > 1:
                 return Play(tuple(chain))
         best = [c for c in hand if votes[c] == top]
-        return _PLAY1[best[self._rng.randrange(len(best))]] if best else legal_actions[0]
+        return PLAY_ONE[best[self._rng.randrange(len(best))]] if best else legal_actions[0]
 
     def _agree(self, rules: Sequence[Rule], line: tuple[Card, ...]) -> bool:
         return len({r.allowed(line) for r in rules}) == 1
@@ -158,20 +158,20 @@ class GreedyAgent(SeededAgent):
         pending = view.pending
         if type(pending) is Play:
             yes = sum(r.accepts_string(view.main, pending.cards) for r in rules)
-            return _RIGHT if 2 * yes >= len(rules) else _WRONG
-        votes = {c: sum(r.accepts(view.main, c) for r in rules) for c in _distinct(view.shown)}
+            return JUDGE_RIGHT if 2 * yes >= len(rules) else JUDGE_WRONG
+        votes = {c: sum(r.accepts(view.main, c) for r in rules) for c in distinct_cards(view.shown)}
         top = max(votes.values(), default=0)
         if 2 * top > len(rules):
             card = next(c for c in votes if votes[c] == top)
-            if _NAMES[card] in legal:
-                return _NAMES[card]
-        return _RIGHT
+            if NAME_WRONG[card] in legal:
+                return NAME_WRONG[card]
+        return JUDGE_RIGHT
 
 
 # -- the search hooks ------------------------------------------------------------------
 
 
-def _standing(state: State) -> list[float]:
+def card_standing(state: State) -> list[float]:
     """A rollout's standing when no score changed: fewer cards is better (God, who
     holds none, stands at the scientists' mean)."""
     n = state.players

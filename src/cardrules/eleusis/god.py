@@ -33,10 +33,10 @@ from .induction import (
     ONE,
     OR,
     Hypothesis,
-    _make,
     atom_probabilities,
     atoms,
     card_condition_probabilities,
+    make_hypothesis,
     prior,
 )
 
@@ -70,19 +70,19 @@ def _draw(rng: random.Random) -> Hypothesis | None:
         return rng.choices(idx, weights=weights)[0]
 
     if family == "atom":
-        return _make(ONE, (one(p),), found)
+        return make_hypothesis(ONE, (one(p),), found)
     if family == "pair":
         a, b = one(p), one(p)
         if a == b:
             return None
         kind = rng.choice((AND, OR, EQ))
-        return _make(kind, (min(a, b), max(a, b)), found)
+        return make_hypothesis(kind, (min(a, b), max(a, b)), found)
     if family == "if":
         c, t, e = one(pc), one(p), one(p)
-        return None if t == e else _make(ITE, (c, t, e), found)
+        return None if t == e else make_hypothesis(ITE, (c, t, e), found)
     if family == "if card":
         c, t, e = one(card_condition_probabilities()), one(p), one(p)
-        return None if t == e else _make(ITE, (c, t, e), found)
+        return None if t == e else make_hypothesis(ITE, (c, t, e), found)
     return None
 
 
@@ -145,7 +145,7 @@ def _reads_the_card(h: Hypothesis) -> bool:
     return not all(found[i].cond for i in judged)
 
 
-def _chosen_text(players: int, seed: object) -> str:
+def chosen_text(players: int, seed: object) -> str:
     """The text of :func:`choose_rule`'s rule (the game's ``rule_chooser``, for the
     command line's ``--god computer`` and the web table's computer God)."""
     text: str = choose_rule(players=players, seed=seed).source

@@ -731,7 +731,7 @@ def prior(kind: str, parts: Sequence[int]) -> float:
     return FAMILY_SHARE["pair"] / 3 * 2 * p[parts[0]] * p[parts[1]] * blind
 
 
-def _make(kind: str, parts: tuple[int, ...], found: Sequence[Atom]) -> Hypothesis:
+def make_hypothesis(kind: str, parts: tuple[int, ...], found: Sequence[Atom]) -> Hypothesis:
     size = sum(found[i].size for i in parts) + {ONE: 0, ITE: 3, CASE: 5}.get(kind, len(parts) - 1)
     return Hypothesis(kind, parts, size, max(found[i].depth for i in parts))
 
@@ -859,7 +859,7 @@ class Searcher:
             # One atom.
             for i in groups.get(goal, ()):
                 if found[i].depth == d:
-                    out.append(_make(ONE, (i,), found))
+                    out.append(make_hypothesis(ONE, (i,), found))
             keys = list(groups)
             sup = [m for m in keys if m & goal == goal]
             sub = [m for m in keys if m & ~goal == 0]
@@ -915,7 +915,7 @@ class Searcher:
                         continue  # each unordered pair of one group once
                     if max(found[i].depth for i in parts) != d:
                         continue
-                    out.append(_make(kind, parts, found))
+                    out.append(make_hypothesis(kind, parts, found))
             if timed_out():
                 break
         out.sort(key=lambda h: (-h.weight, h.size, h.kind, h.parts))
@@ -948,7 +948,7 @@ class Searcher:
         for x in range(len(found)):
             if x in h.parts:
                 continue
-            e = _make(h.kind, (*h.parts, x), found)
+            e = make_hypothesis(h.kind, (*h.parts, x), found)
             if e.value(masks, longs, full) != target:
                 continue
             fp = self.fingerprint(e)
@@ -1105,13 +1105,13 @@ def induce(
 
 def _checked_observation(o: object, who: str = "induce") -> Observation:
     if not isinstance(o, Observation):
-        raise CardRulesError(f"{who} takes Observation records, not {_short(o)}")
+        raise CardRulesError(f"{who} takes Observation records, not {short_text(o)}")
     check_line_length(o.line)
     check_standard_cards(o.line, o.card)
     return o
 
 
-def _short(value: object) -> str:
+def short_text(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 200 else f"{text[:200]}... ({len(text)} characters)"
 
@@ -1140,7 +1140,7 @@ def check_standard_cards(*groups: object) -> None:
             if not isinstance(card, Card) or card not in _STANDARD:
                 raise CardRulesError(
                     f"New Eleusis is played with standard cards (A to K of spades, hearts, "
-                    f"diamonds, clubs); {_short(card)} is not one"
+                    f"diamonds, clubs); {short_text(card)} is not one"
                 )
 
 

@@ -48,7 +48,7 @@ from ..cards import Card, canonical
 from ..errors import CardRulesError
 from .induction import Hypothesis, Observation, Ranked, ranked, searcher
 from .rules import BecomeProphet, Judge, NoPlay, Pass, Play, View
-from .science import Belief, Scientist, _main_line, observations_from_view, unknown_rate, unknown_weight
+from .science import Belief, Scientist, main_line, observations_from_view, unknown_rate, unknown_weight
 
 __all__ = ["INFO_VALUE", "PROPHET_SURE", "TableScientist"]
 
@@ -107,7 +107,7 @@ class TableScientist(SeededAgent):
         b = Belief(
             found.hypotheses,
             tuple(w / total for w in found.weights),
-            _main_line(observations),
+            main_line(observations),
             unknown_rate(observations),
         )
         hyps = list(b.hypotheses[:COUNTED])

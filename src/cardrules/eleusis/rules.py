@@ -37,7 +37,7 @@ def default_rule() -> Rule:
     return _DEFAULT_RULE[0]
 
 
-_DECK: Final = standard_deck()
+DECK: Final = standard_deck()
 
 
 # -- rules -----------------------------------------------------------------------------
@@ -173,13 +173,13 @@ class Judge:
         return "judge right" if self.right else "judge wrong"
 
 
-_NOPLAY: Final = NoPlay()
-_BECOME: Final = BecomeProphet()
-_PASS: Final = Pass()
-_RIGHT: Final = Judge(True)
-_WRONG: Final = Judge(False)
-_PLAY1: Final = {c: Play((c,)) for c in _DECK}
-_NAMES: Final = {c: Judge(False, c) for c in _DECK}
+NO_PLAY: Final = NoPlay()
+BECOME_PROPHET: Final = BecomeProphet()
+PASS_ACTION: Final = Pass()
+JUDGE_RIGHT: Final = Judge(True)
+JUDGE_WRONG: Final = Judge(False)
+PLAY_ONE: Final = {c: Play((c,)) for c in DECK}
+NAME_WRONG: Final = {c: Judge(False, c) for c in DECK}
 
 # -- state -----------------------------------------------------------------------------
 
@@ -190,7 +190,7 @@ Phase = Literal["setup", "starter", "turn", "judge", "offer", "fresh", "reshuffl
 _DRAW: Final = 0  # player draws n cards
 _RESHUFFLE: Final = 1  # player's hand goes into the stock; a new hand of n
 _OFFER: Final = 2  # player may become prophet
-_NEXT: Final = 3  # the next scientist after player takes the turn
+NEXT: Final = 3  # the next scientist after player takes the turn
 
 Task = tuple[int, int, int]
 SideLine = tuple[int, tuple[Card, ...]]
@@ -278,7 +278,7 @@ class State:
 
 
 #: How the game functions make a State: naming the fields they set (cardrules._records).
-_STATE: Final = maker(State)
+STATE: Final = maker(State)
 
 
 def _sudden(state: State) -> bool:
@@ -291,8 +291,8 @@ def _sudden(state: State) -> bool:
 # -- set-up ----------------------------------------------------------------------------
 
 
-def _start(rules: Rules, players: int) -> State:
-    if not any(rules.secret.accepts_start(c) for c in _DECK):
+def start_state(rules: Rules, players: int) -> State:
+    if not any(rules.secret.accepts_start(c) for c in DECK):
         raise RulesError("eleusis: the rule's start: clause accepts no card, so no starter could be laid")
     scientists = players - 1
     need = scientists * rules.hand_size + 1
@@ -301,19 +301,19 @@ def _start(rules: Rules, players: int) -> State:
             f"eleusis: {rules.decks} deck(s) cannot deal {rules.hand_size} cards to each of "
             f"{scientists} scientists and a starter"
         )
-    return _STATE.new(
+    return STATE.new(
         rules=rules, players=players, phase="setup", to_act=CHANCE, hands=((),) * players, stock=(),
         main=(), sides=(), count=0, prophet=None, marker=None, former_prophets=(), expelled=(), turn=0,
         pending=None, tasks=(), history=(),
     )  # fmt: skip
 
 
-def _chance_cards(state: State) -> tuple[Card, ...]:
+def cards_to_shuffle(state: State) -> tuple[Card, ...]:
     phase = state.phase
     if phase == "setup":
-        return tuple(c for c in _DECK for _ in range(state.rules.decks))
+        return tuple(c for c in DECK for _ in range(state.rules.decks))
     if phase in ("fresh", "starter"):
-        return _DECK
+        return DECK
     if phase == "reshuffle":
         q = state.tasks[0][1]
         return canonical(state.stock + state.hands[q])
@@ -334,21 +334,21 @@ def _lay_starter(
         if rule.accepts_start(card):
             stock = deck[i + 1 :] + stock_below + deck[:i]
             first = _first_scientist(card, state.players)
-            return _STATE.replace(
+            return STATE.replace(
                 state, phase="turn", to_act=first, stock=stock, main=(card,), turn=first, history=history
             )
     # No card left accepts: a fresh deck is shuffled in and searched the same way.
-    return _STATE.replace(state, phase="starter", to_act=CHANCE, stock=stock_below + deck, history=history)
+    return STATE.replace(state, phase="starter", to_act=CHANCE, stock=stock_below + deck, history=history)
 
 
-def _deal(state: State, shuffle: Shuffle) -> State:
+def deal_cards(state: State, shuffle: Shuffle) -> State:
     order = shuffle.order
     history = (*state.history, shuffle)
     phase = state.phase
     if phase == "setup":
         n, size = state.players - 1, state.rules.hand_size
         hands = ((), *(canonical(order[i : n * size : n]) for i in range(n)))
-        dealt = _STATE.replace(state, hands=hands, history=history)  # still "setup": then the starter
+        dealt = STATE.replace(state, hands=hands, history=history)  # still "setup": then the starter
         return _lay_starter(dealt, order[n * size :], (), history)
     if phase == "starter":
         return _lay_starter(state, order, state.stock, history)
@@ -396,7 +396,7 @@ def _proceed(state: State, *, history: tuple[Any, ...], **changes: Any) -> State
     ``marker``, ``former_prophets``, ``expelled``, ``turn`` and ``tasks``) is where the
     turn stands."""
     if changes:
-        state = _STATE.replace(state, **changes)
+        state = STATE.replace(state, **changes)
     hands, stock, tasks = state.hands, state.stock, state.tasks
     prophet, expelled = state.prophet, state.expelled
     while tasks:
@@ -407,7 +407,7 @@ def _proceed(state: State, *, history: tuple[Any, ...], **changes: Any) -> State
                 hands = (*hands[:q], canonical(hands[q] + stock[:take]), *hands[q + 1 :])
                 stock = stock[take:]
             if take < n:  # the stock ran dry: a fresh deck, and the draw goes on from it
-                return _STATE.replace(
+                return STATE.replace(
                     state, phase="fresh", to_act=CHANCE, hands=hands, stock=stock, pending=None,
                     tasks=((_DRAW, q, n - take), *tasks[1:]), history=history,
                 )  # fmt: skip
@@ -421,25 +421,25 @@ def _proceed(state: State, *, history: tuple[Any, ...], **changes: Any) -> State
                 hands = (*hands[:q], (), *hands[q + 1 :])
                 tasks = tasks[1:]
                 continue
-            return _STATE.replace(
+            return STATE.replace(
                 state, phase="reshuffle", to_act=CHANCE, hands=hands, stock=stock, pending=None, tasks=tasks,
                 history=history,
             )  # fmt: skip
         if kind == _OFFER:
             tasks = tasks[1:]
             if _may_offer(state, q, prophet, state.former_prophets, expelled):
-                return _STATE.replace(
+                return STATE.replace(
                     state, phase="offer", to_act=q, hands=hands, stock=stock, pending=None, tasks=tasks,
                     history=history,
                 )  # fmt: skip
             continue
-        # _NEXT
+        # NEXT
         nxt = _next_scientist(state.players, q, prophet, expelled)
-        return _STATE.replace(
+        return STATE.replace(
             state, phase="turn", to_act=nxt, hands=hands, stock=stock, turn=nxt, pending=None, tasks=(),
             history=history,
         )  # fmt: skip
-    return _STATE.replace(
+    return STATE.replace(
         state, phase="over", to_act=None, hands=hands, stock=stock, pending=None, tasks=(), history=history
     )
 
@@ -514,7 +514,7 @@ def _resolve(state: State, action: Play | NoPlay, call: Judge | None, history: t
         if rules.overthrow_penalty:
             tasks.insert(0, (_DRAW, prophet, rules.overthrow_penalty))
         prophet, marker = None, None
-    tasks.append((_NEXT, p, 0))
+    tasks.append((NEXT, p, 0))
     return _proceed(
         state, hands=hands, main=main, sides=sides, count=count, prophet=prophet, marker=marker,
         expelled=expelled, turn=p, tasks=tuple(tasks), history=history,
@@ -551,7 +551,7 @@ def _check_play(state: State, cards: tuple[Card, ...]) -> None:
             raise IllegalActionError(f"you hold only {held} {c}, not {k}")
 
 
-def _step(state: State, action: Any) -> State:
+def step_state(state: State, action: Any) -> State:
     phase = state.phase
     history = (*state.history, action)
     kind = type(action)
@@ -561,7 +561,7 @@ def _step(state: State, action: Any) -> State:
         elif kind is not NoPlay:
             raise IllegalActionError(_wrong_kind(state, action))
         if state.prophet is not None:
-            return _STATE.replace(
+            return STATE.replace(
                 state, phase="judge", to_act=state.prophet, pending=action, tasks=(), history=history
             )
         return _resolve(state, action, None, history)
@@ -629,7 +629,7 @@ def _wrong_kind(state: State, action: Any) -> str:
 # -- legal actions and strings ---------------------------------------------------------
 
 
-def _distinct(hand: tuple[Card, ...]) -> list[Card]:
+def distinct_cards(hand: tuple[Card, ...]) -> list[Card]:
     """The distinct cards of a hand, in its (canonical) order."""
     return list(dict.fromkeys(hand))
 
@@ -642,13 +642,13 @@ def legal_actions(state: State) -> tuple[Any, ...]:
     # The game's own function, handed to GameDef as is (no wrapper: this is the hot path).
     phase = state.phase
     if phase == "turn":
-        return (*map(_PLAY1.__getitem__, dict.fromkeys(state.hands[state.to_act])), _NOPLAY)
+        return (*map(PLAY_ONE.__getitem__, dict.fromkeys(state.hands[state.to_act])), NO_PLAY)
     if phase == "judge":
         if type(state.pending) is Play:
-            return (_RIGHT, _WRONG)
-        return (_RIGHT, *(_NAMES[c] for c in _distinct(state.hands[state.turn])))
+            return (JUDGE_RIGHT, JUDGE_WRONG)
+        return (JUDGE_RIGHT, *(NAME_WRONG[c] for c in distinct_cards(state.hands[state.turn])))
     if phase == "offer":
-        return (_BECOME, _PASS)
+        return (BECOME_PROPHET, PASS_ACTION)
     return ()
 
 
@@ -823,7 +823,7 @@ class View:
     rule: Rule | None
 
 
-def _view(state: State, player: int) -> View:
+def player_view(state: State, player: int) -> View:
     shown = state.hands[state.turn] if state.phase == "judge" and type(state.pending) is NoPlay else ()
     return View(
         player,
@@ -850,8 +850,8 @@ def _view(state: State, player: int) -> View:
     )
 
 
-def _public_view(state: State) -> View:
+def public_view(state: State) -> View:
     """What someone at no seat may see (a spectator): a scientist's view without its
     hand (the layout, the hand sizes, the prophet, a no-play's shown hand), never the
     secret rule (only God's view holds it)."""
-    return attrs.evolve(_view(state, 1), hand=(), rule=None)
+    return attrs.evolve(player_view(state, 1), hand=(), rule=None)

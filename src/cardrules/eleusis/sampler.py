@@ -11,7 +11,7 @@ import attrs
 from ..cards import Card, canonical
 from ..protocol import CHANCE
 from ..sampling import SampleError, check_total, deal, unseen
-from .rules import _DECK, _NEXT, _STATE, Phase, Play, Rules, State, Task, View
+from .rules import DECK, NEXT, STATE, Phase, Play, Rules, State, Task, View
 
 _CHANCE_PHASES = ("setup", "starter", "fresh", "reshuffle")
 
@@ -41,7 +41,7 @@ def _check_roles(view: View, n: int) -> None:
         raise SampleError(f"eleusis: in the {phase!r} phase, player {view.to_act!r} cannot be the one to act")
 
 
-def _sampler(view: View, rules: Rules | None) -> Any:
+def state_sampler(view: View, rules: Rules | None) -> Any:
     """The unseen cards (every deck in play, fresh ones included, less the player's
     hand, the lines and a hand shown with a no-play) are worked out once; each draw
     deals them uniformly to the other scientists' hands and the stock.
@@ -66,12 +66,12 @@ def _sampler(view: View, rules: Rules | None) -> Any:
     shown = view.shown if shown_by is not None else ()
     # cards a scientist plays stay in its hand while the prophet judges them
     judged = view.pending.cards if type(view.pending) is Play and view.turn != p else ()
-    pool = unseen(_DECK * decks, view.hand, view.main, side, shown, judged)
+    pool = unseen(DECK * decks, view.hand, view.main, side, shown, judged)
     others = [q for q in range(1, n) if q != p and q != shown_by]
     sizes = [view.hand_sizes[q] - (len(judged) if q == view.turn else 0) for q in others]
     check_total("eleusis", pool, (*sizes, view.stock_size))
     phase: Phase = view.phase  # type: ignore[assignment]
-    tasks: tuple[Task, ...] = ((_NEXT, view.turn, 0),) if phase == "offer" else ()
+    tasks: tuple[Task, ...] = ((NEXT, view.turn, 0),) if phase == "offer" else ()
 
     def draw(rng: Any) -> State:
         parts = deal(rng, pool, (*sizes, view.stock_size))
@@ -81,7 +81,7 @@ def _sampler(view: View, rules: Rules | None) -> Any:
             hands[shown_by] = view.shown
         for q, part in zip(others, parts, strict=False):
             hands[q] = canonical((*part, *judged) if q == view.turn else part)
-        return _STATE.new(
+        return STATE.new(
             rules=rules, players=n, phase=phase, to_act=view.to_act, hands=tuple(hands),
             stock=tuple(parts[-1]), main=view.main, sides=view.sides, count=view.count, prophet=view.prophet,
             marker=view.marker, former_prophets=view.former_prophets, expelled=view.expelled, turn=view.turn,

@@ -60,14 +60,14 @@ from ..protocol import seeded_order
 from .induction import (
     Hypothesis,
     Observation,
-    _short,
     atoms,
     check_line_length,
     check_standard_cards,
     ranked,
     searcher,
+    short_text,
 )
-from .rules import BecomeProphet, Judge, NoPlay, Pass, Play, Rules, _chance_cards, _start
+from .rules import BecomeProphet, Judge, NoPlay, Pass, Play, Rules, cards_to_shuffle, start_state
 
 __all__ = ["ScienceRound", "Scientist", "guess_is_right", "observations_from_view", "play_science"]
 
@@ -157,7 +157,7 @@ class Belief:
         return self.probabilities[0] if self.probabilities else 0.0
 
 
-def _main_line(observations: Sequence[Observation]) -> tuple[Card, ...]:
+def main_line(observations: Sequence[Observation]) -> tuple[Card, ...]:
     """The main line the observations show: the longest accepted line plus its card."""
     best: tuple[Card, ...] = ()
     for o in observations:
@@ -238,7 +238,7 @@ class Scientist:
             found = ranked(key, deadline=deadline)
             total = math.fsum(found.weights) + unknown_weight(key)
             shares = tuple(w / total for w in found.weights)
-            entry = (Belief(found.hypotheses, shares, _main_line(key), unknown_rate(key)), total)
+            entry = (Belief(found.hypotheses, shares, main_line(key), unknown_rate(key)), total)
             self._cache[key] = entry
             if len(self._cache) > 64:
                 self._cache.popitem(last=False)
@@ -672,11 +672,11 @@ def _items(items: object, kind: type, whole: str, each: str) -> tuple[Any, ...]:
     """``items`` as a tuple, or a :class:`~cardrules.errors.CardRulesError` (``whole`` when
     it is no sequence, ``each`` when an item is not a ``kind``)."""
     if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
-        raise CardRulesError(f"{whole}, not {_short(items)}")
+        raise CardRulesError(f"{whole}, not {short_text(items)}")
     out = tuple(items)
     for x in out:
         if not isinstance(x, kind):
-            raise CardRulesError(f"{each}, not {_short(x)}")
+            raise CardRulesError(f"{each}, not {short_text(x)}")
     return out
 
 
@@ -688,9 +688,9 @@ def _observations(observations: Iterable[Observation]) -> tuple[Observation, ...
     for o in out:
         check_line_length(o.line)
         if not isinstance(o.card, Card) or not all(isinstance(c, Card) for c in o.line):
-            raise CardRulesError(f"an observation's card and line are cards: {_short(o)}")
+            raise CardRulesError(f"an observation's card and line are cards: {short_text(o)}")
         if type(o.accepted) is not bool:
-            raise CardRulesError(f"an observation's verdict is True or False: {_short(o)}")
+            raise CardRulesError(f"an observation's verdict is True or False: {short_text(o)}")
         check_standard_cards(o.line, o.card)
     return out
 
@@ -933,7 +933,7 @@ def _two_decks_order(seed: object) -> tuple[Card, ...]:
     number 0): the order a seeded New Eleusis deal starts from."""
     # the cards of a new game's deal, in the order its first seeded shuffle puts them
     # (what the deal of new_game(seed=seed) starts from)
-    return seeded_order(seed, 0, _chance_cards(_start(Rules(), 5)))
+    return seeded_order(seed, 0, cards_to_shuffle(start_state(Rules(), 5)))
 
 
 def play_science(

@@ -1,6 +1,6 @@
 """New Eleusis as text: the layout, the lines of a record (:func:`describe`), the
 summary, the notation of actions (read by :func:`read_action`), the table
-(:func:`render`), the help for people (``_HELP``) and the rules a person writes as text.
+(``render_table``), the help for people (``NOTATION_HELP``) and the rules a person writes as text.
 
 The notation: a play is its cards in the order played (``5H``, a string ``5H 6C 7D``);
 ``no play``; after a play ``prophet`` (become prophet) or ``pass``; a prophet's calls
@@ -22,7 +22,7 @@ from ..errors import CardRulesError, IllegalActionError
 from ..lang.errors import RuleSyntaxError
 from ..lang.rules import compile_registered, compile_registered_rules
 from ..protocol import CHANCE
-from .rules import BecomeProphet, Judge, NoPlay, Play, Rules, State, _step, _view, legal_actions
+from .rules import BecomeProphet, Judge, NoPlay, Play, Rules, State, legal_actions, player_view, step_state
 
 # -- the layout, records and the summary ------------------------------------------------
 
@@ -79,7 +79,7 @@ def describe(state: State, action: Any) -> str:
         }.get(state.phase, "shuffle")
         return f"chance: {what}"
     try:
-        after = _step(state, action)
+        after = step_state(state, action)
     except IllegalActionError as exc:
         return f"player {state.to_act}: {action} (illegal: {exc})"
     p = state.to_act
@@ -176,13 +176,13 @@ def _extra(state: State, key: str, cards: list[Card]) -> Any:
     return None
 
 
-def read_action(state: State, text: str, check: Callable[[State, Any], Any]) -> Any:
+def read_action(state: State, text: str, apply: Callable[[State, Any], Any]) -> Any:
     """The action ``text`` names (what :func:`cardrules.eleusis.parse_action` reads);
-    ``check(state, action)``, the game's ``apply``, decides on an action the legal
+    ``apply(state, action)``, the game's, decides on an action the legal
     actions do not list (a string of cards), and its error says why it is refused."""
     def checked(state: State, action: Any) -> Any:
         try:
-            return check(state, action)
+            return apply(state, action)
         except IllegalActionError as exc:
             raise IllegalActionError(_in_words(str(exc))) from None
 
@@ -223,11 +223,12 @@ def _uncommented(line: str) -> str:
     return line
 
 
-def render(state: State, player: int | None = None) -> str:
+def render_table(state: State, player: int | None = None) -> str:
     """The table as text (what :func:`cardrules.eleusis.render` shows, once the
     protocol has checked ``player``): drawn from the views, all of them or only
     ``player``'s."""
-    views = [_view(state, p) for p in range(state.players)] if player is None else [_view(state, player)]
+    seats = range(state.players) if player is None else (player,)
+    views = [player_view(state, p) for p in seats]
     v = views[0]
     lines = [f"New Eleusis, {len(v.hand_sizes)} players (player 0 is God)", ""]
     lines.append(layout_text(v) or "(no card on the main line yet)")
@@ -265,14 +266,14 @@ def render(state: State, player: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _after_action(before: State, after: State) -> str | None:
+def after_action(before: State, after: State) -> str | None:
     """The layout, after a play changed it (what a person at the table is shown)."""
     if after.main != before.main or after.sides != before.sides:
         return "\n" + layout_text(after) + "\n"
     return None
 
 
-def _rules_from_text(text: str, name: str | None = None) -> Rules:
+def rules_from_text(text: str, name: str | None = None) -> Rules:
     """The Rules whose secret rule is ``text``: one rule, or the rule called ``name`` of
     a text that names several."""
     # The standard words, or those of a vocabulary the program registered.
@@ -296,7 +297,7 @@ def _rules_from_text(text: str, name: str | None = None) -> Rules:
         raise
 
 
-_HELP = """\
+NOTATION_HELP = """\
   play one card: 5H; a string of cards, in order: 5H 6C 7D
   say you hold no right card: no play (or none)
   after your play: prophet (become prophet) or pass

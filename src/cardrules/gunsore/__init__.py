@@ -34,18 +34,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final
 
-from ..cards import JOKER as JOKER
-from ..cards import Card as Card
-from ..protocol import CHANCE as CHANCE
+from ..cards import Card
 from ..protocol import GameDef, SearchHooks, register_game
-from ..protocol import Shuffle as Shuffle
 from ..search.hooks import Evaluation
-from ..tricks import TrickTable as TrickTable
-from . import layout as _layout
 from . import rules as _rules
 from . import text as _text
 from .agent import STRONG_CONFIG, GreedyAgent, outlook
 from .encoding import GunsoreEncoding
+from .layout import table_layout
 from .policy import rollout_policy
 from .rules import (
     ACTION_TYPES,
@@ -54,20 +50,20 @@ from .rules import (
     Rules,
     State,
     View,
-    _chance_cards,
-    _deal,
-    _public_view,
-    _start,
-    _step,
-    _view,
+    cards_to_shuffle,
+    deal_cards,
     first_master,
     legal_actions,
+    player_view,
+    public_view,
+    start_state,
+    step_state,
     stronger,
 )
 from .rules import Season as Season
 from .rules import WarCause as WarCause
-from .sampler import _sampler
-from .text import _HELP, SeasonRecord, describe
+from .sampler import state_sampler
+from .text import NOTATION_HELP, SeasonRecord, describe, read_action, render_table
 
 __all__ = [
     "MAX_DECKS",
@@ -172,7 +168,7 @@ def parse_action(state: State, text: str) -> Any:
     >>> parse_action(s, "declare war")
     DeclareWar()
     """
-    return _text.parse_action(state, text, apply)
+    return read_action(state, text, apply)
 
 
 def render(state: State, player: int | None = None) -> str:
@@ -187,7 +183,8 @@ def render(state: State, player: int | None = None) -> str:
     your hand: JS 6H QH 7D 3C
     to act: player 0 (master) leads a card or declares war
     """
-    return _text.render(state, player, view)
+    result: str = GAME.render(state, player)
+    return result
 
 
 def sample_state(view: View, *, seed: object = None, rules: Rules | None = None) -> State:
@@ -213,20 +210,20 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     action_types=ACTION_TYPES,
     player_counts=(2,),
     default_players=2,
-    start=_start,
+    start=start_state,
     legal_actions=legal_actions,
-    step=_step,
-    chance_cards=_chance_cards,
-    deal=_deal,
-    view=_view,
-    public_view=_public_view,
+    step=step_state,
+    chance_cards=cards_to_shuffle,
+    deal=deal_cards,
+    view=player_view,
+    public_view=public_view,
     describe=describe,
     summary=summary,
     parse_action=parse_action,
-    render=render,
-    notation=_HELP,
+    render=render_table,
+    notation=NOTATION_HELP,
     scoring="season",
-    sampler=_sampler,
+    sampler=state_sampler,
     greedy_agent=GreedyAgent,
     encoding=GunsoreEncoding,
     search=SearchHooks(
@@ -235,7 +232,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
         evaluation=Evaluation(outlook, "chance"),
         policy=rollout_policy,
     ),
-    table_layout=_layout.table_layout,
+    table_layout=table_layout,
     module=__name__,
 )
 register_game(GAME)

@@ -18,7 +18,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from .._chance import _Chance
+from .._chance import Chance
 from .._records import maker
 from ..cards import JOKER, Card, canonical, parse_card, standard_deck
 from ..errors import CardRulesError, IllegalActionError, RulesError
@@ -214,7 +214,7 @@ class State:
 
     rules: Rules
     players: int
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     master: int | None
     season: Season | None
     war_cause: WarCause | None
@@ -262,7 +262,7 @@ class View:
 
     player: int
     hand: tuple[Card, ...]
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     scores: tuple[int, ...]
     pools: tuple[int, ...]
     season: Season | None
@@ -278,7 +278,7 @@ class View:
 
 
 #: How the game functions make a State: naming the fields they set (cardrules._records).
-_STATE: Final = maker(State)
+STATE: Final = maker(State)
 
 # -- the rules -----------------------------------------------------------------------
 
@@ -286,7 +286,7 @@ _DECKS: dict[int, tuple[Card, ...]] = {}
 _INDEX = attrgetter("index")
 
 
-def _deck(decks: int) -> tuple[Card, ...]:
+def game_deck(decks: int) -> tuple[Card, ...]:
     try:
         return _DECKS[decks]
     except KeyError:
@@ -327,15 +327,15 @@ def stronger(table: TrickTable, a: Card, b: Card) -> bool:
     return _trick_winner(table, a, b) == 0 and _trick_winner(table, b, a) == 1
 
 
-def _start(rules: Rules, players: int) -> State:
-    return _STATE.new(
+def start_state(rules: Rules, players: int) -> State:
+    return STATE.new(
         rules=rules, players=2, to_act=CHANCE, master=None, season=None, war_cause=None, hands=((), ()),
         stock=(), pools=(0, 0), scores=(0, 0), table=(), last_trick=(), history=(),
     )  # fmt: skip
 
 
-def _chance_cards(state: State) -> tuple[Card, ...]:
-    return _deck(state.rules.decks)
+def cards_to_shuffle(state: State) -> tuple[Card, ...]:
+    return game_deck(state.rules.decks)
 
 
 def first_master(table: TrickTable, order: Sequence[Card]) -> int:
@@ -363,20 +363,20 @@ def _deal_season(
     return hands, stock[k:]
 
 
-def _deal(state: State, shuffle: Shuffle) -> State:
+def deal_cards(state: State, shuffle: Shuffle) -> State:
     rules = state.rules
     history = (*state.history, shuffle)
     if state.master is None:
         master = first_master(rules.table, shuffle.order)
-        return _STATE.replace(state, master=master, history=history)  # then the deal
+        return STATE.replace(state, master=master, history=history)  # then the deal
     hands, stock = _deal_season(rules, state.master, shuffle.order)
-    return _STATE.replace(
+    return STATE.replace(
         state, to_act=state.master, season="development", war_cause=None, hands=hands, stock=stock,
         pools=(0, 0), table=(), last_trick=(), history=history,
     )  # fmt: skip
 
 
-def _suit_name(card: Card) -> str:
+def suit_name(card: Card) -> str:
     assert card.suit is not None
     return card.suit.name.lower()
 
@@ -409,7 +409,7 @@ def _add(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def _step(state: State, action: object) -> State:
+def step_state(state: State, action: object) -> State:
     p = state.to_act
     if type(action) is not Play or type(p) is not int:
         if (
@@ -419,7 +419,7 @@ def _step(state: State, action: object) -> State:
             and state.season == "development"
             and state.rules.declare_war
         ):
-            return _STATE.replace(
+            return STATE.replace(
                 state, master=p, season="war", war_cause="declared", table=(),
                 history=state.history + (action,),  # noqa: RUF005
             )  # fmt: skip
@@ -446,7 +446,7 @@ def _step(state: State, action: object) -> State:
             else:
                 season, cause = "war", "stuck"
         hands = (rest, state.hands[1]) if p == 0 else (state.hands[0], rest)
-        return _STATE.replace(
+        return STATE.replace(
             state, to_act=1 - p, master=p, season=season, war_cause=cause, hands=hands, table=(card,),
             history=state.history + (action,),  # noqa: RUF005
         )  # fmt: skip
@@ -459,14 +459,14 @@ def _step(state: State, action: object) -> State:
             if card.suit is suit:
                 other = next(c for c in hand if c.suit is not suit)
                 raise IllegalActionError(
-                    f"development: you must not follow {_suit_name(lead)} while you hold {other}"
+                    f"development: you must not follow {suit_name(lead)} while you hold {other}"
                 )
         elif card.suit is not suit:
             for c in hand:
                 if c.suit is suit:
                     extra = "; the joker is only for a slave who cannot follow" if card is JOKER else ""
                     raise IllegalActionError(
-                        f"war: you hold {c}, so you must follow {_suit_name(lead)}{extra}"
+                        f"war: you hold {c}, so you must follow {suit_name(lead)}{extra}"
                     )
     master = 1 - p
     table_ = rules.table
@@ -509,7 +509,7 @@ def _step(state: State, action: object) -> State:
     if h0 or h1:
         if season == "development" and not stock and rules.war_when_stock_empty:
             season, cause = "war", "stock"
-        return _STATE.replace(
+        return STATE.replace(
             state, to_act=winner, master=winner, season=season, war_cause=cause, hands=(h0, h1),
             stock=stock, pools=pools, table=(), last_trick=(lead, card), history=history,
         )  # fmt: skip
@@ -523,18 +523,18 @@ def _step(state: State, action: object) -> State:
     else:
         scores = (s0 + a, s1 + b)
     if not stock:
-        return _STATE.replace(  # the game is over
+        return STATE.replace(  # the game is over
             state, to_act=None, master=winner, season=None, war_cause=None, hands=((), ()), stock=(),
             pools=(0, 0), scores=scores, table=(), last_trick=(lead, card), history=history,
         )  # fmt: skip
     dealt, stock = _deal_season(rules, winner, stock)
-    return _STATE.replace(  # a new season
+    return STATE.replace(  # a new season
         state, to_act=winner, master=winner, season="development", war_cause=None, hands=dealt,
         stock=stock, pools=(0, 0), scores=scores, table=(), last_trick=(lead, card), history=history,
     )  # fmt: skip
 
 
-def _view(state: State, player: int) -> View:
+def player_view(state: State, player: int) -> View:
     return View(
         player,
         state.hands[player],
@@ -552,10 +552,10 @@ def _view(state: State, player: int) -> View:
     )
 
 
-def _public_view(state: State) -> View:
+def public_view(state: State) -> View:
     """What someone at no seat may see (a spectator): player 0's view without its hand,
     the only cards a view holds that the other player never saw."""
-    return attrs.evolve(_view(state, 0), hand=())
+    return attrs.evolve(player_view(state, 0), hand=())
 
 
 #: Each distinct card of ``decks`` decks with its count, in canonical order.
@@ -572,7 +572,7 @@ def _played(state: State) -> tuple[Card, ...]:
     decks = state.rules.decks
     counts = _COUNTS.get(decks)
     if counts is None:
-        counts = _COUNTS[decks] = tuple(Counter(_deck(decks)).items())
+        counts = _COUNTS[decks] = tuple(Counter(game_deck(decks)).items())
     held = Counter(state.stock)
     held.update(state.table)
     for h in state.hands:

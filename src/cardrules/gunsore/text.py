@@ -4,9 +4,10 @@ account of a game and its seasons, and the notation's help for people.
 The notation: a card played is the card (``7H``, ``JK`` for the joker); declaring war
 is ``war``.  ``parse_action`` also reads ``play 7H`` and ``declare war``.
 
-What needs the protocol (the checked ``apply`` and ``view``, a new game to replay a
-history on) is handed in by :mod:`cardrules.gunsore`, whose public functions of the
-same names are the ones to call.
+The GameDef of :mod:`cardrules.gunsore` is handed ``describe``,
+``render_table`` and ``NOTATION_HELP``; what needs the checked protocol (``apply``,
+a new game to replay a history on) takes it as an argument, and is written out there
+around it (``parse_action``, ``season_log``, ``summary``).
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ from .rules import (
     Play,
     Rules,
     State,
-    View,
     WarCause,
-    _deal,
-    _step,
-    _suit_name,
+    deal_cards,
     legal_actions,
+    player_view,
+    step_state,
     stronger,
+    suit_name,
 )
 
 # -- records ---------------------------------------------------------------------------
@@ -86,7 +87,7 @@ def describe(state: State, action: object) -> str:
     'player 0 (master) declares war'
     """
     if state.to_act is CHANCE and isinstance(action, Shuffle):
-        after = _deal(state, action)
+        after = deal_cards(state, action)
         if state.master is None:
             order = action.order
             parts = []
@@ -110,13 +111,13 @@ def describe(state: State, action: object) -> str:
         return str(action)
     p = state.to_act
     try:
-        after = _step(state, action)
+        after = step_state(state, action)
     except IllegalActionError as exc:
         return f"{_role(state, p)} tries {action.card}: {exc}"
     if not state.table:
         line = f"{_role(state, p)} leads {action.card}"
         if after.season == "war" and state.season == "development":
-            line += f": war breaks out, player {1 - p} holds only {_suit_name(action.card)}"
+            line += f": war breaks out, player {1 - p} holds only {suit_name(action.card)}"
         return line
     line = f"{_role(state, p)} plays {action.card}"
     if action.card is JOKER:
@@ -221,16 +222,16 @@ def _extra(state: State, key: str, cards: list[Card]) -> Any:
     return None
 
 
-def parse_action(state: State, text: str, apply: Callable[[State, Any], State]) -> Any:
+def read_action(state: State, text: str, apply: Callable[[State, Any], State]) -> Any:
     """The legal action ``text`` names (:func:`cardrules.gunsore.parse_action`); a card
     that is not legal is tried with ``apply``, whose error says why it is refused."""
     return _notation.read(state, text, legal_actions(state), _NOTATION, extra=_extra, check=apply)
 
 
-def render(state: State, player: int | None, view: Callable[[State, int], View]) -> str:
-    """The table as text, drawn from ``view`` (the checked one:
-    :func:`cardrules.gunsore.render`)."""
-    views = [view(state, p) for p in range(2)] if player is None else [view(state, player)]
+def render_table(state: State, player: int | None) -> str:
+    """The table as text (:func:`cardrules.gunsore.render`), drawn from the players'
+    views: all of it, or only what ``player`` may see (the GameDef has checked ``player``)."""
+    views = [player_view(state, p) for p in range(2)] if player is None else [player_view(state, player)]
     v = views[0]
     sizes = {v.player: len(v.hand), 1 - v.player: v.opponent_hand_size}
     head = f"Gunsore: scores {v.scores[0]}-{v.scores[1]}"
@@ -268,6 +269,6 @@ def render(state: State, player: int | None, view: Callable[[State, int], View])
 
 
 #: How to write an action, for ``help`` at the table.
-_HELP = """\
+NOTATION_HELP = """\
   a card to play: 7H, JK for the joker
   declare war (master, development season): war"""

@@ -28,12 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any, Final
-from typing import Literal as Literal  # read here: Combo's annotations (its __module__ is this one)
 
 from ..cards import Card
 from ..protocol import GameDef, SearchHooks, register_game
 from ..search.hooks import Evaluation
-from . import layout as _layout
 from .agent import STRONG_CONFIG, GreedyAgent
 from .combos import FACES as FACES
 from .combos import Combo, Play, beats, card_points, combinations, deck, declarations
@@ -42,6 +40,7 @@ from .combos import K as K
 from .combos import Q as Q
 from .encoding import HaggisEncoding
 from .evaluation import evaluate as _evaluate
+from .layout import action_group, table_layout
 from .rules import (
     Bet,
     GiveTrick,
@@ -49,21 +48,19 @@ from .rules import (
     Rules,
     State,
     View,
-    _chance_cards,
-    _deal,
-    _public_view,
-    _start,
-    _step,
-    _view,
+    cards_to_shuffle,
+    deal_cards,
     game_over,
     hand_points,
     legal_actions,
     next_leader,
+    player_view,
+    public_view,
+    start_state,
+    step_state,
 )
-from .sampler import _sampler
-from .text import _HELP, describe, summary
-from .text import parse_action as _parse_action
-from .text import render as _render
+from .sampler import state_sampler
+from .text import NOTATION_HELP, describe, read_action, render_table, summary
 
 __all__ = [
     "Bet",
@@ -94,12 +91,6 @@ __all__ = [
     "summary",
     "view",
 ]
-
-# The engine's public names are this package's: documented and pickled as cardrules.haggis.X.
-for _public in (Combo, Play, beats, card_points, combinations, deck, declarations):
-    _public.__module__ = __name__
-del _public
-
 
 # The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
 def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = None) -> State:
@@ -146,14 +137,15 @@ def parse_action(state: State, text: str) -> Any:
     reads them.  Text that names no legal action raises
     :class:`~cardrules.IllegalActionError` with the reason and the nearest legal
     actions."""
-    return _parse_action(state, text, check=apply)
+    return read_action(state, text, apply)
 
 
 def render(state: State, player: int | None = None) -> str:
     """The table as text: scores, every player's cards left, wilds, bets and captured
     cards, the combination to beat, the hands (only ``player``'s own when a player is
     given: the text is drawn from :func:`view`), and who is to act."""
-    return _render(state, player, view=view)
+    result: str = GAME.render(state, player)
+    return result
 
 
 def sample_state(view: View, *, seed: object = None, rules: Rules | None = None) -> State:
@@ -178,25 +170,25 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     action_types=(Play, Pass, Bet, GiveTrick),
     player_counts=(2, 3),
     default_players=2,
-    start=_start,
+    start=start_state,
     legal_actions=legal_actions,
-    step=_step,
-    chance_cards=_chance_cards,
-    deal=_deal,
-    view=_view,
-    public_view=_public_view,
+    step=step_state,
+    chance_cards=cards_to_shuffle,
+    deal=deal_cards,
+    view=player_view,
+    public_view=public_view,
     describe=describe,
     summary=summary,
     parse_action=parse_action,
-    render=render,
-    notation=_HELP,
+    render=render_table,
+    notation=NOTATION_HELP,
     scoring="hand",
-    sampler=_sampler,
+    sampler=state_sampler,
     greedy_agent=GreedyAgent,
     encoding=HaggisEncoding,
     search=SearchHooks(config=STRONG_CONFIG, reward_scale=40.0, evaluation=Evaluation(_evaluate)),
-    table_layout=_layout.table_layout,
-    action_group=_layout.action_group,
+    table_layout=table_layout,
+    action_group=action_group,
     module=__name__,
 )
 register_game(GAME)

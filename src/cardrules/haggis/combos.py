@@ -55,10 +55,10 @@ def deck(players: int = 2) -> tuple[Card, ...]:
     not shuffled: each player owns one J, Q and K."""
     if players not in (2, 3):
         raise CardRulesError(f"haggis is played by 2 or 3 players, not {players!r}")
-    return _DECKS[players]
+    return DECKS[players]
 
 
-_DECKS = {
+DECKS = {
     2: tuple(Card(r, s) for s in _SUITS[:4] for r in range(2, 11)),
     3: tuple(Card(r, s) for s in _SUITS for r in range(2, 11)),
 }
@@ -75,10 +75,10 @@ _DECKS = {
 _J_SHIFT, _Q_SHIFT, _K_SHIFT = 45, 47, 49
 _FACE_MASK = 0b111111 << 45
 _NUM_MASK = (1 << 45) - 1
-_KB: dict[Card, int] = {
-    c: 1 << (9 * s + c.rank - 2) for s, su in enumerate(_SUITS) for c in _DECKS[3] if c.suit is su
+KB: dict[Card, int] = {
+    c: 1 << (9 * s + c.rank - 2) for s, su in enumerate(_SUITS) for c in DECKS[3] if c.suit is su
 }
-_KB[J], _KB[Q], _KB[K] = 1 << _J_SHIFT, 1 << _Q_SHIFT, 1 << _K_SHIFT
+KB[J], KB[Q], KB[K] = 1 << _J_SHIFT, 1 << _Q_SHIFT, 1 << _K_SHIFT
 _KINDS: tuple[Literal["set", "sequence", "bomb"], ...] = ("set", "sequence", "bomb")
 _KIND_CODE = {"set": 0, "sequence": 1, "bomb": 2}
 # the cards of one suit's 9-bit rank pattern, in canonical order
@@ -170,7 +170,7 @@ class Play:
 
     def __str__(self) -> str:
         try:
-            return _play_text(self.combo)
+            return play_text(self.combo)
         except (AttributeError, LookupError, TypeError, ValueError):
             # a hand-made Play of no real combination: an error message still names it
             text = repr(self.combo)
@@ -198,7 +198,7 @@ def beats(a: Combo, b: Combo) -> bool:
 
 # -- interning --------------------------------------------------------------------------
 
-# A declaration key's Play: ``_PLAYS.get(key) or _build(key)`` (a Play is never false).
+# A declaration key's Play: ``_PLAYS.get(key) or play_of_key(key)`` (a Play is never false).
 _PLAYS: dict[int, Play] = {}
 _PLAYS_LIMIT = 200_000
 
@@ -216,7 +216,7 @@ _COMBO = maker(Combo)
 _PLAY = maker(Play)
 
 
-def _make_play(
+def make_play(
     kind: Literal["set", "sequence", "bomb"], rank: int, size: int, width: int | None, cards: tuple[Card, ...]
 ) -> Play:
     """``Play(Combo(kind, rank, size, width, cards))``."""
@@ -240,11 +240,11 @@ def _numbers(mask: int) -> tuple[Card, ...]:
     return cards
 
 
-def _build(
+def play_of_key(
     key: int, plays: dict[int, Play] = _PLAYS, nums: dict[int, tuple[Card, ...]] = _NUM_TUPLES
 ) -> Play:
     """The interned Play of a declaration key, built on first use (the tables are kept
-    bounded by :func:`_generate`; ``plays`` and ``nums`` are them, as fast locals)."""
+    bounded by :func:`generate`; ``plays`` and ``nums`` are them, as fast locals)."""
     mask = key & _NUM_MASK
     cards = nums.get(mask)
     if cards is None:
@@ -253,7 +253,7 @@ def _build(
     if w:
         cards += _WILD_TUPLES[w]
     kind, rank, width = _KINDS[key >> 59], key >> 51 & 15, _WIDTHS[key >> 55 & 15]
-    play = plays[key] = _make_play(kind, rank, len(cards), width, cards)
+    play = plays[key] = make_play(kind, rank, len(cards), width, cards)
     return play
 
 
@@ -301,7 +301,7 @@ def _wild_choices(wc: int, t: int, n12: int, n13: int) -> tuple[int, ...]:
 def _hand_parts(cards: Iterable[Card]) -> tuple[int, list[int], int]:
     """(key mask, per-suit 9-bit rank patterns, wild code) of a group of cards."""
     mask = 0
-    kb = _KB
+    kb = KB
     for c in cards:
         mask += kb[c]
     pats = [(mask >> (9 * s)) & 511 for s in range(5)]
@@ -320,7 +320,7 @@ def _gen_sets(
     """Sets (single cards included).  ``size``/``above``: only sets of that size ranked
     above ``above`` (for following)."""
     plays = _PLAYS
-    build = _build
+    build = play_of_key
     add_m = out_m.append
     add_p = out_p.append
     by_t = _wilds_by_count(wc, 0, 0)
@@ -437,7 +437,7 @@ def _emit_shape(
     """Every sequence of width ``w`` over the ``L`` ranks up to ``hi``, given the
     columns that can keep number cards: ``(suit, present rank bits, cells to fill)``."""
     plays = _PLAYS
-    build = _build
+    build = play_of_key
     add_m = out_m.append
     add_p = out_p.append
     n13 = w if hi >= 13 else 0
@@ -532,7 +532,7 @@ def _gen_bombs(
 ) -> None:
     """Bombs stronger than strength ``above``, weakest first."""
     plays = _PLAYS
-    build = _build
+    build = play_of_key
 
     def emit(m: int, rank: int) -> None:
         key = m | rank << 51 | 2 << 59
@@ -598,7 +598,7 @@ def _piece(key: int, make: Any) -> tuple[list[int], list[Play]]:
     return got
 
 
-def _generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]:
+def generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]:
     """Every declaration of every sub-group of ``cards``: (key masks, plays), in an
     order that does not depend on the hand (a smaller hand lists a subsequence)."""
     if len(_PLAYS) >= _PLAYS_LIMIT or len(_NUM_TUPLES) >= _PLAYS_LIMIT:
@@ -639,7 +639,7 @@ def _generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]
     return ms, ps
 
 
-def _following(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play]:
+def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play]:
     """Every declaration of a sub-group of ``cards`` that beats ``top``."""
     _, pats, wc = _hand_parts(cards)
     ms: list[int] = []
@@ -653,7 +653,7 @@ def _following(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play]:
     return ps
 
 
-def _check_group(cards: Iterable[Card] | str, what: str) -> tuple[Card, ...]:
+def check_group(cards: Iterable[Card] | str, what: str) -> tuple[Card, ...]:
     if isinstance(cards, str):
         cards = parse_cards(cards)
     try:
@@ -665,7 +665,7 @@ def _check_group(cards: Iterable[Card] | str, what: str) -> tuple[Card, ...]:
     for c in group:
         if not isinstance(c, Card):
             raise CardRulesError(f"{what}: {c!r} is not a card")
-        if c not in _KB:
+        if c not in KB:
             raise CardRulesError(f"{what}: {c} is not a Haggis card (number cards 2..10, and J, Q, K)")
         if c.suit is None:
             faces[c.rank - 11] += 1
@@ -699,8 +699,8 @@ def declarations(hand: Iterable[Card] | str, *, suits: int = 5) -> tuple[Combo, 
     >>> len(declarations("5S 6S 7S J"))
     15
     """
-    group = _check_group(hand, "declarations")
-    return tuple(p.combo for p in _generate(group, _check_suits(suits))[1])
+    group = check_group(hand, "declarations")
+    return tuple(p.combo for p in generate(group, _check_suits(suits))[1])
 
 
 def combinations(cards: Iterable[Card] | str, *, suits: int = 5) -> tuple[Combo, ...]:
@@ -715,22 +715,22 @@ def combinations(cards: Iterable[Card] | str, *, suits: int = 5) -> tuple[Combo,
     >>> combinations("3S 5S 7H 9D")
     ()
     """
-    group = _check_group(cards, "combinations")
+    group = check_group(cards, "combinations")
     ns = _check_suits(suits)
     if not group:
         return ()
-    full = sum(_KB[c] for c in group)
-    ms, ps = _generate(group, ns)
+    full = sum(KB[c] for c in group)
+    ms, ps = generate(group, ns)
     return tuple(p.combo for m, p in zip(ms, ps, strict=True) if m == full)
 
 
-def _combo_key(combo: Combo) -> int | None:
+def combo_key(combo: Combo) -> int | None:
     """The intern key of a well-formed combo, or None."""
     try:
         kind = _KIND_CODE[combo.kind]
         mask = 0
         for c in combo.cards:
-            mask += _KB[c]
+            mask += KB[c]
         rank = combo.rank
         width = combo.width or 0
         if type(rank) is not int or type(width) is not int or not 0 < rank < 14 or not 0 <= width < 6:
@@ -740,11 +740,11 @@ def _combo_key(combo: Combo) -> int | None:
     return mask | rank << 51 | width << 55 | kind << 59
 
 
-def _genuine(combo: Combo) -> bool:
+def genuine(combo: Combo) -> bool:
     """Is ``combo`` a real declaration of its cards?"""
     if not isinstance(combo, Combo):
         return False
-    key = _combo_key(combo)
+    key = combo_key(combo)
     if key is None:
         return False
     known = _PLAYS.get(key)
@@ -761,7 +761,7 @@ def _genuine(combo: Combo) -> bool:
 _WIDE = {1: "run", 2: "pairs", 3: "triples", 4: "quadruples", 5: "quintuples"}
 
 
-def _play_text(combo: Combo) -> str:
+def play_text(combo: Combo) -> str:
     if not combo.cards:  # never legal, but an error message about it must still read
         return f"no cards ({combo.describe()})"
     cards = " ".join(map(str, combo.cards))

@@ -14,26 +14,26 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from .._chance import _Chance
+from .._chance import Chance
 from .._records import maker
 from ..cards import Card, canonical
 from ..errors import CardRulesError, IllegalActionError, RulesError
 from ..protocol import CHANCE, Shuffle
 from .combos import (
-    _DECKS,
-    _KB,
+    DECKS,
+    KB,
     Combo,
     J,
     K,
     Play,
     Q,
-    _check_group,
-    _following,
-    _generate,
-    _genuine,
     beats,
     card_points,
+    check_group,
     combinations,
+    following_plays,
+    generate,
+    genuine,
 )
 
 
@@ -67,7 +67,7 @@ class GiveTrick:
         return f"give {self.player}"
 
 
-_PASS = Pass()
+PASS_ACTION = Pass()
 
 
 # ---------------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ class Rules:
     bets: tuple[int, ...] = attrs.field(default=(15, 30), converter=_to_tuple, validator=_check_bets)
 
 
-class _Memo:
+class Memo:
     """Per-hand memo of the declarations each player can lead (a cache of a pure
     function of the hand, shared by the states of one hand; it never changes what any
     function returns).  What a hand can play only shrinks, so a smaller hand's list is
@@ -137,15 +137,15 @@ class _Memo:
         self.lead: list[list[tuple[int, list[int], tuple[Play, ...]]]] = [[] for _ in range(players)]
 
     def __repr__(self) -> str:
-        return "_Memo()"
+        return "Memo()"
 
     def __reduce__(self) -> tuple[Any, ...]:
         # a cache: copies and pickles start empty
-        return (_Memo, (len(self.lead),))
+        return (Memo, (len(self.lead),))
 
 
-def _new_memo(players: int = 2) -> _Memo:
-    return _Memo(players)
+def _new_memo(players: int = 2) -> Memo:
+    return Memo(players)
 
 
 @attrs.frozen
@@ -181,12 +181,12 @@ class State:
     out: tuple[int, ...]
     going_out: tuple[int, ...]
     giving: bool
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     last_hand: tuple[int, ...]
     hand_number: int
     history: tuple[Any, ...]
     seed: object = attrs.field(default=None, eq=False)
-    memo: _Memo = attrs.field(factory=_new_memo, eq=False, repr=False)
+    memo: Memo = attrs.field(factory=_new_memo, eq=False, repr=False)
 
     @property
     def is_over(self) -> bool:
@@ -215,7 +215,7 @@ class View:
     player: int
     players: int
     hand: tuple[Card, ...]
-    to_act: int | _Chance | None
+    to_act: int | Chance | None
     scores: tuple[int, ...]
     wilds: tuple[tuple[Card, ...], ...]
     hand_sizes: tuple[int, ...]
@@ -241,7 +241,7 @@ class View:
 
 
 #: How the game functions make a State: naming the fields they set (cardrules._records).
-_STATE: Final = maker(State)
+STATE: Final = maker(State)
 
 
 # ---------------------------------------------------------------------------------------
@@ -264,9 +264,9 @@ def _hand_begins(players: int) -> dict[str, Any]:
     }
 
 
-def _start(rules: Rules, players: int) -> State:
+def start_state(rules: Rules, players: int) -> State:
     z = (0,) * players
-    return _STATE.new(
+    return STATE.new(
         rules=rules,
         players=players,
         scores=z,
@@ -279,19 +279,19 @@ def _start(rules: Rules, players: int) -> State:
         hand_number=0,
         history=(),
         seed=None,
-        memo=_Memo(players),
+        memo=Memo(players),
     )
 
 
-def _chance_cards(state: State) -> tuple[Card, ...]:
-    return _DECKS[state.players]
+def cards_to_shuffle(state: State) -> tuple[Card, ...]:
+    return DECKS[state.players]
 
 
-def _deal(state: State, shuffle: Shuffle) -> State:
+def deal_cards(state: State, shuffle: Shuffle) -> State:
     n = state.players
     order = shuffle.order
     hands = tuple(canonical((*order[p : 14 * n : n], J, Q, K)) for p in range(n))
-    return _STATE.replace(
+    return STATE.replace(
         state,
         hands=hands,
         haggis=canonical(order[14 * n :]),
@@ -299,11 +299,11 @@ def _deal(state: State, shuffle: Shuffle) -> State:
         to_act=state.leader,
         hand_number=state.hand_number + 1,
         history=(*state.history, shuffle),
-        memo=_Memo(n),
+        memo=Memo(n),
     )
 
 
-def _suits(state: State) -> int:
+def suit_count(state: State) -> int:
     return 4 if state.players == 2 else 5
 
 
@@ -311,7 +311,7 @@ def _lead_plays(state: State, p: int) -> tuple[Play, ...]:
     hand = state.hands[p]
     hmask = 0
     for c in hand:
-        hmask += _KB[c]
+        hmask += KB[c]
     entries = state.memo.lead[p]
     best = None
     for e in entries:
@@ -329,7 +329,7 @@ def _lead_plays(state: State, p: int) -> tuple[Play, ...]:
                 ps.append(pl)
         plays = tuple(ps)
     else:
-        ms, ps_list = _generate(hand, _suits(state))
+        ms, ps_list = generate(hand, suit_count(state))
         plays = tuple(ps_list)
     entries.insert(0, (hmask, ms, plays))
     del entries[4:]
@@ -362,7 +362,7 @@ def legal_actions(state: State) -> tuple[Any, ...]:
         bets = tuple(_bet(a) for a in state.rules.bets)
     if not state.trick:
         return _lead_plays(state, p) + bets
-    return (*_following(state.hands[p], _suits(state), state.trick[-1][1]), _PASS, *bets)
+    return (*following_plays(state.hands[p], suit_count(state), state.trick[-1][1]), PASS_ACTION, *bets)
 
 
 def _next_with_cards(hands: Sequence[tuple[Card, ...]], p: int) -> int:
@@ -374,7 +374,7 @@ def _next_with_cards(hands: Sequence[tuple[Card, ...]], p: int) -> int:
     return p
 
 
-def _step(state: State, action: Any) -> State:
+def step_state(state: State, action: Any) -> State:
     p = state.to_act
     if type(p) is not int:
         raise IllegalActionError("the game is over" if p is None else "this is a chance node")
@@ -413,7 +413,7 @@ def _do_bet(state: State, p: int, action: Bet) -> State:
         raise IllegalActionError(f"you may bet {allowed}, not {action.amount!r}")
     bets = list(state.bets)
     bets[p] = action.amount
-    return _STATE.replace(
+    return STATE.replace(
         state,
         bets=tuple(bets),
         giving=False,
@@ -429,7 +429,7 @@ def _why_not(state: State, p: int, combo: Any) -> str:
     if isinstance(combo.cards, str) or not isinstance(combo.cards, Iterable):
         return f"a Combo's cards are a tuple of cards, not {combo.cards!r}"
     try:
-        cards = _check_group(combo.cards, "that play")
+        cards = check_group(combo.cards, "that play")
     except CardRulesError as exc:
         return str(exc)
     hand = state.hands[p]
@@ -439,7 +439,7 @@ def _why_not(state: State, p: int, combo: Any) -> str:
         return f"you do not hold {' '.join(map(str, missing))}"
     if not cards:
         return "a play needs at least one card"
-    options = combinations(cards, suits=_suits(state))
+    options = combinations(cards, suits=suit_count(state))
     if combo not in options:
         if not options:
             return f"{' '.join(map(str, canonical(cards)))} is no combination"
@@ -467,15 +467,15 @@ def _play(state: State, p: int, action: Play) -> State:
     if ok:
         hmask = 0
         for c in hand:
-            hmask += _KB[c]
+            hmask += KB[c]
         cmask = 0
         for c in combo.cards:
-            bit = _KB.get(c) if isinstance(c, Card) else None
+            bit = KB.get(c) if isinstance(c, Card) else None
             if bit is None:
                 ok = False
                 break
             cmask += bit
-        ok = ok and cmask & ~hmask == 0 and _genuine(combo) and (combo.width or 0) <= _suits(state)
+        ok = ok and cmask & ~hmask == 0 and genuine(combo) and (combo.width or 0) <= suit_count(state)
         if ok and state.trick:
             ok = beats(combo, state.trick[-1][1])
     if not ok:
@@ -507,7 +507,7 @@ def _play(state: State, p: int, action: Play) -> State:
     # With one player left holding cards the hand ends at once: the last trick goes to
     # the last player (or by the bomb rule); otherwise play moves on clockwise.
     hand_over = sum(1 for h in hands if h) <= 1
-    new = _STATE.replace(
+    new = STATE.replace(
         state,
         hands=tuple(hands),
         trick=trick,
@@ -529,7 +529,7 @@ def _pass(state: State, p: int, action: Pass) -> State:
     needed = sum(1 for q, h in enumerate(hands) if h and q != last)
     history = (*state.history, action)
     trick_over = passes >= needed  # everyone still in passed: the last player takes it
-    new = _STATE.replace(
+    new = STATE.replace(
         state,
         passes=passes,
         giving=False,
@@ -549,7 +549,7 @@ def _end_trick(state: State, last: int) -> State:
         if state.rules.bomb_trick == "tournament":
             taker = state.trick[-2][0] if len(state.trick) >= 2 else (last - 1) % n
             return _capture(state, last, taker)
-        return _STATE.replace(state, giving=True, to_act=last)  # the bomber gives it away
+        return STATE.replace(state, giving=True, to_act=last)  # the bomber gives it away
     return _capture(state, last, last)
 
 
@@ -559,7 +559,7 @@ def _give(state: State, p: int, action: GiveTrick) -> State:
         raise IllegalActionError(f"there is no player {q!r} to give the trick to")
     if q == p:
         raise IllegalActionError("a trick won by a bomb goes to an opponent, not to the bomber")
-    state = _STATE.replace(
+    state = STATE.replace(
         state,
         giving=False,
         to_act=p,
@@ -576,7 +576,7 @@ def _capture(state: State, winner: int, taker: int) -> State:
     if sum(1 for h in hands if h) <= 1:
         return _end_hand(state, captured)
     leader = winner if hands[winner] else _next_with_cards(hands, winner)
-    return _STATE.replace(
+    return STATE.replace(
         state,
         trick=(),
         passes=0,
@@ -642,7 +642,7 @@ def _end_hand(state: State, captured: tuple[tuple[Card, ...], ...]) -> State:
     over = game_over(scores, state.rules.target)
     leader = next_leader(scores, first)
     e: tuple[tuple[Card, ...], ...] = ((),) * n
-    return _STATE.replace(
+    return STATE.replace(
         state,
         scores=scores,
         leader=leader,
@@ -657,7 +657,7 @@ def _end_hand(state: State, captured: tuple[tuple[Card, ...], ...]) -> State:
     )
 
 
-def _view(state: State, player: int) -> View:
+def player_view(state: State, player: int) -> View:
     hands = state.hands
     return View(
         player,
@@ -682,7 +682,7 @@ def _view(state: State, player: int) -> View:
     )
 
 
-def _public_view(state: State) -> View:
+def public_view(state: State) -> View:
     """What someone at no seat may see (a spectator): player 0's view without its hand
     (the number cards no other player sees; the wild cards stay, being public)."""
-    return attrs.evolve(_view(state, 0), hand=())
+    return attrs.evolve(player_view(state, 0), hand=())

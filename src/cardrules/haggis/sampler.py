@@ -10,11 +10,11 @@ from typing import Any
 from ..cards import Card, canonical
 from ..protocol import CHANCE
 from ..sampling import check_total, deal, unseen
-from .combos import _DECKS
-from .rules import _STATE, Rules, State, View, _Memo
+from .combos import DECKS
+from .rules import STATE, Memo, Rules, State, View
 
 
-def _sampler(view: View, rules: Rules | None) -> Callable[[Any], State]:
+def state_sampler(view: View, rules: Rules | None) -> Callable[[Any], State]:
     """The unseen number cards (the deck less the player's hand, the table and every
     captured pile) are worked out once; each draw deals them uniformly to the other
     players' hands (beside their public face cards) and the haggis.  Passing tells
@@ -24,7 +24,7 @@ def _sampler(view: View, rules: Rules | None) -> Callable[[Any], State]:
     seen = [*view.hand, *(c for _, combo in view.trick for c in combo.cards)]
     for pile in view.captured:
         seen += pile
-    numbers = [c for c in unseen(_DECKS[n], (c for c in seen if c.suit is not None))]
+    numbers = [c for c in unseen(DECKS[n], (c for c in seen if c.suit is not None))]
     others = [q for q in range(n) if q != p]
     sizes = [view.hand_sizes[q] - len(view.wilds[q]) for q in others]
     check_total("haggis", numbers, (*sizes, view.haggis_size))
@@ -34,7 +34,7 @@ def _sampler(view: View, rules: Rules | None) -> Callable[[Any], State]:
         for q in range(n)
     )
     going_out = view.going_out or (0,) * n
-    memo = _Memo(n)  # a cache of what hands can lead, shared by the samples (the own hand's is reused)
+    memo = Memo(n)  # a cache of what hands can lead, shared by the samples (the own hand's is reused)
 
     def draw(rng: Any) -> State:
         parts = deal(rng, numbers, (*sizes, view.haggis_size))
@@ -42,7 +42,7 @@ def _sampler(view: View, rules: Rules | None) -> Callable[[Any], State]:
         hands[p] = view.hand
         for q, part in zip(others, parts, strict=False):
             hands[q] = canonical((*part, *view.wilds[q]))
-        return _STATE.new(
+        return STATE.new(
             rules=rules, players=n, scores=view.scores, leader=view.leader, hands=tuple(hands),
             haggis=canonical(parts[-1]), trick=view.trick, passes=view.passes, captured=view.captured,
             bets=view.bets, started=started, out=view.out, going_out=going_out, giving=view.giving,

@@ -1,6 +1,6 @@
 """Haggis as text: reading an action (:func:`parse_action`), a line for a record
 (:func:`describe`), the table (:func:`render`), the game in a few lines (:func:`summary`)
-and the notation's help for people (``_HELP``).
+and the notation's help for people (``NOTATION_HELP``).
 
 The notation: a play is its cards (``5H 6H 7H``, in any order).  When face cards play as
 wilds beside number cards, the same cards may declare several combinations, so the text
@@ -21,8 +21,8 @@ from .. import notation as _notation
 from ..cards import Card
 from ..errors import CardRulesError, IllegalActionError
 from ..protocol import CHANCE
-from .combos import Combo, Play, _play_text, card_points, combinations
-from .rules import _PASS, Bet, GiveTrick, Pass, State, View, _suits, legal_actions
+from .combos import Combo, Play, card_points, combinations, play_text
+from .rules import PASS_ACTION, Bet, GiveTrick, Pass, State, legal_actions, player_view, suit_count
 
 _NOTATION = _notation.Notation(aliases={"p": "pass", "no play": "pass"}, card_sets=True, split="as")
 
@@ -32,7 +32,7 @@ def _extra(state: State, key: str, cards: list[Card]) -> Any:
     if ws[:1] == ["play"]:
         ws = ws[1:]
     if ws == ["pass"]:
-        return _PASS
+        return PASS_ACTION
     if len(ws) == 2 and ws[1].isdigit():
         if ws[0] == "bet":
             return Bet(int(ws[1]))
@@ -49,24 +49,24 @@ def _extra(state: State, key: str, cards: list[Card]) -> Any:
     if legal:
         return legal[0] if not decl else None  # with a declaration: no legal one matched
     try:
-        combos = combinations(cards, suits=_suits(state))
+        combos = combinations(cards, suits=suit_count(state))
     except CardRulesError:
         return None
     for combo in combos:
-        if not decl or _play_text(combo).endswith(decl):
+        if not decl or play_text(combo).endswith(decl):
             return Play(combo)  # not legal: apply() says why
     return None
 
 
-def parse_action(state: State, text: str, *, check: Callable[[State, Any], State]) -> Any:
+def read_action(state: State, text: str, apply: Callable[[State, Any], State]) -> Any:
     """The legal action ``text`` names (:func:`cardrules.haggis.parse_action`);
-    ``check(state, action)`` is the game's ``apply``, whose error says why an action the
-    text names is not legal."""
+    ``apply(state, action)`` is the game's, whose error says why an action the text
+    names is not legal."""
     legal = legal_actions(state)
     try:
-        return _notation.read(state, text, legal, _NOTATION, extra=_extra, check=check)
+        return _notation.read(state, text, legal, _NOTATION, extra=_extra, check=apply)
     except IllegalActionError:
-        if _PASS in legal or _notation.key_of(text, _NOTATION) != "pass":
+        if PASS_ACTION in legal or _notation.key_of(text, _NOTATION) != "pass":
             raise
     # no card text is near "pass": say what the player may do instead of listing plays
     singles = [a for a in legal if type(a) is Play and len(a.combo.cards) == 1]
@@ -74,11 +74,11 @@ def parse_action(state: State, text: str, *, check: Callable[[State, Any], State
     raise IllegalActionError(f"{text.strip()!r}: you lead this trick: you may not pass; play cards{example}")
 
 
-def render(state: State, player: int | None, *, view: Callable[[State, int], View]) -> str:
-    """The table as text (:func:`cardrules.haggis.render`), drawn from ``view(state,
-    player)`` (the game's ``view``, which checks the player): nothing hidden can show."""
+def render_table(state: State, player: int | None) -> str:
+    """The table as text (:func:`cardrules.haggis.render`), drawn from the players'
+    views (the GameDef has checked ``player``): nothing hidden can show."""
     n = state.players
-    views = [view(state, p) for p in range(n)] if player is None else [view(state, player)]
+    views = [player_view(state, p) for p in range(n)] if player is None else [player_view(state, player)]
     v = views[0]
     scores = " ".join(map(str, v.scores))
     lines = [f"Haggis, hand {v.hand_number}: scores {scores} ({v.rules.target} wins)"]
@@ -145,7 +145,7 @@ def summary(state: State) -> str:
     return "\n".join(lines)
 
 
-_HELP = """\
+NOTATION_HELP = """\
   a combination: its cards in any order: 5H 6H 7H, 8S 8D, J Q (a bomb)
   with wild face cards the declaration may be needed: 5H J as 5s, 5H 6H J as run to 7,
   6H 7C J Q as pairs to 7 (triples, quadruples... for wider runs)

@@ -64,7 +64,7 @@ class _Nothing:
 NOTHING: Any = _Nothing()
 _NOTHING_TYPES = (Type.SUIT, Type.COLOR)
 
-_SAFE_BUILTINS = {"len": len, "abs": abs, "min": min, "max": max, "None": None, "True": True, "False": False}
+SAFE_BUILTINS = {"len": len, "abs": abs, "min": min, "max": max, "None": None, "True": True, "False": False}
 
 
 class CodeGen:
@@ -558,7 +558,7 @@ def exec_source(
     """
     filename = f"<cardrules {what} #{next(_UNITS)}>"
     scope: dict[str, Any] = dict(namespace)
-    scope.setdefault("__builtins__", _SAFE_BUILTINS)
+    scope.setdefault("__builtins__", SAFE_BUILTINS)
     code = compile(source, filename, "exec")
     exec(code, scope)  # our generated code, never user text
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)

@@ -300,7 +300,7 @@ def _generate(parts: TableParts, error: type[SourceError]) -> dict[str, Callable
         "K": k,
         "TableError": error,
         "_bad": lambda exc, cards, key: _bad(error, exc, cards, key),
-        "__builtins__": {**codegen._SAFE_BUILTINS, **_TABLE_BUILTINS},
+        "__builtins__": {**codegen.SAFE_BUILTINS, **_TABLE_BUILTINS},
     }
     scope = exec_source(code, f"trick table {parts.name}", namespace, keep_with="winner")
     return {"classify": scope["classify"], "beats": scope["beats"], "winner": scope["winner"]}

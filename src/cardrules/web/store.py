@@ -29,7 +29,7 @@ from typing import Any, Final, Protocol
 import attrs
 
 from ..protocol import Shuffle
-from ..serialize import _decode_action, _encode_action, from_json, to_json
+from ..serialize import decode_action, encode_action, from_json, to_json
 from .table import GameTable, TableError, TableSettings
 
 __all__ = [
@@ -111,7 +111,7 @@ def catch_up(table: GameTable, settings_text: str, record: str | None) -> bool |
     n = len(state.history)
     if not isinstance(history, list) or len(history) < n:
         return None
-    if n and history[n - 1] != _encode_action(state.history[-1]):
+    if n and history[n - 1] != encode_action(state.history[-1]):
         return None
     changed = json.loads(settings_text) != json.loads(Store._settings(table))
     g = table.game
@@ -119,7 +119,7 @@ def catch_up(table: GameTable, settings_text: str, record: str | None) -> bool |
     try:
         # as from_json replays: unseeded, each deal applied from the history, the seed
         # put back at the end; each action's line noted with the deals that follow it
-        actions = [_decode_action(g, a, f"history[{i}]") for i, a in enumerate(history[n:], n)]
+        actions = [decode_action(g, a, f"history[{i}]") for i, a in enumerate(history[n:], n)]
         current = attrs.evolve(state, seed=None)
         i = 0
         while i < len(actions):
