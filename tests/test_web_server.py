@@ -209,10 +209,12 @@ def test_a_seat_whose_clock_runs_out_plays_the_greedy_move(tmp_path):
             assert 0 < first["clock"]["remaining"] <= 1
             t0 = time.monotonic()
             moved = until(ws, lambda m: m["type"] == "state" and m["step"] > step)
-            assert 0.3 < time.monotonic() - t0 < 5
+            assert 0.3 < time.monotonic() - t0 < 15  # a 1 s clock, on a machine that may be busy
         record = from_json(c.app.state.server.store.record(made["id"]))
         assert record.history[step] == expected
-        assert moved["clock"] is None or moved["clock"]["seat"] != mover or moved["step"] > step + 1
+        # the clock restarted for whoever acts next (the same seat may act twice running)
+        clock = moved["clock"]
+        assert clock is None or (clock["seat"] == moved["to_act"] and clock["remaining"] > 0.5)
 
 
 def test_a_forfeit_table_ends_when_the_clock_runs_out(tmp_path):
