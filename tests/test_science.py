@@ -735,6 +735,9 @@ def test_the_science_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "secret rule: card is red" in out and "turn  1:" in out
     assert ("solved at turn" in out) or ("not solved" in out)
     assert main(["science", "card is red", "--rounds", "0"]) == 1
+    for bad in ("0", "-1", "nan"):
+        assert main(["science", "card is red", "--time", bad]) == 1
+        assert f"--time must be a positive number of seconds, not {float(bad)}" in capsys.readouterr().err
 
 
 def test_the_science_command_shows_each_guess_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -745,9 +748,10 @@ def test_the_science_command_shows_each_guess_on_one_line(capsys: pytest.Capture
 
     secret = 'rule "r":\n    start: card is ace\n    play: card.rank >= prev.rank'
     assert _one_line(compile_rule(secret)) == 'rule "r": start: card is ace; play: card.rank >= prev.rank'
-    assert main(["science", secret, "--rounds", "1", "--seed", "0"]) == 0
+    # a limit that never binds: the command's round and this one are the same on a busy machine
+    assert main(["science", secret, "--rounds", "1", "--seed", "0", "--time", "60"]) == 0
     out = capsys.readouterr().out
-    result = play_science(compile_rule(secret), Scientist(seed=0), seed=0)
+    result = play_science(compile_rule(secret), Scientist(seed=0, time_per_move=60), seed=0)
     assert result.guesses
     for turn, guess in result.guesses:
         line = next(x for x in out.splitlines() if x.startswith(f"  turn {turn:2}:"))
