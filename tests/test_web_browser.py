@@ -19,7 +19,7 @@ pytest.importorskip("starlette", reason="the web extra (starlette) is not instal
 pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the web-test extra)")
 
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, ServeProcess  # noqa: E402
+from web_helpers import CHROMIUM, ServeProcess, chromium, serving  # noqa: E402
 
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
@@ -36,18 +36,13 @@ TIMEOUT = 15_000  # ms: one step of a page
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
-    process = ServeProcess(tmp_path_factory.mktemp("web") / "tables.db")
-    process.start()
-    yield process
-    process.stop()
+    with serving(tmp_path_factory.mktemp("web") / "tables.db") as process:
+        yield process
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
+    yield from chromium(sync_api)
 
 
 @pytest.fixture

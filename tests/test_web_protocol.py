@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import sqlite3
 import warnings
 from pathlib import Path
@@ -22,8 +21,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # newer Starlette asks for httpx2: the TestClient works as it is
     from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from web_helpers import cards_in, receive_until, states_by_step
 
-from cardrules import GAMES, from_json
+from cardrules import GAMES
 from cardrules.codec import encode_value
 from cardrules.web import GameTable, Store, create_app
 from cardrules.web.app import MAX_BODY, MAX_MESSAGE
@@ -31,7 +31,6 @@ from cardrules.web.table import hash_token
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-CARD = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
 
 #: short games: small targets and hands, through each game's rule options
 SHORT = {
@@ -58,16 +57,6 @@ def new_table(c: TestClient, game: str, seats: list[str], **extra: Any) -> tuple
     return made["id"], tokens
 
 
-def receive_until(ws: Any, done: Any, seen: list[dict[str, Any]], limit: int = 5000) -> dict[str, Any]:
-    """Read messages (kept in ``seen``) until one satisfies ``done``."""
-    for _ in range(limit):
-        msg = ws.receive_json()
-        seen.append(msg)
-        if done(msg):
-            return msg
-    raise AssertionError("no such message")
-
-
 def play_seat(c: TestClient, table_id: str, token: str, rng: random.Random) -> list[dict[str, Any]]:
     """Play one seat to the end with random legal actions; every message received."""
     seen: list[dict[str, Any]] = []
@@ -79,20 +68,6 @@ def play_seat(c: TestClient, table_id: str, token: str, rng: random.Random) -> l
                 return seen
             if msg["legal"]:
                 ws.send_json({"type": "act", "action": rng.choice(msg["legal"]), "step": msg["step"]})
-
-
-def states_by_step(record: str) -> list[Any]:
-    """Every state of a stored game, by the length of its history (deals included)."""
-    final = from_json(record)
-    g = GAMES[json.loads(record)["game"]]
-    states = [g.new_game(final.rules, players=final.players)]
-    for action in final.history:
-        states.append(g.apply(states[-1], action))
-    return states
-
-
-def cards_in(value: Any) -> set[str]:
-    return set(CARD.findall(json.dumps(value)))
 
 
 def check_messages(game: str, seat: int, seen: list[dict[str, Any]], record: str, cards: bool = True) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import time
 import warnings
 from pathlib import Path
@@ -24,6 +23,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from web_helpers import cards_in, receive_until, states_by_step
 
 from cardrules import GAMES, from_json
 from cardrules.codec import encode_value
@@ -33,7 +33,6 @@ from cardrules.web.table import TableError, TableSettings
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-CARD = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
 SHORT = {
     "aegis": {"target": 5},
     "gunsore": {"hand_size": 3},
@@ -54,29 +53,6 @@ def make(c: TestClient, game: str, seats: list[str], **extra: Any) -> dict[str, 
     return made
 
 
-def until(ws: Any, done: Any, seen: list[dict[str, Any]] | None = None, limit: int = 5000) -> dict[str, Any]:
-    for _ in range(limit):
-        msg = ws.receive_json()
-        if seen is not None:
-            seen.append(msg)
-        if done(msg):
-            return msg
-    raise AssertionError("no such message")
-
-
-def states_of(record: str) -> list[Any]:
-    final = from_json(record)
-    g = GAMES[json.loads(record)["game"]]
-    states = [g.new_game(final.rules, players=final.players)]
-    for action in final.history:
-        states.append(g.apply(states[-1], action))
-    return states
-
-
-def cards_in(value: Any) -> set[str]:
-    return set(CARD.findall(json.dumps(value)))
-
-
 # -- spectators ----------------------------------------------------------------------------
 
 
@@ -85,7 +61,7 @@ def check_spectator(game: str, seen: list[dict[str, Any]], record: str) -> int:
     intersection over the seats of the cards of their views and of the lines they were
     told, so far); the number of state messages."""
     g = GAMES[game]
-    states = states_of(record)
+    states = states_by_step(record)
     players = states[0].players
     history = from_json(record).history
     so_far: list[set[str]] = [set() for _ in range(players)]
@@ -124,9 +100,9 @@ def test_a_spectator_is_sent_no_card_hidden_from_any_player(game, seed, tmp_path
         seen: list[dict[str, Any]] = []
         with c.websocket_connect(f"/ws/{made['id']}") as ws:
             ws.send_json({"type": "watch"})
-            until(ws, lambda m: m["type"] == "state" and m["status"] == "over", seen)
+            receive_until(ws, lambda m: m["type"] == "state" and m["status"] == "over", seen)
             ws.send_json({"type": "act", "action": "pass", "step": seen[-1]["step"]})
-            assert until(ws, lambda m: m["type"] == "error")["message"] == "a spectator watches: it cannot act"
+            assert receive_until(ws, lambda m: m["type"] == "error")["message"] == "a spectator watches: it cannot act"
         record = c.app.state.server.store.record(made["id"])
     assert check_spectator(game, seen, record) >= 3
     if game == "eleusis":
@@ -140,9 +116,9 @@ def test_the_spectator_check_can_fail(tmp_path):
         seen: list[dict[str, Any]] = []
         with c.websocket_connect(f"/ws/{made['id']}") as ws:
             ws.send_json({"type": "watch"})
-            until(ws, lambda m: m["type"] == "state" and m["status"] == "over", seen)
+            receive_until(ws, lambda m: m["type"] == "state" and m["status"] == "over", seen)
         record = c.app.state.server.store.record(made["id"])
-    st = states_of(record)[seen[0]["step"]]
+    st = states_by_step(record)[seen[0]["step"]]
     forged = dict(seen[0], view=encode_value(GAMES["haggis"].view(st, 0)))
     with pytest.raises(AssertionError, match="was sent"):
         check_spectator("haggis", [forged], record)
@@ -186,9 +162,9 @@ def test_an_act_for_another_step_is_refused_and_a_repeated_act_applies_once(tmp_
                 assert server.store.record(made["id"]) == before
             ws.send_json({"type": "act", "action": action, "step": step})
             ws.send_json({"type": "act", "action": action, "step": step})  # sent twice
-            after = until(ws, lambda m: m["type"] == "state")
+            after = receive_until(ws, lambda m: m["type"] == "state")
             assert after["step"] == step + 1
-            again = until(ws, lambda m: m["type"] == "error")
+            again = receive_until(ws, lambda m: m["type"] == "error")
             assert f"this act answers step {step}, but the table is at step {step + 1}" in again["message"]
         assert len(from_json(server.store.record(made["id"])).history) == step + 1
 
@@ -208,7 +184,7 @@ def test_a_seat_whose_clock_runs_out_plays_the_greedy_move(tmp_path):
             assert first["clock"]["seat"] == mover and first["clock"]["per_move"] == 1
             assert 0 < first["clock"]["remaining"] <= 1
             t0 = time.monotonic()
-            moved = until(ws, lambda m: m["type"] == "state" and m["step"] > step)
+            moved = receive_until(ws, lambda m: m["type"] == "state" and m["step"] > step)
             assert 0.3 < time.monotonic() - t0 < 15  # a 1 s clock, on a machine that may be busy
         record = from_json(c.app.state.server.store.record(made["id"]))
         assert record.history[step] == expected
@@ -223,12 +199,12 @@ def test_a_forfeit_table_ends_when_the_clock_runs_out(tmp_path):
         server = c.app.state.server
         with c.websocket_connect(f"/ws/{made['id']}") as ws:
             ws.send_json({"type": "join", "token": made["tokens"][0]})
-            msg = until(ws, lambda m: m["type"] == "state" and m["to_act"] == 0)
-            over = until(ws, lambda m: m["type"] == "state" and m["status"] == "over")
+            msg = receive_until(ws, lambda m: m["type"] == "state" and m["to_act"] == 0)
+            over = receive_until(ws, lambda m: m["type"] == "state" and m["status"] == "over")
             assert over["forfeit"] == 0 and over["winners"] == [1] and "forfeited" in over["summary"]
             assert over["clock"] is None and over["legal"] == []
             ws.send_json({"type": "act", "action": msg["legal"][0] if msg["legal"] else "pass", "step": over["step"]})
-            assert until(ws, lambda m: m["type"] == "error")["message"] == "the game is over"
+            assert receive_until(ws, lambda m: m["type"] == "error")["message"] == "the game is over"
         record = server.store.record(made["id"])
     with client(tmp_path / "t.db") as c:  # the forfeit is kept
         table = c.app.state.server.table(made["id"])
@@ -319,7 +295,7 @@ def test_computer_only_tables_wait_for_a_person(tmp_path):
         assert table.step == step and not table.is_over  # nobody there: no move
         with c.websocket_connect(f"/ws/{made['id']}") as ws:
             ws.send_json({"type": "watch"})
-            until(ws, lambda m: m["type"] == "state" and m["status"] == "over")
+            receive_until(ws, lambda m: m["type"] == "state" and m["status"] == "over")
 
 
 def test_autoplay_tables_play_on_their_own_within_the_budget(tmp_path):
@@ -446,7 +422,7 @@ def test_a_table_stored_with_a_lone_surrogate_is_still_served(tmp_path):
             while msg["status"] != "over":
                 if msg["legal"]:
                     ws.send_json({"type": "act", "action": msg["legal"][0], "step": msg["step"]})
-                msg = until(ws, lambda m: m["type"] == "state")
+                msg = receive_until(ws, lambda m: m["type"] == "state")
             assert msg["rule"] == "card is red # \ud800"  # sent as its JSON escape
         with c.websocket_connect("/ws/old") as ws:  # a later join is served too
             ws.send_json({"type": "watch"})
@@ -479,11 +455,11 @@ def test_a_reconnection_is_sent_the_whole_current_message(tmp_path):
         for _ in range(3):
             with c.websocket_connect(f"/ws/{made['id']}") as ws:
                 ws.send_json({"type": "join", "token": made["tokens"][0]})
-                msg = until(ws, lambda m: m["type"] == "state" and bool(m["legal"]))
+                msg = receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]))
                 ws.send_json({"type": "act", "action": rng.choice(msg["legal"]), "step": msg["step"]})
                 # until the person is to act again (or the game is over): no computer
                 # then moves while the table is compared below
-                until(ws, lambda m, s=msg["step"]: m["type"] == "state" and m["step"] > s
+                receive_until(ws, lambda m, s=msg["step"]: m["type"] == "state" and m["step"] > s
                       and (bool(m["legal"]) or m["status"] == "over"))  # fmt: skip
             with c.websocket_connect(f"/ws/{made['id']}") as ws:
                 ws.send_json({"type": "join", "token": made["tokens"][0]})

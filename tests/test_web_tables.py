@@ -31,7 +31,7 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (the web-test extra)"
 )
 
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, ServeProcess  # noqa: E402
+from web_helpers import CHROMIUM, ROOT, ServeProcess, chromium, serving  # noqa: E402
 
 from cardrules.web.table import GameTable  # noqa: E402
 
@@ -62,18 +62,13 @@ MOMENT = {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
-    process = ServeProcess(tmp_path_factory.mktemp("web") / "tables.db")
-    process.start()
-    yield process
-    process.stop()
+    with serving(tmp_path_factory.mktemp("web") / "tables.db") as process:
+        yield process
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
+    yield from chromium(sync_api)
 
 
 @pytest.fixture(scope="module")
