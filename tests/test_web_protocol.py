@@ -23,7 +23,7 @@ with warnings.catch_warnings():
 from starlette.websockets import WebSocketDisconnect
 from web_helpers import cards_in, receive_until, states_by_step
 
-from cardrules import GAMES
+from cardrules import GAMES, from_json
 from cardrules.codec import encode_value
 from cardrules.web import GameTable, Store, create_app
 from cardrules.web.app import MAX_BODY, MAX_MESSAGE
@@ -357,3 +357,36 @@ def test_any_registered_game_is_served(tmp_path):
     assert seen[-1]["status"] == "over" and json.loads(record)["game"] == name
     # its views forget a trick once it is scored, so only the views are compared here
     assert check_messages(name, 0, seen, record, cards=False) >= 3
+
+
+def test_a_god_writes_a_rule_in_a_vocabulary_the_program_registered(tmp_path):
+    """A word of the program's own (:meth:`Vocabulary.register`, what ``--load`` does for
+    ``cardrules serve``) reaches the God's rule box, and the table read back from the
+    store keeps the rule in that vocabulary."""
+    import uuid
+
+    from cardrules.lang import Vocabulary
+
+    word = f"low_{uuid.uuid4().hex[:8]}"
+    text = f"card is {word}"
+    with client(tmp_path / "t.db") as c:
+        table_id, tokens = new_table(c, "eleusis", ["human", "greedy", "greedy", "greedy"])
+        with c.websocket_connect(f"/ws/{table_id}") as god:
+            god.send_json({"type": "join", "token": tokens[0]})
+            assert god.receive_json()["status"] == "rule"
+            god.send_json({"type": "rule", "text": text})  # not a word yet
+            error = god.receive_json()
+            assert error["type"] == "error" and error["message"].startswith("line 1, column 9: ")
+            assert c.app.state.server.store.record(table_id) is None
+            Vocabulary.standard().with_property(word, lambda card: card.rank <= 5, explain="a low card").named(
+                f"test-{word}"
+            ).register()
+            god.send_json({"type": "rule", "text": text})
+            started = god.receive_json()
+            assert started["status"] == "play" and f"the secret rule: {text}" in started["text"]
+        record = c.app.state.server.store.record(table_id)
+    state = from_json(record)
+    assert state.rules.secret.vocabulary.name == f"test-{word}"
+    assert all(card.rank <= 5 for card in state.main[1:])  # the main line after the starter
+    with client(tmp_path / "t.db") as c:  # a restarted server reads the rule back in its words
+        assert c.app.state.server.table(table_id).state.rules.secret == state.rules.secret
