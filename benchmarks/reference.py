@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 
 def pyspiel_playouts(
-    name: str, params: dict[str, int] | None = None, *, seconds: float
+    name: str,
+    params: dict[str, int] | None = None,
+    *,
+    seconds: float,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[float, float, float, float] | None:
-    """Random playouts of pyspiel game ``name`` for ``seconds``: decisions/s, steps/s
-    (chance included), games/s and decisions per game; ``None`` without pyspiel."""
+    """Random playouts of pyspiel game ``name`` for ``seconds`` of ``clock``: decisions/s,
+    steps/s (chance included), games/s and decisions per game; ``None`` without pyspiel."""
     try:
         import pyspiel  # type: ignore[import-not-found]
     except ImportError:
@@ -24,9 +29,9 @@ def pyspiel_playouts(
     game = pyspiel.load_game(name, params or {})
     randrange = random.Random(0).randrange
     decisions = steps = games = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while clock() < deadline:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -38,23 +43,29 @@ def pyspiel_playouts(
                 decisions += 1
             steps += 1
         games += 1
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     return decisions / elapsed, steps / elapsed, games / elapsed, decisions / max(games, 1)
 
 
 def cardrules_playouts(
-    module: Any, *, seconds: float, rules: Any = None, players: int | None = None
+    module: Any,
+    *,
+    seconds: float,
+    rules: Any = None,
+    players: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[float, float, float, float]:
     """Random playouts of a cardrules game module through its public API (``new_game``,
-    ``legal_actions``, ``apply`` and a random choice) for ``seconds``: decisions/s,
+    ``legal_actions``, ``apply`` and a random choice) for ``seconds`` of ``clock`` (wall
+    time by default; ``time.process_time`` for CPU time): decisions/s,
     steps/s (chance included), games/s and decisions per game.  Game ``i`` uses seed ``i``."""
     legal_actions, apply, new_game = module.legal_actions, module.apply, module.new_game
     kwargs = {} if players is None else {"players": players}
     randrange = random.Random(0).randrange
     decisions = steps = games = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while clock() < deadline:
         state = new_game(rules, seed=games, **kwargs)
         while not state.is_over:
             actions = legal_actions(state)
@@ -62,5 +73,5 @@ def cardrules_playouts(
             decisions += 1
         steps += len(state.history)
         games += 1
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     return decisions / elapsed, steps / elapsed, games / elapsed, decisions / max(games, 1)

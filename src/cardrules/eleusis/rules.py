@@ -365,11 +365,9 @@ def deal_cards(state: State, shuffle: Shuffle) -> State:
 
 def _round_over(state: State, hands: Sequence[tuple[Card, ...]], expelled: tuple[int, ...],
                 prophet: int | None) -> bool:  # fmt: skip
-    players = state.players
-    for p in range(1, players):
-        if not hands[p]:
-            return True
-    return len(expelled) + (prophet is not None) >= players - 1
+    if not all(hands[1:]):  # a scientist is out of cards (God's hand, hands[0], is always empty)
+        return True
+    return len(expelled) + (prophet is not None) >= state.players - 1
 
 
 def _next_scientist(players: int, after: int, prophet: int | None, expelled: tuple[int, ...]) -> int:
@@ -385,8 +383,8 @@ def _may_offer(state: State, q: int, prophet: int | None, former: tuple[int, ...
                expelled: tuple[int, ...]) -> bool:  # fmt: skip
     if not state.rules.prophets or prophet is not None or q in expelled or q in former:
         return False
-    others_in = sum(1 for p in range(1, state.players) if p != q and p not in expelled)
-    return others_in >= 2
+    # the scientists still in besides q: expelled holds distinct scientists, q not among them
+    return state.players - 2 - len(expelled) >= 2
 
 
 def _proceed(state: State, *, history: tuple[Any, ...], **changes: Any) -> State:
