@@ -45,6 +45,10 @@ from cardrules.lang.plays import compile_plays
 from cardrules.lang.rules import Rule
 
 DECK = canonical(standard_deck())
+#: a time per decision that never binds: what a scientist decides is the same on every
+#: machine, however busy, only while its time limit does not bind (a decision takes
+#: about 0.2 s with the C loops, more in pure Python on a loaded machine)
+NO_LIMIT = 600.0
 
 
 def _observe(rule: Rule, plays: int, rng: random.Random) -> list[Observation]:
@@ -345,7 +349,7 @@ def test_a_refuted_pair_brings_in_its_extensions_by_their_prior() -> None:
         obs.append(Observation(line, card, ok))
         if ok:
             line.append(card)
-    s = Scientist(seed=0)
+    s = Scientist(seed=0, time_per_move=NO_LIMIT)
     fingerprint = search.searcher().fingerprint
     assert _fits(compile_rule(pair), obs)
     before = {fingerprint(h) for h in s.belief(obs).hypotheses}
@@ -358,7 +362,7 @@ def test_a_refuted_pair_brings_in_its_extensions_by_their_prior() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EquivalenceNotProven)
         assert any(equivalent(h.rule(), secret, in_play=True) is None for h, _ in new)
-    fresh = Scientist(seed=0)  # told nothing, it weighs none of them
+    fresh = Scientist(seed=0, time_per_move=NO_LIMIT)  # told nothing, it weighs none of them
     assert not {fingerprint(h) for h, _ in new} & {fingerprint(h) for h in fresh.belief(obs).hypotheses}
 
 
@@ -686,7 +690,7 @@ def test_the_deck_and_starter_follow_the_seeded_shuffle() -> None:
 
     rule = compile_rule('rule "faces": start: card is face play: card.color != prev.color')
     order = eleusis.new_game(seed=11).history[0].order
-    result = play_science(rule, Scientist(seed=0), seed=11, turns=1)
+    result = play_science(rule, Scientist(seed=0, time_per_move=NO_LIMIT), seed=11, turns=1)
     starter = next(c for c in order[12:] if c.rank > 10)
     assert result.observations[0].card == starter
     assert result.observations[1].card in order[:12]
@@ -703,7 +707,7 @@ def test_play_science_refuses_bad_arguments() -> None:
 
 
 def test_choose_and_guess() -> None:
-    s = Scientist(seed=0)
+    s = Scientist(seed=0, time_per_move=NO_LIMIT)
     obs = [Observation((), parse_card("5H"), True)]
     hand = parse_cards("2S 3H KD")
     assert s.choose(hand, obs) in hand
@@ -818,7 +822,7 @@ def test_choose_plays_the_card_that_tells_the_likely_rules_apart() -> None:
     obs = [Observation((), line[0], True)]
     obs += [Observation(line[:k], line[k], True) for k in range(1, len(line))]
     obs += [Observation(line, parse_card(c), False) for c in ("3S", "8D", "4H", "7C", "10S")]
-    s = Scientist(seed=0)
+    s = Scientist(seed=0, time_per_move=NO_LIMIT)
     rules = [h.text() for h in s.belief(obs).hypotheses[:2]]
     assert set(rules) == {"card.rank > prev.rank", "card.rank >= prev.rank"}, rules
     assert s.choose(parse_cards("JH 2C 6D"), obs) == parse_card("JH")
@@ -835,7 +839,7 @@ def test_lookalikes_no_card_can_separate_are_guessed_at_once_in_turn() -> None:
     obs = [Observation((), line[0], True)]
     obs += [Observation(line[:k], line[k], True) for k in range(1, len(line))]
     obs += [Observation(line, parse_card(c), False) for c in ("3H", "QD", "7H")]
-    s = Scientist(seed=0, turns=15)
+    s = Scientist(seed=0, time_per_move=NO_LIMIT, turns=15)
     b = s.belief(obs)
     assert b.best is not None and s.settled(b) >= 0.5
     first = s.guess(obs)
@@ -862,7 +866,7 @@ def test_a_wrong_guess_rules_out_its_lookalikes_in_play() -> None:
     line = parse_cards("9S 5H")
     obs = [Observation((), line[0], True), Observation(line[:1], line[1], True)]
     obs.append(Observation(line, parse_card("KD"), False))
-    s = Scientist(seed=0)
+    s = Scientist(seed=0, time_per_move=NO_LIMIT)
     b0 = s.belief(obs)
     before = b0.hypotheses[:200]
     p0 = dict(zip((h.text() for h in b0.hypotheses), b0.probabilities, strict=True))
@@ -892,9 +896,9 @@ def test_it_guesses_when_no_card_in_hand_can_tell_the_likely_rules_apart() -> No
     tells nothing, so it states its best rule at once (the expected score of a guess beats
     that of waiting)."""
     obs = _rising()
-    waiting = Scientist(seed=0)
+    waiting = Scientist(seed=0, time_per_move=NO_LIMIT)
     assert waiting.choose(parse_cards("JH 2C 6D"), obs) == parse_card("JH")
-    stuck = Scientist(seed=0)
+    stuck = Scientist(seed=0, time_per_move=NO_LIMIT)
     b = stuck.belief(obs)
     top = {h.text() for h in b.hypotheses[:2]}
     assert top == {"card.rank > prev.rank", "card.rank >= prev.rank"}, top
@@ -933,7 +937,7 @@ def test_a_rule_that_differs_from_the_wrong_guess_only_on_rare_lines_is_kept(
     obs += [Observation(line, parse_card(c), ok) for c, ok in (("9D", False), ("4H", False), ("7C", True))]
     wrong = compile_rule("(card.suit == prev.suit) == (card.suit == prev2.suit)")
     assert _fits(compile_rule(truth), obs) and _fits(wrong, obs)
-    s = Scientist(seed=0)
+    s = Scientist(seed=0, time_per_move=NO_LIMIT)
     fingerprint = search.searcher().fingerprint
     before = {fingerprint(h) for h in s.belief(obs).hypotheses}
     truth_fp = next(fingerprint(h) for h in s.belief(obs).hypotheses if h.text() == truth)
@@ -947,7 +951,7 @@ def test_start_parts_follow_the_size_principle() -> None:
     add up to one (within the parts left out), "no start: part" is the most probable,
     and two parts compare as their priors times 52 over the cards they take: "an ace"
     (4 cards) gains 26/4 on "a red card" (26 cards)."""
-    s = Scientist(seed=0)
+    s = Scientist(seed=0, time_per_move=NO_LIMIT)
     ace = parse_card("AH")
     parts = s.starts([Observation((), ace, True)])
     assert parts[0][0] is None and sum(q for _, q in parts) == pytest.approx(1.0, abs=1e-4)
@@ -982,7 +986,7 @@ def test_a_refuted_play_part_is_not_stated_again_with_a_start_part() -> None:
         obs.append(Observation(line, card, ok))
         if ok:
             line.append(card)
-    s = Scientist(seed=0)
+    s = Scientist(seed=0, time_per_move=NO_LIMIT)
     first = s.guess(obs)
     assert first is not None and str(first) == "card.rank >= prev.rank"
     assert guess_is_right(first, secret)
@@ -1019,7 +1023,7 @@ def test_a_refuted_play_part_is_not_stated_again_with_a_start_part() -> None:
 def test_the_scientist_refuses_bad_input_with_a_clear_error(call: object, words: str) -> None:
     """What a server may pass on from a user: a CardRulesError that says what is wrong,
     never an AttributeError from inside the search; the scientist still works after."""
-    s = Scientist(seed=0)
+    s = Scientist(seed=0, time_per_move=NO_LIMIT)
     with pytest.raises(CardRulesError, match=words):
         call(s)  # type: ignore[operator]
     ace = parse_card("AS")
@@ -1039,7 +1043,7 @@ def test_the_unknown_rule_judges_like_a_coin_of_the_observed_rate() -> None:
     assert science.unknown_rate(obs) == pytest.approx(rate)
     assert science.unknown_rate(obs[:1]) == 0.5
     assert science.unknown_weight(obs) == pytest.approx(science.UNKNOWN_WEIGHT * rate**yes * (1 - rate) ** no)
-    b = Scientist(seed=0).belief(obs)
+    b = Scientist(seed=0, time_per_move=NO_LIMIT).belief(obs)
     assert b.unknown_rate == pytest.approx(rate)
 
 
@@ -1051,7 +1055,7 @@ def test_the_cards_that_would_leave_the_line_stuck_are_found_like_the_compiled_r
     rng = random.Random(seed)
     secret = compile_rule(rng.choice(["card.rank > prev.rank", "card.rank < prev.rank", "card.color != prev.color"]))
     obs = _observe(secret, 6, rng)
-    b = Scientist(seed=0).belief(obs)
+    b = Scientist(seed=0, time_per_move=NO_LIMIT).belief(obs)
     hyps = b.hypotheses[:12]
     cards = rng.sample(DECK, 4)
     stuck = science._stuck_after(hyps, b.line, cards)
@@ -1064,7 +1068,7 @@ def test_the_cards_that_would_leave_the_line_stuck_are_found_like_the_compiled_r
 
 def test_a_king_leaves_a_rising_line_stuck_under_higher_but_not_under_not_lower() -> None:
     obs = _rising()
-    b = Scientist(seed=0).belief(obs)
+    b = Scientist(seed=0, time_per_move=NO_LIMIT).belief(obs)
     texts = [h.text() for h in b.hypotheses[:2]]
     higher, not_lower = texts.index("card.rank > prev.rank"), texts.index("card.rank >= prev.rank")
     stuck = science._stuck_after(b.hypotheses[:2], b.line, parse_cards("KH 3C"))
@@ -1090,7 +1094,7 @@ def test_it_guesses_exactly_when_the_documented_rule_says(text: str, seed: int, 
     take from the right guess that waiting brings after a memoryless time of mean
     ``delay``."""
     obs = _observe(compile_rule(text), plays, random.Random(seed))
-    s = Scientist(seed=0, turns=plays + spare)
+    s = Scientist(seed=0, time_per_move=NO_LIMIT, turns=plays + spare)
     b = s.belief(obs)
     stated = s.guess(obs)
     if not b.hypotheses:
@@ -1131,7 +1135,7 @@ def test_a_guess_counts_the_rules_that_build_the_same_lines_as_it() -> None:
     scientist counts their probabilities together, and not those of rules that differ
     in play ("not lower")."""
     obs = _rising()
-    s = Scientist(seed=0)
+    s = Scientist(seed=0, time_per_move=NO_LIMIT)
     b = s.belief(obs)
     texts = [x.text() for x in b.hypotheses]
     h = b.hypotheses[texts.index("card.rank > prev.rank")]
@@ -1145,7 +1149,7 @@ def test_a_guess_counts_the_rules_that_build_the_same_lines_as_it() -> None:
     # count, while those that build the same lines do.
     p = named["card.rank > prev.rank"]
     raised = [(x, q if x is h else max(q, 0.02 * p)) for x, q in members[: science.LOOKALIKE_CHECKS + 1]]
-    same = Scientist(seed=0)._same_in_play(h, raised)
+    same = Scientist(seed=0, time_per_move=NO_LIMIT)._same_in_play(h, raised)
     counted = [(x, q) for x, q in raised if x is not h]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EquivalenceNotProven)
@@ -1161,14 +1165,14 @@ def test_near_the_end_of_a_round_it_states_even_an_improbable_rule() -> None:
     does.  Its own wrong guesses count: each takes the penalty off what is left."""
     obs = _observe(compile_rule("card.rank % 3 == prev.rank % 3 or card is face"), 2, random.Random(0))
     played = len(obs) - 1
-    early = Scientist(seed=0, turns=30)
+    early = Scientist(seed=0, time_per_move=NO_LIMIT, turns=30)
     assert early.best(obs)[1] < 0.2  # too improbable to state at the start of a round
     assert early.guess(obs) is None
-    states = [Scientist(seed=0, turns=played + left).guess(obs) is not None for left in range(1, 29)]
+    states = [Scientist(seed=0, time_per_move=NO_LIMIT, turns=played + left).guess(obs) is not None for left in range(1, 29)]
     assert states[0]  # one turn left: a wrong guess costs nothing
     waits_from = states.index(False) + 1
     assert not any(states[waits_from - 1 :])  # it states it only when few turns are left
-    late = Scientist(seed=0, turns=played + waits_from)
+    late = Scientist(seed=0, time_per_move=NO_LIMIT, turns=played + waits_from)
     assert late.guess(obs) is None
     far_off = compile_rule("card.rank == 13 and prev.rank == 1")  # not among its rules
     for _ in range(2):  # two wrong guesses take 4 off what a right guess can score
