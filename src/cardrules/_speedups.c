@@ -22,6 +22,15 @@
  *       field).  Twin:
  *       cardrules._hotloops.subset_objects_py.
  *
+ *   coded_subsets(items, codes, base, tables, cls, name) -> tuple
+ *       the same subsets in the same order, the interned ones found by arithmetic
+ *       rather than by a tuple key: each item's code is codes[item] (an int from 0 to
+ *       base - 1), and the subset of size k (for k < len(tables)) whose items have the
+ *       codes c0, c1, ... c(k-1), in the order of `items`, is tables[k][rank], rank =
+ *       ((c0 * base + c1) * base + ...) + c(k-1) (0 for the empty subset); a missing
+ *       code, a rank out of range or a None there is a KeyError.  Larger subsets are
+ *       new instances of `cls`, as above.  Twin: cardrules._hotloops.coded_subsets_py.
+ *
  *   fisher_yates(items, stream) -> None
  *       the swaps of the library's seeded shuffle (cardrules._shuffling) on the list
  *       `items`, in place: the stream (bytes, at least 8 per item but one) read as
@@ -296,6 +305,163 @@ subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 fail:
     Py_DECREF(out); /* the unset items are NULL, which tuple deallocation skips */
+    return NULL;
+}
+
+/* The KeyError of coded_subsets for the subset of `k` items at `index` of `item`. */
+static void
+missing_subset(PyObject **item, Py_ssize_t *index, Py_ssize_t k)
+{
+    PyObject *subset = PyTuple_New(k);
+    if (subset == NULL) {
+        return;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyTuple_SetItem(subset, i, Py_NewRef(item[index[i]]));
+    }
+    /* the exception made here: PyErr_SetObject would take a tuple for its arguments */
+    PyObject *error = PyObject_CallFunctionObjArgs(PyExc_KeyError, subset, NULL);
+    Py_DECREF(subset);
+    if (error != NULL) {
+        PyErr_SetObject(PyExc_KeyError, error);
+        Py_DECREF(error);
+    }
+}
+
+static PyObject *
+coded_subsets(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "coded_subsets(items, codes, base, tables, cls, name)");
+        return NULL;
+    }
+    PyObject *items = args[0], *codes = args[1], *tables = args[3];
+    if (!PyTuple_CheckExact(items)) {
+        PyErr_SetString(PyExc_TypeError, "coded_subsets: items must be a tuple");
+        return NULL;
+    }
+    if (!PyDict_CheckExact(codes)) {
+        PyErr_SetString(PyExc_TypeError, "coded_subsets: codes must be a dict");
+        return NULL;
+    }
+    Py_ssize_t base = PyLong_AsSsize_t(args[2]);
+    if (base == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (base < 1 || base > 1024) {
+        PyErr_SetString(PyExc_ValueError, "coded_subsets: base must be from 1 to 1024");
+        return NULL;
+    }
+    if (!PyTuple_CheckExact(tables)) {
+        PyErr_SetString(PyExc_TypeError, "coded_subsets: tables must be a tuple of tuples");
+        return NULL;
+    }
+    Py_ssize_t coded_sizes = PyTuple_Size(tables);
+    for (Py_ssize_t k = 0; k < coded_sizes; k++) {
+        if (!PyTuple_CheckExact(PyTuple_GetItem(tables, k))) {
+            PyErr_SetString(PyExc_TypeError, "coded_subsets: tables must be a tuple of tuples");
+            return NULL;
+        }
+    }
+    if (!PyType_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "coded_subsets: cls must be a class");
+        return NULL;
+    }
+    PyTypeObject *cls = (PyTypeObject *)args[4];
+    PyMemberDef *member = own_slot(cls, args[5], "coded_subsets");
+    if (member == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_Size(items);
+    if (n > MAX_ITEMS) {
+        PyErr_Format(PyExc_ValueError, "coded_subsets: at most %d items", MAX_ITEMS);
+        return NULL;
+    }
+    PyObject *item[MAX_ITEMS]; /* borrowed: the tuple holds them */
+    Py_ssize_t code[MAX_ITEMS];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        item[i] = PyTuple_GetItem(items, i);
+        PyObject *c = interned_get(codes, item[i]); /* KeyError when it has no code */
+        if (c == NULL) {
+            return NULL;
+        }
+        code[i] = PyLong_AsSsize_t(c);
+        Py_DECREF(c);
+        if (code[i] == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (code[i] < 0 || code[i] >= base) {
+            PyErr_SetObject(PyExc_KeyError, item[i]);
+            return NULL;
+        }
+    }
+    PyObject *out = PyTuple_New((Py_ssize_t)1 << n);
+    if (out == NULL) {
+        return NULL;
+    }
+    Py_ssize_t pos = 0;
+    Py_ssize_t index[MAX_ITEMS];
+    for (Py_ssize_t k = 0; k <= n; k++) {
+        PyObject *table = k < coded_sizes ? PyTuple_GetItem(tables, k) : NULL; /* borrowed */
+        Py_ssize_t size = table != NULL ? PyTuple_Size(table) : 0;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            index[i] = i;
+        }
+        for (;;) {
+            PyObject *obj;
+            if (table != NULL) {
+                Py_ssize_t rank = 0;
+                for (Py_ssize_t i = 0; i < k; i++) { /* below size <= PY_SSIZE_T_MAX: no overflow */
+                    rank = rank * base + code[index[i]];
+                    if (rank >= size) {
+                        break;
+                    }
+                }
+                obj = rank < size ? PyTuple_GetItem(table, rank) : NULL; /* borrowed */
+                if (obj == NULL || obj == Py_None) {
+                    PyErr_Clear();
+                    missing_subset(item, index, k);
+                    goto fail;
+                }
+                Py_INCREF(obj);
+            }
+            else {
+                PyObject *subset;
+                if (k == n) {
+                    subset = Py_NewRef(items);
+                }
+                else {
+                    subset = PyTuple_New(k);
+                    if (subset == NULL) {
+                        goto fail;
+                    }
+                    for (Py_ssize_t i = 0; i < k; i++) {
+                        PyTuple_SetItem(subset, i, Py_NewRef(item[index[i]]));
+                    }
+                }
+                obj = new_with_slot(cls, member, subset);
+                Py_DECREF(subset);
+                if (obj == NULL) {
+                    goto fail;
+                }
+            }
+            PyTuple_SetItem(out, pos++, obj);
+            Py_ssize_t i = k - 1;
+            while (i >= 0 && index[i] == n - k + i) {
+                i--;
+            }
+            if (i < 0) {
+                break;
+            }
+            index[i]++;
+            for (Py_ssize_t j = i + 1; j < k; j++) {
+                index[j] = index[j - 1] + 1;
+            }
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
     return NULL;
 }
 
@@ -671,6 +837,8 @@ same_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef speedups_methods[] = {
     {"subset_objects", (PyCFunction)(void (*)(void))subset_objects, METH_FASTCALL,
      "Every subset of a tuple, by size then position, as interned or new one-slot objects."},
+    {"coded_subsets", (PyCFunction)(void (*)(void))coded_subsets, METH_FASTCALL,
+     "Every subset of a tuple, by size then position: the small ones found by their items' codes."},
     {"record_layout", (PyCFunction)(void (*)(void))record_layout, METH_FASTCALL,
      "record_layout(cls, names, defaults, factories, required): a record class's slots in order."},
     {"new_record", (PyCFunction)(void (*)(void))new_record, METH_FASTCALL | METH_KEYWORDS,
