@@ -31,11 +31,13 @@ class whose generated ``__init__`` does nothing but store its arguments:
   alias its name (no private ``_x`` field), no factory that takes ``self``.
 
 For such a class the C maker allocates the instance with the class's own ``tp_alloc``
-(no ``__new__`` or ``__init__`` runs) and stores each field in its slot with
-``PyMember_SetOne``: the store that attrs' frozen ``__init__`` makes through
-``object.__setattr__`` and the slot's member descriptor, the same object, several times
-faster.  Defaults and factories apply as in ``__init__``; ``replace`` reads the fields
-it keeps with ``PyMember_GetOne``.  The slots are found by name among the class's own
+(no ``__new__`` or ``__init__`` runs) and stores each field at its slot's offset (the
+``offset`` of the slot's ``PyMemberDef``): the store that attrs' frozen ``__init__``
+makes through ``object.__setattr__`` and the slot's member descriptor, into an instance
+whose slots are all still empty, the same object, several times faster.  Defaults and
+factories apply as in ``__init__``; ``replace`` reads the fields it keeps from their
+offsets too (with ``PyMember_GetOne`` in a build without a GIL, and for an unset slot,
+which raises ``AttributeError`` as attribute access does).  The slots are found by name among the class's own
 (``tp_members``); a name that is not a writable object slot of the class itself is
 refused.  Any other class, ``accelerate=False``, ``CARDRULES_PURE_PYTHON=1`` or an
 installation without the C module uses the constructor.  ``tests/test_records.py``

@@ -50,7 +50,7 @@
  * owned by its caller).  Every object it writes into is one it has just allocated and
  * not yet shared (but for the list given to fisher_yates, under that list's critical
  * section without a GIL); it reads other objects only through CPython's own thread-safe
- * calls (PyMember_GetOne for a record's slots, the tuples it was given, and
+ * calls (PyMember_GetOne for a record's slots without a GIL, the tuples it was given, and
  * PyDict_GetItemRef for the interned dict without a GIL).  So the free-threaded build
  * (3.13t, compiled without the limited API) declares that it needs no GIL (Py_mod_gil).
  * Built for the full API of 3.12 or later it also declares support for sub-interpreters
@@ -62,7 +62,9 @@
  * compiles it with Py_LIMITED_API = 0x030A0000, so that one wheel, tagged cp310-abi3,
  * serves CPython 3.10 to 3.13 and later): a class's slots are found in its own
  * tp_members (PyType_GetSlot) and read and written with PyMember_GetOne and
- * PyMember_SetOne, a new instance comes from the class's tp_alloc (PyType_GetSlot), a
+ * PyMember_SetOne or at the offset their PyMemberDef gives (the record maker's stores
+ * into a new instance, and its reads with the GIL held: what those two calls do for an
+ * object slot), a new instance comes from the class's tp_alloc (PyType_GetSlot), a
  * class's instance size is its __basicsize__; tuples and lists are read and written
  * through PyTuple_GetItem, PyList_GetItem and PyList_SetItem, never through their
  * structs.  Nothing reads a reference count, an instance's __dict__ or another package's
@@ -477,7 +479,9 @@ typedef struct {
     PyObject *factories; /* tuple: a callable, or None */
     PyObject *required;  /* the marker of "no default" */
     Py_ssize_t n;
-    PyMemberDef *members[1]; /* n of them */
+    PyObject **name_at;      /* the n names (borrowed from `names`), for field_index */
+    Py_ssize_t *offset_at;   /* the n slots' offsets (members[i]->offset) */
+    PyMemberDef *members[1]; /* n of them (then the n names and the n offsets) */
 } Layout;
 
 static const char *LAYOUT = "cardrules._speedups.layout";
@@ -515,11 +519,14 @@ record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (names == NULL) {
         return NULL;
     }
-    Layout *layout = PyMem_Malloc(sizeof(Layout) + (size_t)n * sizeof(PyMemberDef *));
+    Layout *layout = PyMem_Malloc(sizeof(Layout)
+                                  + (size_t)n * (sizeof(PyMemberDef *) + sizeof(PyObject *) + sizeof(Py_ssize_t)));
     if (layout == NULL) {
         Py_DECREF(names);
         return PyErr_NoMemory();
     }
+    layout->name_at = (PyObject **)(layout->members + n);
+    layout->offset_at = (Py_ssize_t *)(layout->name_at + n);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *name = PyTuple_GetItem(args[1], i);
         if ((layout->members[i] = own_slot(cls, name, "record_layout")) == NULL) {
@@ -530,6 +537,8 @@ record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         name = Py_NewRef(name); /* a str (own_slot checked it), interned for field_index */
         PyUnicode_InternInPlace(&name);
         PyTuple_SetItem(names, i, name);
+        layout->name_at[i] = name; /* borrowed: the layout holds `names` */
+        layout->offset_at[i] = layout->members[i]->offset;
     }
     layout->n = n;
     layout->cls = (PyTypeObject *)Py_NewRef(cls);
@@ -559,17 +568,21 @@ get_layout(PyObject *obj)
     return (Layout *)PyCapsule_GetPointer(obj, LAYOUT);
 }
 
-/* The field index of a keyword, or -1 with TypeError set. */
+/* The field index of a keyword, or -1 with TypeError set.  The search starts at field
+ * `start` and wraps around: a caller that names the fields in their order finds each one
+ * at its first look. */
 static Py_ssize_t
-field_index(Layout *layout, PyObject *name)
+field_index(Layout *layout, PyObject *name, Py_ssize_t start)
 {
-    for (Py_ssize_t i = 0; i < layout->n; i++) { /* keywords and field names are interned */
-        if (PyTuple_GetItem(layout->names, i) == name) {
+    Py_ssize_t n = layout->n;
+    for (Py_ssize_t j = 0; j < n; j++) { /* keywords and field names are interned */
+        Py_ssize_t i = start + j < n ? start + j : start + j - n;
+        if (layout->name_at[i] == name) {
             return i;
         }
     }
     for (Py_ssize_t i = 0; i < layout->n; i++) {
-        int eq = PyUnicode_Compare(PyTuple_GetItem(layout->names, i), name);
+        int eq = PyUnicode_Compare(layout->name_at[i], name);
         if (eq == 0) {
             return i;
         }
@@ -585,21 +598,6 @@ field_index(Layout *layout, PyObject *name)
     return -1;
 }
 
-/* A fresh object with its slots set to `values` (new references, all set), through
- * PyMember_SetOne; steals them. */
-static PyObject *
-build(Layout *layout, PyObject **values)
-{
-    PyObject *obj = alloc_instance(layout->cls);
-    for (Py_ssize_t i = 0; i < layout->n; i++) { /* obj is not shared yet */
-        if (obj != NULL && PyMember_SetOne((char *)obj, layout->members[i], values[i]) < 0) {
-            Py_CLEAR(obj);
-        }
-        Py_DECREF(values[i]);
-    }
-    return obj;
-}
-
 #define MAX_FIELDS 64
 
 static void
@@ -609,6 +607,26 @@ clear_values(Py_ssize_t n, PyObject **values)
         Py_XDECREF(values[i]);
     }
 }
+
+/* A fresh object with its slots set to `values` (new references, all set); steals
+ * them.  Each is stored straight at its slot's offset, what PyMember_SetOne does for a
+ * writable object slot (own_slot checked each) of an object whose slots are all still
+ * empty (tp_alloc zeroes them), without its call and its checks per field. */
+static PyObject *
+build(Layout *layout, PyObject **values)
+{
+    PyObject *obj = alloc_instance(layout->cls);
+    if (obj == NULL) {
+        clear_values(layout->n, values);
+        return NULL;
+    }
+    char *base = (char *)obj;
+    for (Py_ssize_t i = 0; i < layout->n; i++) { /* obj is not shared yet */
+        *(PyObject **)(base + layout->offset_at[i]) = values[i];
+    }
+    return obj;
+}
+
 
 /* What new_record and replace_record share: check that the layout fits in `values`
    (MAX_FIELDS slots, all NULL), then put each keyword argument (names `kwnames`, values
@@ -622,8 +640,10 @@ keyword_values(Layout *layout, const char *who, PyObject *const *kwvalues, PyObj
         return -1;
     }
     Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_Size(kwnames);
+    Py_ssize_t next = 0; /* where the next keyword is looked for first: after the last one */
     for (Py_ssize_t k = 0; k < nkw; k++) {
-        Py_ssize_t i = field_index(layout, PyTuple_GetItem(kwnames, k));
+        Py_ssize_t i = field_index(layout, PyTuple_GetItem(kwnames, k), next);
+        next = i + 1 < layout->n ? i + 1 : 0;
         if (i < 0) {
             clear_values(layout->n, values);
             return -1;
@@ -716,10 +736,23 @@ replace_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObje
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        /* the record's own value, read as attribute access reads it (thread-safe) */
-        if (values[i] == NULL && (values[i] = PyMember_GetOne((const char *)record, layout->members[i])) == NULL) {
+        if (values[i] != NULL) {
+            continue;
+        }
+#ifdef Py_GIL_DISABLED /* the record's own value, read as attribute access reads it (thread-safe) */
+        if ((values[i] = PyMember_GetOne((const char *)record, layout->members[i])) == NULL) {
             goto fail;
         }
+#else /* with the GIL: what PyMember_GetOne does for an object slot, without its call */
+        PyObject *value = *(PyObject **)((char *)record + layout->offset_at[i]);
+        if (value == NULL) { /* an unset slot: the AttributeError attribute access raises */
+            if ((values[i] = PyMember_GetOne((const char *)record, layout->members[i])) == NULL) {
+                goto fail;
+            }
+            continue;
+        }
+        values[i] = Py_NewRef(value);
+#endif
     }
     return build(layout, values);
 fail:
