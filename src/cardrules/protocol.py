@@ -42,6 +42,7 @@ import random
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from operator import countOf
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
 import attrs
@@ -725,7 +726,7 @@ class GameDef(Generic[S, R]):
         counts the Shuffle actions in its history, from 0) puts the canonical chance
         cards in the order :func:`seeded_order` gives for the seed and k."""
         seed = state.seed
-        k = list(map(type, state.history)).count(Shuffle)  # a C loop: histories are long
+        k = countOf(map(type, state.history), Shuffle)  # a C loop: histories are long
         while state.to_act is CHANCE:
             state = self._deal(state, Shuffle(seeded_order(seed, k, self._chance_cards(state))))
             k += 1
