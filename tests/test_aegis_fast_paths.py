@@ -67,3 +67,29 @@ def test_module_apply_is_the_protocol_apply() -> None:
             else:
                 got = aegis.apply(state, action)
                 assert got == expected and got.seed == expected.seed
+
+
+def test_each_step_function_is_the_general_step() -> None:
+    # GameDef calls the step function of the action's type (aegis.rules.STEPS) instead of
+    # step_state: for every kind of action, in every phase, the same state or the same
+    # error (an action of the wrong phase goes back to step_state, which says why).
+    from cardrules.aegis import rules
+
+    wrong = [aegis.Bid(3), aegis.Bid(9), aegis.Play("AS"), Exchange(()), Exchange("AS 2S")]
+    checked = set()
+    for state in _states(4):
+        if not isinstance(state.to_act, int):
+            continue
+        for action in (*aegis.legal_actions(state), *wrong):
+            step = rules.STEPS[type(action)]
+            try:
+                expected = rules.step_state(state, action)
+            except Exception as exc:
+                with pytest.raises(type(exc)) as info:
+                    step(state, action)
+                assert str(info.value) == str(exc)
+            else:
+                assert step(state, action) == expected
+            checked.add((state.phase, type(action)))
+    assert {phase for phase, _ in checked} == {"exchange", "bid", "play"}
+    assert len(checked) == 9

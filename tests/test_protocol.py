@@ -255,3 +255,32 @@ def test_a_shuffle_of_things_that_are_not_cards_is_an_illegal_action():
             G.apply(s, Shuffle(tuple(order)))
     with pytest.raises(IllegalActionError, match="Shuffle takes the cards in order"):
         Shuffle(5)
+
+
+def test_a_game_may_hand_over_a_step_function_per_action_type():
+    # GameDef(steps=...) calls the step function of an action's type when a player acts,
+    # and the general step for any other type (and at the end of the game).
+    from cardrules import aegis
+    from cardrules.protocol import GameDef
+
+    calls = []
+
+    def step(state, action):
+        calls.append(("step", type(action).__name__))
+        return aegis.rules.step_state(state, action)
+
+    def step_bid(state, action):
+        calls.append(("bid", type(action).__name__))
+        return aegis.rules.step_state(state, action)
+
+    g = aegis.GAME
+    game = GameDef(
+        "aegis_steps", rules_type=g.Rules, state_type=g.State, action_types=(aegis.Exchange, aegis.Bid, aegis.Play),
+        player_counts=(2,), default_players=2, start=g._start, legal_actions=g._legal, step=step,
+        chance_cards=g._chance_cards, deal=g._deal, view=g._view, steps={aegis.Bid: step_bid},
+    )  # fmt: skip
+    state = game.new_game(seed=7)
+    state = game.apply(state, aegis.Exchange(()))
+    state = game.apply(state, aegis.Bid(2))
+    assert calls == [("step", "Exchange"), ("bid", "Bid")]
+    assert state == aegis.apply(aegis.apply(aegis.new_game(seed=7), aegis.Exchange(())), aegis.Bid(2))

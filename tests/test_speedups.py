@@ -51,6 +51,76 @@ def test_subset_objects_c_is_the_python_reference(items: tuple[object, ...], siz
     assert got == tuple(Exchange(s) for k in range(len(items) + 1) for s in combinations(items, k))
 
 
+def _coded_tables(items: tuple[object, ...], sizes: int, base: int) -> tuple[tuple[object, ...], ...]:
+    """Tables of interned exchanges by rank (the codes are the cards' deck positions),
+    built from the definition of the rank, independently of any implementation."""
+    tables = []
+    for k in range(sizes + 1):
+        table: list[object] = [None] * base**k
+        for s in combinations(items, k):
+            rank = 0
+            for c in s:
+                rank = rank * base + DECK.index(c)
+            table[rank] = Exchange(s)
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+@given(HANDS.filter(lambda h: len(h) <= 7), st.integers(0, 3))
+def test_coded_subsets_c_is_the_python_reference(items: tuple[object, ...], sizes: int) -> None:
+    codes = {c: i for i, c in enumerate(DECK)}
+    tables = _coded_tables(items, sizes, len(DECK))
+    expected = _hotloops.coded_subsets_py(items, codes, len(DECK), tables, Exchange, "cards")
+    got = speedups.coded_subsets(items, codes, len(DECK), tables, Exchange, "cards")
+    assert type(got) is tuple and got == expected and len(got) == 2 ** len(items)
+    assert got == tuple(Exchange(s) for k in range(len(items) + 1) for s in combinations(items, k))
+    for e, g in zip(expected, got, strict=True):
+        assert type(g) is Exchange and g.cards == e.cards
+        assert (g is e) == (len(g.cards) <= sizes)  # the interned ones are the tables' own
+
+
+@pytest.mark.parametrize("twin", ["C", "Python"])
+def test_coded_subsets_refuse_what_they_cannot_find(twin: str) -> None:
+    f = speedups.coded_subsets if twin == "C" else _hotloops.coded_subsets_py
+    a, b = DECK[0], DECK[1]
+    tables = ((Exchange(()),), (Exchange((a,)), None))
+    with pytest.raises(KeyError) as info:  # an item without a code
+        f((a, b), {a: 0}, 2, tables, Exchange, "cards")
+    assert info.value.args == (b,)
+    with pytest.raises(KeyError) as info:  # a code out of range
+        f((a, b), {a: 0, b: 2}, 2, tables, Exchange, "cards")
+    assert info.value.args == (b,)
+    with pytest.raises(KeyError) as info:  # None in the table
+        f((a, b), {a: 0, b: 1}, 2, tables, Exchange, "cards")
+    assert info.value.args == ((b,),)
+    with pytest.raises(KeyError) as info:  # a rank past the table's end
+        f((a, b), {a: 0, b: 1}, 2, (*tables, ()), Exchange, "cards")
+    assert info.value.args == ((b,),)
+    assert f((a,), {a: 0}, 2, tables, Exchange, "cards") == (Exchange(()), Exchange((a,)))
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (([1], {}, 2, (), Exchange, "cards"), "items must be a tuple"),
+        (((1,), [], 2, (), Exchange, "cards"), "codes must be a dict"),
+        (((1,), {1: 0}, 0, (), Exchange, "cards"), "base must be"),
+        (((1,), {1: 0}, "2", (), Exchange, "cards"), "integer"),
+        (((1,), {1: 0}, 2, [()], Exchange, "cards"), "tables must be a tuple"),
+        (((1,), {1: 0}, 2, ([],), Exchange, "cards"), "tables must be a tuple"),
+        (((1,), {1: 0}, 2, (), "Exchange", "cards"), "cls must be a class"),
+        (((1,), {1: 0}, 2, (), Exchange, "hand"), "not a writable object slot of"),
+        (((1,), {1: "0"}, 2, (), Exchange, "cards"), "integer"),
+        ((tuple(range(17)), {}, 2, (), Exchange, "cards"), "at most 16"),
+        (((1,), {1: 0}, 2, ()), "coded_subsets"),
+    ],
+)
+def test_coded_subsets_refuses_bad_input(args: tuple[object, ...], error: str) -> None:
+    with pytest.raises((TypeError, ValueError, KeyError)) as info:
+        speedups.coded_subsets(*args)
+    assert error in f"{type(info.value).__name__}: {info.value}"
+
+
 class Base:
     __slots__ = ("a",)
 

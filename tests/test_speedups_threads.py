@@ -83,6 +83,30 @@ def test_exchanges_and_checks_in_threads() -> None:
     assert all(_in_threads(work))
 
 
+def test_coded_exchanges_in_threads() -> None:
+    hand = tuple(DECK[:5])
+    codes = {c: i for i, c in enumerate(DECK)}
+    tables = []
+    for k in range(4):
+        table: list[object] = [None] * 52**k
+        for s in combinations(hand, k):
+            rank = 0
+            for c in s:
+                rank = rank * 52 + codes[c]
+            table[rank] = Exchange(s)
+        tables.append(tuple(table))
+    reference = _hotloops.coded_subsets_py(hand, codes, 52, tuple(tables), Exchange, "cards")
+
+    def work() -> bool:
+        ok = True
+        for _ in range(300):
+            got = _hotloops.coded_subsets(hand, codes, 52, tuple(tables), Exchange, "cards")
+            ok &= got == reference and all((g is r) == (len(g.cards) <= 3) for g, r in zip(got, reference, strict=True))
+        return ok
+
+    assert all(_in_threads(work))
+
+
 def test_shuffling_one_shared_list_in_threads_keeps_its_items() -> None:
     # Threads swap the items of one list at the same time: whatever order results, the
     # list still holds each item once (no item lost or duplicated, no crash).

@@ -10,6 +10,8 @@ compiled when cardrules is installed with a C compiler at hand:
   whose ``__init__`` does nothing but store its arguments);
 * :func:`subset_objects`: the action objects of "every subset of these cards" (an Aegis
   exchange decision has 32 of them);
+* :func:`coded_subsets`: the same subsets, the small ones found by arithmetic on their
+  items' codes (an index into a table of interned objects) rather than by a tuple key;
 * :func:`fisher_yates`: the swaps of the library's seeded shuffle (every seeded deal);
 * :func:`same_objects`: whether a ``Shuffle`` holds the very cards of its chance node
   (cards are interned), the fast half of the check every ``Shuffle`` gets from
@@ -40,6 +42,8 @@ from typing import Any
 __all__ = [
     "IMPLEMENTATION",
     "c_speedups",
+    "coded_subsets",
+    "coded_subsets_py",
     "fisher_yates",
     "fisher_yates_py",
     "same_objects",
@@ -67,6 +71,48 @@ def subset_objects_py(
         if k <= interned_sizes:
             out += map(interned.__getitem__, combinations(items, k))
         else:  # new objects, filled in C loops (no Python frame per object)
+            fresh: list[Any] = list(map(_new, repeat(cls, comb(n, k))))
+            deque(map(set_slot, fresh, combinations(items, k)), 0)
+            out += fresh
+    return tuple(out)
+
+
+def coded_subsets_py(
+    items: tuple[Any, ...],
+    codes: dict[Any, int],
+    base: int,
+    tables: tuple[tuple[Any, ...], ...],
+    cls: type,
+    name: str,
+) -> tuple[Any, ...]:
+    """The subsets of :func:`subset_objects_py`, in the same order, those of a size
+    ``k < len(tables)`` found by their items' codes: the subset whose items have the
+    codes ``c0, c1, ..., c(k-1)`` (``codes[item]``, each from 0 to ``base - 1``, in the
+    order of ``items``) is ``tables[k][rank]`` with ``rank = ((c0 * base + c1) * base +
+    ...) + c(k-1)`` (0 for the empty subset).  An item without a code, or a subset whose
+    rank is out of its table or finds ``None`` there, is a :class:`KeyError`.  Larger
+    subsets are new instances of ``cls`` with the slot ``name`` set, as there."""
+    set_slot = cls.__dict__[name].__set__
+    coded: list[int] = []
+    for item in items:
+        c = codes[item]
+        if not 0 <= c < base:
+            raise KeyError(item)
+        coded.append(c)
+    out: list[Any] = []
+    n = len(items)
+    for k in range(n + 1):
+        if k < len(tables):
+            table = tables[k]
+            for positions in combinations(range(n), k):
+                rank = 0
+                for i in positions:
+                    rank = rank * base + coded[i]
+                obj = table[rank] if rank < len(table) else None
+                if obj is None:
+                    raise KeyError(tuple(items[i] for i in positions))
+                out.append(obj)
+        else:
             fresh: list[Any] = list(map(_new, repeat(cls, comb(n, k))))
             deque(map(set_slot, fresh, combinations(items, k)), 0)
             out += fresh
@@ -106,6 +152,9 @@ _UNPACKERS: dict[int, Struct] = {}
 
 
 subset_objects: Callable[[tuple[Any, ...], type, str, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
+coded_subsets: Callable[
+    [tuple[Any, ...], dict[Any, int], int, tuple[tuple[Any, ...], ...], type, str], tuple[Any, ...]
+]
 same_objects: Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
 fisher_yates: Callable[[list[Any], bytes], None]
 IMPLEMENTATION: str
@@ -122,11 +171,13 @@ except (ImportError, SystemError):
     # CPython finds by its name but cannot initialise (SystemError)
     c_speedups = None
     subset_objects = subset_objects_py
+    coded_subsets = coded_subsets_py
     same_objects = same_objects_py
     fisher_yates = fisher_yates_py
     IMPLEMENTATION = "Python"
 else:
     subset_objects = c_speedups.subset_objects
+    coded_subsets = c_speedups.coded_subsets
     same_objects = c_speedups.same_objects
     fisher_yates = c_speedups.fisher_yates
     IMPLEMENTATION = "C"

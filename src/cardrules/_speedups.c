@@ -22,6 +22,15 @@
  *       field).  Twin:
  *       cardrules._hotloops.subset_objects_py.
  *
+ *   coded_subsets(items, codes, base, tables, cls, name) -> tuple
+ *       the same subsets in the same order, the interned ones found by arithmetic
+ *       rather than by a tuple key: each item's code is codes[item] (an int from 0 to
+ *       base - 1), and the subset of size k (for k < len(tables)) whose items have the
+ *       codes c0, c1, ... c(k-1), in the order of `items`, is tables[k][rank], rank =
+ *       ((c0 * base + c1) * base + ...) + c(k-1) (0 for the empty subset); a missing
+ *       code, a rank out of range or a None there is a KeyError.  Larger subsets are
+ *       new instances of `cls`, as above.  Twin: cardrules._hotloops.coded_subsets_py.
+ *
  *   fisher_yates(items, stream) -> None
  *       the swaps of the library's seeded shuffle (cardrules._shuffling) on the list
  *       `items`, in place: the stream (bytes, at least 8 per item but one) read as
@@ -41,7 +50,7 @@
  * owned by its caller).  Every object it writes into is one it has just allocated and
  * not yet shared (but for the list given to fisher_yates, under that list's critical
  * section without a GIL); it reads other objects only through CPython's own thread-safe
- * calls (PyMember_GetOne for a record's slots, the tuples it was given, and
+ * calls (PyMember_GetOne for a record's slots without a GIL, the tuples it was given, and
  * PyDict_GetItemRef for the interned dict without a GIL).  So the free-threaded build
  * (3.13t, compiled without the limited API) declares that it needs no GIL (Py_mod_gil).
  * Built for the full API of 3.12 or later it also declares support for sub-interpreters
@@ -53,7 +62,9 @@
  * compiles it with Py_LIMITED_API = 0x030A0000, so that one wheel, tagged cp310-abi3,
  * serves CPython 3.10 to 3.13 and later): a class's slots are found in its own
  * tp_members (PyType_GetSlot) and read and written with PyMember_GetOne and
- * PyMember_SetOne, a new instance comes from the class's tp_alloc (PyType_GetSlot), a
+ * PyMember_SetOne or at the offset their PyMemberDef gives (the record maker's stores
+ * into a new instance, and its reads with the GIL held: what those two calls do for an
+ * object slot), a new instance comes from the class's tp_alloc (PyType_GetSlot), a
  * class's instance size is its __basicsize__; tuples and lists are read and written
  * through PyTuple_GetItem, PyList_GetItem and PyList_SetItem, never through their
  * structs.  Nothing reads a reference count, an instance's __dict__ or another package's
@@ -299,6 +310,163 @@ fail:
     return NULL;
 }
 
+/* The KeyError of coded_subsets for the subset of `k` items at `index` of `item`. */
+static void
+missing_subset(PyObject **item, Py_ssize_t *index, Py_ssize_t k)
+{
+    PyObject *subset = PyTuple_New(k);
+    if (subset == NULL) {
+        return;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyTuple_SetItem(subset, i, Py_NewRef(item[index[i]]));
+    }
+    /* the exception made here: PyErr_SetObject would take a tuple for its arguments */
+    PyObject *error = PyObject_CallFunctionObjArgs(PyExc_KeyError, subset, NULL);
+    Py_DECREF(subset);
+    if (error != NULL) {
+        PyErr_SetObject(PyExc_KeyError, error);
+        Py_DECREF(error);
+    }
+}
+
+static PyObject *
+coded_subsets(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "coded_subsets(items, codes, base, tables, cls, name)");
+        return NULL;
+    }
+    PyObject *items = args[0], *codes = args[1], *tables = args[3];
+    if (!PyTuple_CheckExact(items)) {
+        PyErr_SetString(PyExc_TypeError, "coded_subsets: items must be a tuple");
+        return NULL;
+    }
+    if (!PyDict_CheckExact(codes)) {
+        PyErr_SetString(PyExc_TypeError, "coded_subsets: codes must be a dict");
+        return NULL;
+    }
+    Py_ssize_t base = PyLong_AsSsize_t(args[2]);
+    if (base == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (base < 1 || base > 1024) {
+        PyErr_SetString(PyExc_ValueError, "coded_subsets: base must be from 1 to 1024");
+        return NULL;
+    }
+    if (!PyTuple_CheckExact(tables)) {
+        PyErr_SetString(PyExc_TypeError, "coded_subsets: tables must be a tuple of tuples");
+        return NULL;
+    }
+    Py_ssize_t coded_sizes = PyTuple_Size(tables);
+    for (Py_ssize_t k = 0; k < coded_sizes; k++) {
+        if (!PyTuple_CheckExact(PyTuple_GetItem(tables, k))) {
+            PyErr_SetString(PyExc_TypeError, "coded_subsets: tables must be a tuple of tuples");
+            return NULL;
+        }
+    }
+    if (!PyType_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "coded_subsets: cls must be a class");
+        return NULL;
+    }
+    PyTypeObject *cls = (PyTypeObject *)args[4];
+    PyMemberDef *member = own_slot(cls, args[5], "coded_subsets");
+    if (member == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_Size(items);
+    if (n > MAX_ITEMS) {
+        PyErr_Format(PyExc_ValueError, "coded_subsets: at most %d items", MAX_ITEMS);
+        return NULL;
+    }
+    PyObject *item[MAX_ITEMS]; /* borrowed: the tuple holds them */
+    Py_ssize_t code[MAX_ITEMS];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        item[i] = PyTuple_GetItem(items, i);
+        PyObject *c = interned_get(codes, item[i]); /* KeyError when it has no code */
+        if (c == NULL) {
+            return NULL;
+        }
+        code[i] = PyLong_AsSsize_t(c);
+        Py_DECREF(c);
+        if (code[i] == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (code[i] < 0 || code[i] >= base) {
+            PyErr_SetObject(PyExc_KeyError, item[i]);
+            return NULL;
+        }
+    }
+    PyObject *out = PyTuple_New((Py_ssize_t)1 << n);
+    if (out == NULL) {
+        return NULL;
+    }
+    Py_ssize_t pos = 0;
+    Py_ssize_t index[MAX_ITEMS];
+    for (Py_ssize_t k = 0; k <= n; k++) {
+        PyObject *table = k < coded_sizes ? PyTuple_GetItem(tables, k) : NULL; /* borrowed */
+        Py_ssize_t size = table != NULL ? PyTuple_Size(table) : 0;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            index[i] = i;
+        }
+        for (;;) {
+            PyObject *obj;
+            if (table != NULL) {
+                Py_ssize_t rank = 0;
+                for (Py_ssize_t i = 0; i < k; i++) { /* below size <= PY_SSIZE_T_MAX: no overflow */
+                    rank = rank * base + code[index[i]];
+                    if (rank >= size) {
+                        break;
+                    }
+                }
+                obj = rank < size ? PyTuple_GetItem(table, rank) : NULL; /* borrowed */
+                if (obj == NULL || obj == Py_None) {
+                    PyErr_Clear();
+                    missing_subset(item, index, k);
+                    goto fail;
+                }
+                Py_INCREF(obj);
+            }
+            else {
+                PyObject *subset;
+                if (k == n) {
+                    subset = Py_NewRef(items);
+                }
+                else {
+                    subset = PyTuple_New(k);
+                    if (subset == NULL) {
+                        goto fail;
+                    }
+                    for (Py_ssize_t i = 0; i < k; i++) {
+                        PyTuple_SetItem(subset, i, Py_NewRef(item[index[i]]));
+                    }
+                }
+                obj = new_with_slot(cls, member, subset);
+                Py_DECREF(subset);
+                if (obj == NULL) {
+                    goto fail;
+                }
+            }
+            PyTuple_SetItem(out, pos++, obj);
+            Py_ssize_t i = k - 1;
+            while (i >= 0 && index[i] == n - k + i) {
+                i--;
+            }
+            if (i < 0) {
+                break;
+            }
+            index[i]++;
+            for (Py_ssize_t j = i + 1; j < k; j++) {
+                index[j] = index[j - 1] + 1;
+            }
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 /* ----------------------------------------------------------------------------------- */
 /* the record maker                                                                     */
 
@@ -311,7 +479,9 @@ typedef struct {
     PyObject *factories; /* tuple: a callable, or None */
     PyObject *required;  /* the marker of "no default" */
     Py_ssize_t n;
-    PyMemberDef *members[1]; /* n of them */
+    PyObject **name_at;      /* the n names (borrowed from `names`), for field_index */
+    Py_ssize_t *offset_at;   /* the n slots' offsets (members[i]->offset) */
+    PyMemberDef *members[1]; /* n of them (then the n names and the n offsets) */
 } Layout;
 
 static const char *LAYOUT = "cardrules._speedups.layout";
@@ -349,11 +519,14 @@ record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (names == NULL) {
         return NULL;
     }
-    Layout *layout = PyMem_Malloc(sizeof(Layout) + (size_t)n * sizeof(PyMemberDef *));
+    Layout *layout = PyMem_Malloc(sizeof(Layout)
+                                  + (size_t)n * (sizeof(PyMemberDef *) + sizeof(PyObject *) + sizeof(Py_ssize_t)));
     if (layout == NULL) {
         Py_DECREF(names);
         return PyErr_NoMemory();
     }
+    layout->name_at = (PyObject **)(layout->members + n);
+    layout->offset_at = (Py_ssize_t *)(layout->name_at + n);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *name = PyTuple_GetItem(args[1], i);
         if ((layout->members[i] = own_slot(cls, name, "record_layout")) == NULL) {
@@ -364,6 +537,8 @@ record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         name = Py_NewRef(name); /* a str (own_slot checked it), interned for field_index */
         PyUnicode_InternInPlace(&name);
         PyTuple_SetItem(names, i, name);
+        layout->name_at[i] = name; /* borrowed: the layout holds `names` */
+        layout->offset_at[i] = layout->members[i]->offset;
     }
     layout->n = n;
     layout->cls = (PyTypeObject *)Py_NewRef(cls);
@@ -393,17 +568,21 @@ get_layout(PyObject *obj)
     return (Layout *)PyCapsule_GetPointer(obj, LAYOUT);
 }
 
-/* The field index of a keyword, or -1 with TypeError set. */
+/* The field index of a keyword, or -1 with TypeError set.  The search starts at field
+ * `start` and wraps around: a caller that names the fields in their order finds each one
+ * at its first look. */
 static Py_ssize_t
-field_index(Layout *layout, PyObject *name)
+field_index(Layout *layout, PyObject *name, Py_ssize_t start)
 {
-    for (Py_ssize_t i = 0; i < layout->n; i++) { /* keywords and field names are interned */
-        if (PyTuple_GetItem(layout->names, i) == name) {
+    Py_ssize_t n = layout->n;
+    for (Py_ssize_t j = 0; j < n; j++) { /* keywords and field names are interned */
+        Py_ssize_t i = start + j < n ? start + j : start + j - n;
+        if (layout->name_at[i] == name) {
             return i;
         }
     }
     for (Py_ssize_t i = 0; i < layout->n; i++) {
-        int eq = PyUnicode_Compare(PyTuple_GetItem(layout->names, i), name);
+        int eq = PyUnicode_Compare(layout->name_at[i], name);
         if (eq == 0) {
             return i;
         }
@@ -419,21 +598,6 @@ field_index(Layout *layout, PyObject *name)
     return -1;
 }
 
-/* A fresh object with its slots set to `values` (new references, all set), through
- * PyMember_SetOne; steals them. */
-static PyObject *
-build(Layout *layout, PyObject **values)
-{
-    PyObject *obj = alloc_instance(layout->cls);
-    for (Py_ssize_t i = 0; i < layout->n; i++) { /* obj is not shared yet */
-        if (obj != NULL && PyMember_SetOne((char *)obj, layout->members[i], values[i]) < 0) {
-            Py_CLEAR(obj);
-        }
-        Py_DECREF(values[i]);
-    }
-    return obj;
-}
-
 #define MAX_FIELDS 64
 
 static void
@@ -443,6 +607,26 @@ clear_values(Py_ssize_t n, PyObject **values)
         Py_XDECREF(values[i]);
     }
 }
+
+/* A fresh object with its slots set to `values` (new references, all set); steals
+ * them.  Each is stored straight at its slot's offset, what PyMember_SetOne does for a
+ * writable object slot (own_slot checked each) of an object whose slots are all still
+ * empty (tp_alloc zeroes them), without its call and its checks per field. */
+static PyObject *
+build(Layout *layout, PyObject **values)
+{
+    PyObject *obj = alloc_instance(layout->cls);
+    if (obj == NULL) {
+        clear_values(layout->n, values);
+        return NULL;
+    }
+    char *base = (char *)obj;
+    for (Py_ssize_t i = 0; i < layout->n; i++) { /* obj is not shared yet */
+        *(PyObject **)(base + layout->offset_at[i]) = values[i];
+    }
+    return obj;
+}
+
 
 /* What new_record and replace_record share: check that the layout fits in `values`
    (MAX_FIELDS slots, all NULL), then put each keyword argument (names `kwnames`, values
@@ -456,8 +640,10 @@ keyword_values(Layout *layout, const char *who, PyObject *const *kwvalues, PyObj
         return -1;
     }
     Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_Size(kwnames);
+    Py_ssize_t next = 0; /* where the next keyword is looked for first: after the last one */
     for (Py_ssize_t k = 0; k < nkw; k++) {
-        Py_ssize_t i = field_index(layout, PyTuple_GetItem(kwnames, k));
+        Py_ssize_t i = field_index(layout, PyTuple_GetItem(kwnames, k), next);
+        next = i + 1 < layout->n ? i + 1 : 0;
         if (i < 0) {
             clear_values(layout->n, values);
             return -1;
@@ -550,10 +736,23 @@ replace_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObje
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        /* the record's own value, read as attribute access reads it (thread-safe) */
-        if (values[i] == NULL && (values[i] = PyMember_GetOne((const char *)record, layout->members[i])) == NULL) {
+        if (values[i] != NULL) {
+            continue;
+        }
+#ifdef Py_GIL_DISABLED /* the record's own value, read as attribute access reads it (thread-safe) */
+        if ((values[i] = PyMember_GetOne((const char *)record, layout->members[i])) == NULL) {
             goto fail;
         }
+#else /* with the GIL: what PyMember_GetOne does for an object slot, without its call */
+        PyObject *value = *(PyObject **)((char *)record + layout->offset_at[i]);
+        if (value == NULL) { /* an unset slot: the AttributeError attribute access raises */
+            if ((values[i] = PyMember_GetOne((const char *)record, layout->members[i])) == NULL) {
+                goto fail;
+            }
+            continue;
+        }
+        values[i] = Py_NewRef(value);
+#endif
     }
     return build(layout, values);
 fail:
@@ -671,6 +870,8 @@ same_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef speedups_methods[] = {
     {"subset_objects", (PyCFunction)(void (*)(void))subset_objects, METH_FASTCALL,
      "Every subset of a tuple, by size then position, as interned or new one-slot objects."},
+    {"coded_subsets", (PyCFunction)(void (*)(void))coded_subsets, METH_FASTCALL,
+     "Every subset of a tuple, by size then position: the small ones found by their items' codes."},
     {"record_layout", (PyCFunction)(void (*)(void))record_layout, METH_FASTCALL,
      "record_layout(cls, names, defaults, factories, required): a record class's slots in order."},
     {"new_record", (PyCFunction)(void (*)(void))new_record, METH_FASTCALL | METH_KEYWORDS,

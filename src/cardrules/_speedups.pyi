@@ -4,6 +4,15 @@ from typing import Any
 def subset_objects(
     items: tuple[Any, ...], cls: type, name: str, interned: dict[tuple[Any, ...], Any], interned_sizes: int, /
 ) -> tuple[Any, ...]: ...
+def coded_subsets(
+    items: tuple[Any, ...],
+    codes: dict[Any, int],
+    base: int,
+    tables: tuple[tuple[Any, ...], ...],
+    cls: type,
+    name: str,
+    /,
+) -> tuple[Any, ...]: ...
 def record_layout(
     cls: type,
     names: tuple[str, ...],

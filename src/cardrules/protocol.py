@@ -17,7 +17,10 @@ handed to :class:`GameDef`:
     protocol has already checked that ``shuffle.order`` is a permutation of
     :func:`chance_cards`);
 
-then ``view(state, player)``.  Everything else a tool may need of a game is handed to
+then ``view(state, player)``.  A game may also hand over ``steps``, a mapping from an
+action type to a function that does ``step`` for actions of that type only (the same
+result and the same errors): the protocol then calls it directly, one call fewer on the
+path of every action.  Everything else a tool may need of a game is handed to
 :class:`GameDef` too, as optional typed fields (its text, its seats, a state sampler, a
 greedy agent, the search hooks of :class:`SearchHooks`, the adapters' encoding): the
 agents, the search, the simulator, the command line and the adapters reach a game only
@@ -39,6 +42,7 @@ import random
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from operator import countOf
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
 import attrs
@@ -223,6 +227,11 @@ class GameDef(Generic[S, R]):
         ``greedy_agent(seed) -> agent``, ``search`` (:class:`SearchHooks`),
         ``encoding(rules, players)`` (the integer actions and observations of the
         OpenSpiel and PettingZoo adapters);
+    steps
+        ``steps``: ``{action type: step function}``, each doing ``step(state, action)``
+        for its own type of action (the same state, the same errors), which
+        :meth:`apply` calls instead of ``step`` when a player acts (a step function
+        per kind of action is one call fewer than ``step`` dispatching to it);
     public view
         ``public_view(state)``: what someone at no seat may see (a spectator): what
         every player sees, no card hidden from any of them (no hand; in New Eleusis not
@@ -270,6 +279,7 @@ class GameDef(Generic[S, R]):
         view_type: type | None = None,
         rule_chooser: Callable[[int, object], str] | None = None,
         public_view: Callable[[S], Any] | None = None,
+        steps: Mapping[type, Callable[[S, Any], S]] | None = None,
     ) -> None:
         if not isinstance(name, str) or not name.isidentifier():
             raise CardRulesError(f"a game's name must be a Python identifier, not {name!r}")
@@ -285,6 +295,8 @@ class GameDef(Generic[S, R]):
         self._default_rules: R | None = None
         self._legal = legal_actions
         self._step = step
+        # the step function of an action's type (``step`` itself for the other types)
+        self._step_of: Callable[[type, Callable[[S, Any], S]], Callable[[S, Any], S]] = dict(steps or {}).get
         self._chance_cards = chance_cards
         self._deal = deal
         self._view = view
@@ -388,7 +400,7 @@ class GameDef(Generic[S, R]):
         chance node is checked here then dealt, and a seeded game resolves the chance
         nodes that follow."""
         if type(state.to_act) is int and type(action) is not Shuffle:  # a player acts
-            new = self._step(state, action)
+            new = self._step_of(type(action), self._step)(state, action)
         elif state.to_act is CHANCE:
             if type(action) is not Shuffle:
                 raise IllegalActionError(
@@ -714,7 +726,7 @@ class GameDef(Generic[S, R]):
         counts the Shuffle actions in its history, from 0) puts the canonical chance
         cards in the order :func:`seeded_order` gives for the seed and k."""
         seed = state.seed
-        k = list(map(type, state.history)).count(Shuffle)  # a C loop: histories are long
+        k = countOf(map(type, state.history), Shuffle)  # a C loop: histories are long
         while state.to_act is CHANCE:
             state = self._deal(state, Shuffle(seeded_order(seed, k, self._chance_cards(state))))
             k += 1

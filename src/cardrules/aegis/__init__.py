@@ -34,8 +34,8 @@ from .encoding import AegisEncoding
 from .layout import table_layout
 from .rules import HAND_SIZE as HAND_SIZE
 from .rules import MAX_EXCHANGES as MAX_EXCHANGES
-from .rules import TRICKS as TRICKS
 from .rules import (
+    STEPS,
     Bid,
     Evaluation,
     Exchange,
@@ -55,6 +55,7 @@ from .rules import (
     start_state,
     step_state,
 )
+from .rules import TRICKS as TRICKS
 from .rules import Phase as Phase
 from .sampler import state_sampler
 from .text import NOTATION_HELP, describe, describe_for, read_action, render_table, summary
@@ -187,6 +188,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     start=start_state,
     legal_actions=legal_actions,
     step=step_state,
+    steps=STEPS,
     chance_cards=cards_to_shuffle,
     deal=deal_cards,
     view=player_view,

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import operator
 from collections import deque
-from collections.abc import Iterable
-from itertools import chain, combinations
+from collections.abc import Callable, Iterable
+from itertools import chain, combinations, repeat
+from math import comb
 from typing import Any, Final, Literal
 
 import attrs
 
 from .._chance import Chance
-from .._hotloops import IMPLEMENTATION, subset_objects
+from .._hotloops import IMPLEMENTATION, coded_subsets
 from .._records import maker
 from ..cards import Card, Suit, parse_card, parse_cards, standard_deck
 from ..errors import CardRulesError, IllegalActionError, RulesError
@@ -244,8 +245,37 @@ SMALL_EXCHANGES: Final[dict[tuple[Card, ...], Exchange]] = {
 }
 
 
+# The C loop finds the exchanges of up to three cards by arithmetic on the cards' indices
+# (no tuple key to build and hash): in tables indexed by ``i``, ``i * 52 + j`` and
+# ``(i * 52 + j) * 52 + k`` for the cards of indices ``i < j < k``, the empty exchange
+# and those of one and two cards the interned ones above, those of three cards (22,100)
+# made when the first exchange decision asks for them.  Measured in random playouts, a
+# lookup there is cheaper than a new object (and its deallocation).
+_CODES: Final = {c: c.index for c in DECK}
+_BASE: Final = len(DECK)
+_CODED: tuple[tuple[Exchange | None, ...], ...] = ()
+
+
+def _coded_tables() -> tuple[tuple[Exchange | None, ...], ...]:
+    global _CODED
+    n = len(DECK)
+    singles: list[Exchange | None] = [None] * n
+    pairs: list[Exchange | None] = [None] * n**2
+    triples: list[Exchange | None] = [None] * n**3
+    for c in DECK:
+        singles[c.index] = _SINGLE_OF(c)
+    for a, b in combinations(DECK, 2):
+        pairs[a.index * n + b.index] = _PAIR_OF((a, b))
+    fresh = list(map(_NEW, repeat(Exchange, comb(n, 3))))
+    deque(map(_SET_CARDS, fresh, combinations(DECK, 3)), 0)  # canonical, as in legal_actions
+    for (i, j, k), x in zip(combinations(range(n), 3), fresh, strict=True):  # DECK[i].index == i
+        triples[(i * n + j) * n + k] = x
+    _CODED = ((KEEP,), tuple(singles), tuple(pairs), tuple(triples))
+    return _CODED
+
+
 def _exchange_actions_c(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
-    return subset_objects(hand, Exchange, "cards", SMALL_EXCHANGES, 2)
+    return coded_subsets(hand, _CODES, _BASE, _CODED or _coded_tables(), Exchange, "cards")
 
 
 #: Every legal exchange for a hand, in the order of :func:`legal_actions`.
@@ -489,8 +519,9 @@ def _wrong_kind(state: State, action: object) -> IllegalActionError:
 
 
 def step_state(state: State, action: Any) -> State:
-    # The step functions take their own kind of action only (the public apply dispatches
-    # the same way, inline).
+    # The step functions take their own kind of action only; GameDef calls them directly
+    # (STEPS below), and each hands an action of the wrong phase back to this function,
+    # which says why it is refused.
     phase = state.phase
     if phase == "play" and type(action) is Play:
         return _step_play(state, action)
@@ -504,6 +535,8 @@ def step_state(state: State, action: Any) -> State:
 
 
 def _step_exchange(state: State, action: Exchange) -> State:
+    if state.phase != "exchange":
+        return step_state(state, action)
     p: int = state.to_act  # type: ignore[assignment]
     master: int = state.master  # type: ignore[assignment]
     cards = action.cards
@@ -557,6 +590,8 @@ def _bad_exchange(cards: tuple[Any, ...], hand: tuple[Card, ...]) -> IllegalActi
 
 
 def _step_bid(state: State, action: Bid) -> State:
+    if state.phase != "bid":
+        return step_state(state, action)
     n = action.n
     p: int = state.to_act  # type: ignore[assignment]
     master: int = state.master  # type: ignore[assignment]
@@ -584,6 +619,8 @@ def _step_bid(state: State, action: Bid) -> State:
 
 
 def _step_play(state: State, action: Play) -> State:
+    if state.phase != "play":
+        return step_state(state, action)
     card = action.card
     p: int = state.to_act  # type: ignore[assignment]
     hands = state.hands
@@ -614,6 +651,14 @@ def _step_play(state: State, action: Play) -> State:
             state, hands=hands, leader=winner, trick=(), played=played, to_act=winner, history=history
         )
     return _end_season(state, hands, played, history)
+
+
+#: The step function of each kind of action (handed to GameDef as ``steps``).
+STEPS: Final[dict[type, Callable[[State, Any], State]]] = {
+    Exchange: _step_exchange,
+    Bid: _step_bid,
+    Play: _step_play,
+}
 
 
 def _score(
