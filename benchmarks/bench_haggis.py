@@ -43,6 +43,8 @@ from cardrules.agents import RandomAgent  # noqa: E402
 def clear_caches() -> None:
     hg.combos._PLAYS.clear()
     hg.combos._PIECES.clear()
+    hg.combos._SHAPES.clear()
+    hg.combos._FOLLOW.clear()
     hg.combos._NUM_TUPLES.clear()
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Literal
 
 import attrs
 
@@ -500,29 +500,6 @@ def _emit_shape(
                         add_p(p)
 
 
-def _gen_wide(pats: list[int], wc: int, nsuits: int, out_m: list[int], out_p: list[Play]) -> None:
-    """Every run of sets (width 2 or more), for leading."""
-    nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
-    live = [s for s in range(nsuits) if pats[s]]
-    for lo in range(2, 11):
-        for hi in range(lo + 1, 14):
-            L = hi - lo + 1
-            cols, best = _columns(pats, live, lo, hi, nw)
-            if best > nw:
-                break  # longer runs only miss more
-            nc = len(cols)
-            if not nc:
-                continue
-            # the fewest wilds a width needs: its columns with the fewest holes (a column
-            # holding a number card misses at most L - 1), then all-wild columns of L
-            # cells; a wider run only needs more
-            need = sorted(c[2] for c in cols)
-            for w in range(2, nsuits + 1):
-                if sum(need[:w]) + max(0, w - nc) * L > nw:
-                    break
-                _emit_shape(cols, w, L, hi, wc, nw, out_m, out_p)
-
-
 _BIT3, _BIT5, _BIT7, _BIT9 = 1 << 1, 1 << 3, 1 << 5, 1 << 7
 _ODD = _BIT3 | _BIT5 | _BIT7 | _BIT9
 
@@ -578,64 +555,193 @@ def _gen_bombs(
                 emit(_ODD << (9 * s), 6)
 
 
-# Pieces of a hand's declarations that depend on few cards are cached: the sets of one
-# rank depend only on the suits holding that rank and the wilds; the runs of single
-# cards of one suit only on that suit's ranks and the wilds.  Random hands share these
-# pieces all the time, so a fresh hand mostly assembles cached lists.
+# Pieces of a hand's declarations that depend on few cards are cached, keyed by the bits
+# of the hand they depend on (the hand's key mask ANDed with a fixed mask) and the wilds:
+# the sets of one rank depend only on the suits holding that rank; the runs of single
+# cards of one suit only on that suit's ranks; the runs of sets over ranks lo..hi only on
+# the suits that can take part in one there (:func:`_gen_wide`, in :data:`_SHAPES`); the
+# bombs only on the 3s, 5s, 7s and 9s.  Random hands
+# share these pieces all the time, so a hand's declarations are mostly assembled from
+# cached lists.  Keys: the masked bits (below bit 45), the wild code at bit 45, then what
+# tells the pieces apart (a piece of one kind never has another kind's key).
 _PIECES: dict[int, tuple[list[int], list[Play]]] = {}
-_PIECES_LIMIT = 8_000
+_SHAPES: dict[int, tuple[list[int], list[Play]]] = {}
+_FOLLOW: dict[int, list[Play]] = {}
+_PIECES_LIMIT = 50_000
+
+# bits of one rank in every suit, of one suit, and of the ranks 3, 5, 7 and 9 in every suit
+_RANK_MASKS = tuple(sum(1 << (9 * s + r - 2) for s in range(5)) for r in range(2, 11))
+_SUIT_MASKS = tuple(511 << (9 * s) for s in range(5))
+_ODD_ALL = sum(0b10101010 << (9 * s) for s in range(5))
+_RUNS_TAG = 1 << 60
+_BOMBS_TAG = 3 << 60
+_EMPTY: tuple[list[int], list[Play]] = ([], [])
 
 
-def _piece(key: int, make: Any) -> tuple[list[int], list[Play]]:
-    got = _PIECES.get(key)
-    if got is None:
-        ms: list[int] = []
-        ps: list[Play] = []
-        make(ms, ps)
-        if len(_PIECES) >= _PIECES_LIMIT:
-            _PIECES.clear()
-        got = _PIECES[key] = (ms, ps)
+def _pats(mask: int) -> list[int]:
+    return [(mask >> (9 * s)) & 511 for s in range(5)]
+
+
+def _bounded() -> None:
+    """Keep the interning tables and the caches bounded: a long simulation rebuilds what
+    it needs (a cached piece keeps its plays, equal to any rebuilt one)."""
+    if len(_PLAYS) >= _PLAYS_LIMIT or len(_NUM_TUPLES) >= _PLAYS_LIMIT:
+        _PLAYS.clear()
+        _NUM_TUPLES.clear()
+    for cache in (_PIECES, _SHAPES, _FOLLOW):
+        if len(cache) >= _PIECES_LIMIT:
+            cache.clear()
+
+
+def _set_piece(key: int, bits: int, wc: int) -> tuple[list[int], list[Play]]:
+    ms: list[int] = []
+    ps: list[Play] = []
+    _gen_sets(_pats(bits), wc, ms, ps, faces=False)
+    got = _PIECES[key] = (ms, ps)
+    return got
+
+
+def _faces_piece(key: int, wc: int) -> tuple[list[int], list[Play]]:
+    ms: list[int] = []
+    ps: list[Play] = []
+    _gen_sets([0] * 5, wc, ms, ps)
+    got = _PIECES[key] = (ms, ps)
+    return got
+
+
+def _runs_piece(key: int, bits: int, wc: int) -> tuple[list[int], list[Play]]:
+    ms: list[int] = []
+    ps: list[Play] = []
+    _gen_seqs(_pats(bits), wc, 5, ms, ps, width=1)
+    got = _PIECES[key] = (ms, ps)
+    return got
+
+
+def _bombs_piece(key: int, bits: int, wc: int, nsuits: int) -> tuple[list[int], list[Play]]:
+    ms: list[int] = []
+    ps: list[Play] = []
+    _gen_bombs(_pats(bits), wc, nsuits, ms, ps)
+    got = _PIECES[key] = (ms, ps)
+    return got
+
+
+def _gen_wide(nm: int, wc: int, nw: int, nsuits: int, out_m: list[int], out_p: list[Play]) -> None:
+    """Every run of sets (width 2 or more) of the hand ``nm`` (number cards) with the
+    wilds ``wc`` (``nw`` of them), for leading: window by window (ranks lo..hi), the
+    runs of :func:`_emit_shape` for each width.
+
+    A window's runs depend only on its columns that take part in some run: a suit
+    holding a number card in the window, missing ``miss`` cells, with another such
+    column, or with an all-wild column of ``L`` cells, misses at most ``nw`` cells (a
+    column taking part in no run changes no run nor their order).  They are cached by
+    those columns (:data:`_SHAPES`).  Misses only grow with the window, so once the
+    two columns missing fewest (a suit with no card counting ``L``) miss more than
+    ``nw`` together and no all-wild column fits, no longer window has a run."""
+    shapes = _SHAPES
+    tag = wc << 45 | (nsuits == 5) << 59
+    live = [(s, nm >> (9 * s) & 511) for s in range(nsuits) if nm >> (9 * s) & 511]
+    if not live:
+        return
+    for lo in range(2, 11):
+        sh = lo - 2
+        qs = [(s, q >> sh) for s, q in live]
+        for hi in range(lo + 1, 14):
+            L = hi - lo + 1
+            low = (1 << L) - 1
+            # the two fewest misses of any suit (a suit with no card here misses L)
+            m1 = m2 = L
+            cols = []
+            for s, q in qs:
+                x = q & low
+                if x:
+                    miss = L - x.bit_count()
+                    if miss < m2:
+                        if miss < m1:
+                            m1, m2 = miss, m1
+                        else:
+                            m2 = miss
+                    if miss <= nw:
+                        cols.append((s, x, miss))
+            if m1 + m2 > nw:
+                if nw <= L:
+                    break  # no longer window has a run
+                if m1 + L > nw:
+                    continue  # no column takes part in a run here
+            if not cols:
+                continue
+            key = tag | lo << 51 | hi << 55
+            useful = []
+            for col in cols:
+                miss = col[2]
+                other = m2 if miss == m1 else m1
+                if miss + (other if other < L else L) <= nw:
+                    key |= col[1] << (9 * col[0] + sh)
+                    useful.append(col)
+            if not useful:
+                continue
+            got = shapes.get(key)
+            if got is None:
+                absolute = [(s, x << sh, miss) for s, x, miss in useful]
+                got = _wide_shapes(key, absolute, wc, nsuits, L, hi, nw)
+            out_m += got[0]
+            out_p += got[1]
+
+
+def _wide_shapes(
+    key: int, cols: list[tuple[int, int, int]], wc: int, nsuits: int, L: int, hi: int, nw: int
+) -> tuple[list[int], list[Play]]:
+    ms: list[int] = []
+    ps: list[Play] = []
+    # the fewest wilds a width needs: its columns with the fewest holes (a column
+    # holding a number card misses at most L - 1), then all-wild columns of L
+    # cells; a wider run only needs more
+    need = sorted(c[2] for c in cols)
+    nc = len(cols)
+    for w in range(2, nsuits + 1):
+        if sum(need[:w]) + max(0, w - nc) * L > nw:
+            break
+        _emit_shape(cols, w, L, hi, wc, nw, ms, ps)
+    got = _SHAPES[key] = (ms, ps)
     return got
 
 
 def generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]:
     """Every declaration of every sub-group of ``cards``: (key masks, plays), in an
     order that does not depend on the hand (a smaller hand lists a subsequence)."""
-    if len(_PLAYS) >= _PLAYS_LIMIT or len(_NUM_TUPLES) >= _PLAYS_LIMIT:
-        _PLAYS.clear()  # bounded memory: a long simulation rebuilds what it needs
-        _NUM_TUPLES.clear()
-    _, pats, wc = _hand_parts(cards)
+    _bounded()
+    mask = sum(map(KB.__getitem__, cards))
+    nm = mask & _NUM_MASK
+    wc = mask >> 45 & 63
+    tag = wc << 45
+    pieces = _PIECES
     ms: list[int] = []
     ps: list[Play] = []
-    # sets, rank by rank
-    for r in range(2, 11):
-        bit = 1 << (r - 2)
-        col = 0
-        for s in range(5):
-            if pats[s] & bit:
-                col |= 1 << s
-        if col:
-            sub = [p & bit for p in pats]
-            got = _piece(
-                r | col << 4 | wc << 9,
-                lambda m, p, sub=sub: _gen_sets(sub, wc, m, p, faces=False),
-            )
+    # sets, rank by rank, then the lone faces
+    for rm in _RANK_MASKS:
+        bits = nm & rm
+        if bits:
+            key = bits | tag
+            got = pieces.get(key) or _set_piece(key, bits, wc)
             ms += got[0]
             ps += got[1]
-    _gen_sets([0] * 5, wc, ms, ps)  # the lone faces
+    got = pieces.get(tag) or _faces_piece(tag, wc)
+    ms += got[0]
+    ps += got[1]
     # runs of single cards, suit by suit
     for s in range(nsuits):
-        if pats[s]:
-            one = [0] * 5
-            one[s] = pats[s]
-            got = _piece(
-                1 << 40 | s | pats[s] << 3 | wc << 12,
-                lambda m, p, one=one: _gen_seqs(one, wc, 5, m, p, width=1),
-            )
+        bits = nm & _SUIT_MASKS[s]
+        if bits:
+            key = bits | tag | _RUNS_TAG
+            got = pieces.get(key) or _runs_piece(key, bits, wc)
             ms += got[0]
             ps += got[1]
-    _gen_wide(pats, wc, nsuits, ms, ps)
-    _gen_bombs(pats, wc, nsuits, ms, ps)
+    # runs of sets (width 2 or more), by their lowest then top rank
+    _gen_wide(nm, wc, (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3), nsuits, ms, ps)
+    bits = nm & _ODD_ALL
+    key = bits | tag | (nsuits == 5) << 59 | _BOMBS_TAG
+    got = pieces.get(key) or _bombs_piece(key, bits, wc, nsuits)
+    ms += got[0]
+    ps += got[1]
     return ms, ps
 
 
