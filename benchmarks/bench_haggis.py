@@ -46,6 +46,7 @@ def clear_caches() -> None:
     hg.combos._SHAPES.clear()
     hg.combos._FOLLOW.clear()
     hg.combos._NUM_TUPLES.clear()
+    hg.combos.INTERNED.clear()
 
 
 def fresh_hands(players: int, hands: int, cold: bool) -> tuple[list[float], list[int], list]:

@@ -200,6 +200,11 @@ def beats(a: Combo, b: Combo) -> bool:
 
 # A declaration key's Play: ``_PLAYS.get(key) or play_of_key(key)`` (a Play is never false).
 _PLAYS: dict[int, Play] = {}
+#: Each interned Play by ``id``, with its cards' key mask: ``(play, mask)``.  The entry
+#: holds the play, so its id is never another object's while the entry is there; a
+#: caller checks ``entry[0] is play`` (the rules' step skips its checks for these).
+INTERNED: dict[int, tuple[Play, int]] = {}
+_CARD_BITS = (1 << 51) - 1
 _PLAYS_LIMIT = 200_000
 
 
@@ -254,6 +259,7 @@ def play_of_key(
         cards += _WILD_TUPLES[w]
     kind, rank, width = _KINDS[key >> 59], key >> 51 & 15, _WIDTHS[key >> 55 & 15]
     play = plays[key] = make_play(kind, rank, len(cards), width, cards)
+    INTERNED[id(play)] = (play, key & _CARD_BITS)
     return play
 
 
@@ -435,69 +441,94 @@ def _emit_shape(
     out_p: list[Play],
 ) -> None:
     """Every sequence of width ``w`` over the ``L`` ranks up to ``hi``, given the
-    columns that can keep number cards: ``(suit, present rank bits, cells to fill)``."""
-    plays = _PLAYS
-    build = play_of_key
-    add_m = out_m.append
-    add_p = out_p.append
-    n13 = w if hi >= 13 else 0
-    n12 = w * (hi - 11) if hi >= 12 else 0
-    by_t = _wilds_by_count(wc, n12, n13)
-    hk = hi << 51 | w << 55 | 1 << 59
-    # U: the suits that keep number cards, |U| = u; the other f = w - u columns are
-    # all wild, L cells each (at most one with a player's three wilds; more only for
-    # groups given to combinations with several of a face)
+    columns that can keep number cards: ``(suit, present rank bits, cells to fill)``.
+
+    U: the suits that keep number cards, |U| = u; the other f = w - u columns are all
+    wild, L cells each (at most one with a player's three wilds; more only for groups
+    given to combinations with several of a face).  What one choice of U gives (a
+    block) depends only on U's cards, f, the ranks and the wilds: blocks are cached
+    (:data:`_BLOCKS`), so that a hand meeting a new window mostly meets known blocks."""
+    blocks = _BLOCKS
+    tag = wc << 45 | (hi - L + 1) << 51 | hi << 55
     for u in range(w, 0, -1):
         f = w - u
         if f * L > nw:
             break
+        ftag = tag | f << 59
         for U in itertools.combinations(cols, u):
             m_need = f * L
             for col in U:
                 m_need += col[2]
             if m_need > nw:
                 continue
-            base = 0
+            key = ftag
             for s, pb, _ in U:
-                base |= pb << (9 * s)
-            for b in by_t[m_need]:
-                m = base | b << 45
-                key = m | hk
-                p = plays.get(key) or build(key)
-                add_m(m)
-                add_p(p)
-            extra = nw - m_need
-            if not extra:
+                key |= pb << (9 * s)
+            got = blocks.get(key) or _emit_block(key, U, w, L, hi, wc, nw, m_need)
+            out_m += got[0]
+            out_p += got[1]
+
+
+def _emit_block(
+    key: int, U: tuple[tuple[int, int, int], ...], w: int, L: int, hi: int, wc: int, nw: int, m_need: int
+) -> tuple[list[int], list[Play]]:
+    """The sequences of width ``w`` over the ``L`` ranks up to ``hi`` whose columns
+    keeping number cards are ``U`` (the other columns all wild; ``m_need`` cells to
+    fill with wilds): the present cards as they are, then with ``j`` of them replaced
+    by wilds (every kept column keeping a number card), for j = 1, 2 ..."""
+    plays = _PLAYS
+    build = play_of_key
+    out_m: list[int] = []
+    out_p: list[Play] = []
+    add_m = out_m.append
+    add_p = out_p.append
+    u = len(U)
+    n13 = w if hi >= 13 else 0
+    n12 = w * (hi - 11) if hi >= 12 else 0
+    by_t = _wilds_by_count(wc, n12, n13)
+    hk = hi << 51 | w << 55 | 1 << 59
+    base = 0
+    for s, pb, _ in U:
+        base |= pb << (9 * s)
+    for b in by_t[m_need]:
+        m = base | b << 45
+        k = m | hk
+        p = plays.get(k) or build(k)
+        add_m(m)
+        add_p(p)
+    extra = nw - m_need
+    if extra:
+        # j >= 1: present cells replaced by wilds
+        cells: list[int] = []
+        for s, pb, _ in U:
+            sh = 9 * s
+            x = pb
+            while x:
+                low = x & -x
+                cells.append(low << sh)
+                x ^= low
+        cells.sort()
+        shifts = [9 * s for s, _, _ in U]
+        for j in range(1, extra + 1):
+            bs = by_t[m_need + j]
+            if not bs:
                 continue
-            # j >= 1: present cells replaced by wilds
-            cells: list[int] = []
-            for s, pb, _ in U:
-                sh = 9 * s
-                x = pb
-                while x:
-                    low = x & -x
-                    cells.append(low << sh)
-                    x ^= low
-            cells.sort()
-            shifts = [9 * s for s, _, _ in U]
-            for j in range(1, extra + 1):
-                bs = by_t[m_need + j]
-                if not bs:
-                    continue
-                for R in itertools.combinations(cells, j):
-                    kept = base - sum(R)
-                    # every kept column needs a number card
-                    if u == 1:
-                        if not kept:
-                            continue
-                    elif not all((kept >> sh) & 511 for sh in shifts):
+            for R in itertools.combinations(cells, j):
+                kept = base - sum(R)
+                # every kept column needs a number card
+                if u == 1:
+                    if not kept:
                         continue
-                    for b in bs:
-                        m = kept | b << 45
-                        key = m | hk
-                        p = plays.get(key) or build(key)
-                        add_m(m)
-                        add_p(p)
+                elif not all((kept >> sh) & 511 for sh in shifts):
+                    continue
+                for b in bs:
+                    m = kept | b << 45
+                    k = m | hk
+                    p = plays.get(k) or build(k)
+                    add_m(m)
+                    add_p(p)
+    got = _BLOCKS[key] = (out_m, out_p)
+    return got
 
 
 _BIT3, _BIT5, _BIT7, _BIT9 = 1 << 1, 1 << 3, 1 << 5, 1 << 7
@@ -566,6 +597,7 @@ def _gen_bombs(
 # tells the pieces apart (a piece of one kind never has another kind's key).
 _PIECES: dict[int, tuple[list[int], list[Play]]] = {}
 _SHAPES: dict[int, tuple[list[int], list[Play]]] = {}
+_BLOCKS: dict[int, tuple[list[int], list[Play]]] = {}
 _FOLLOW: dict[int, list[Play]] = {}
 _PIECES_LIMIT = 50_000
 
@@ -585,10 +617,11 @@ def _pats(mask: int) -> list[int]:
 def _bounded() -> None:
     """Keep the interning tables and the caches bounded: a long simulation rebuilds what
     it needs (a cached piece keeps its plays, equal to any rebuilt one)."""
-    if len(_PLAYS) >= _PLAYS_LIMIT or len(_NUM_TUPLES) >= _PLAYS_LIMIT:
+    if len(_PLAYS) >= _PLAYS_LIMIT or len(_NUM_TUPLES) >= _PLAYS_LIMIT or len(INTERNED) >= _PLAYS_LIMIT:
         _PLAYS.clear()
         _NUM_TUPLES.clear()
-    for cache in (_PIECES, _SHAPES, _FOLLOW):
+        INTERNED.clear()
+    for cache in (_PIECES, _SHAPES, _BLOCKS, _FOLLOW):
         if len(cache) >= _PIECES_LIMIT:
             cache.clear()
 
@@ -745,17 +778,70 @@ def generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]
     return ms, ps
 
 
+_REP = sum(1 << (9 * s) for s in range(5))  # rank bits times _REP: those ranks in every suit
+_SET_TAG = 1 << 60
+_FOLLOW_BOMBS_TAG = 2 << 60
+
+
 def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play]:
-    """Every declaration of a sub-group of ``cards`` that beats ``top``."""
-    _, pats, wc = _hand_parts(cards)
-    ms: list[int] = []
+    """Every declaration of a sub-group of ``cards`` that beats ``top``: the sets of its
+    size ranked higher (rank by rank), or the sequences of its width and length ranked
+    higher (by lowest rank), then the bombs that beat it; each piece cached by the
+    bits of the hand it depends on, like :func:`generate`'s (:data:`_FOLLOW`)."""
+    _bounded()
+    mask = sum(map(KB.__getitem__, cards))
+    nm = mask & _NUM_MASK
+    wc = mask >> 45 & 63
+    follow = _FOLLOW
     ps: list[Play] = []
-    if top.kind == "set":
-        _gen_sets(pats, wc, ms, ps, size=top.size, above=top.rank)
-    elif top.kind == "sequence":
+    kind = top.kind
+    ns5 = (nsuits == 5) << 59
+    if kind == "set":
+        size, above = top.size, top.rank
+        tag = wc << 45 | size << 51 | _SET_TAG
+        for r in range(max(2, above + 1), 11):
+            bits = nm & _RANK_MASKS[r - 2]
+            if bits:
+                key = bits | tag
+                got = follow.get(key)
+                if got is None:
+                    got = follow[key] = []
+                    _gen_sets(_pats(bits), wc, [], got, size=size, faces=False)
+                ps += got
+        if size == 1:
+            _gen_sets([0] * 5, wc, [], ps, size=1, above=above)  # the lone faces
+    elif kind == "sequence":
         w = top.width or 1
-        _gen_seqs(pats, wc, nsuits, ms, ps, width=w, length=top.size // w, above=top.rank)
-    _gen_bombs(pats, wc, nsuits, ms, ps, above=top.rank if top.kind == "bomb" else 0)
+        length = top.size // w
+        above = top.rank
+        if w <= nsuits and length >= (3 if w == 1 else 2):
+            tag = wc << 45 | ns5 | w << 62
+            nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
+            for lo in range(2, 11):
+                hi = lo + length - 1
+                if hi > 13:
+                    break
+                if hi <= above:
+                    continue
+                bits = nm & (((1 << (min(hi, 10) - lo + 1)) - 1) << (lo - 2)) * _REP
+                key = bits | tag | lo << 51 | hi << 55
+                got = follow.get(key)
+                if got is None:
+                    got = follow[key] = []
+                    pats = _pats(bits)
+                    live = [s for s in range(nsuits) if pats[s]]
+                    cols, best = _columns(pats, live, lo, hi, nw)
+                    if best <= nw:
+                        _emit_shape(cols, w, length, hi, wc, nw, [], got)
+                ps += got
+    above = top.rank if kind == "bomb" else 0
+    bits = nm & _ODD_ALL
+    key = bits | wc << 45 | above << 51 | ns5 | _FOLLOW_BOMBS_TAG
+    got = follow.get(key)
+    if got is None:
+        got = follow[key] = []
+        _gen_bombs(_pats(bits), wc, nsuits, [], got, above=above)
+    ps += got
     return ps
 
 

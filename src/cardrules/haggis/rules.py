@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import compress, filterfalse
 from typing import Any, Final, Literal
 
 import attrs
@@ -21,6 +22,7 @@ from ..errors import CardRulesError, IllegalActionError, RulesError
 from ..protocol import CHANCE, Shuffle
 from .combos import (
     DECKS,
+    INTERNED,
     KB,
     Combo,
     J,
@@ -242,6 +244,7 @@ class View:
 
 #: How the game functions make a State: naming the fields they set (cardrules._records).
 STATE: Final = maker(State)
+VIEW: Final = maker(View)
 
 
 # ---------------------------------------------------------------------------------------
@@ -309,9 +312,7 @@ def suit_count(state: State) -> int:
 
 def _lead_plays(state: State, p: int) -> tuple[Play, ...]:
     hand = state.hands[p]
-    hmask = 0
-    for c in hand:
-        hmask += KB[c]
+    hmask = sum(map(KB.__getitem__, hand))
     entries = state.memo.lead[p]
     best = None
     for e in entries:
@@ -320,14 +321,12 @@ def _lead_plays(state: State, p: int) -> tuple[Play, ...]:
         if e[0] & hmask == hmask and (best is None or e[0] < best[0]):
             best = e
     if best is not None:
+        # the declarations using none of the cards gone since (selectors, then two
+        # filters that run in C)
         gone = best[0] & ~hmask
-        ms = []
-        ps = []
-        for m, pl in zip(best[1], best[2], strict=True):
-            if not m & gone:
-                ms.append(m)
-                ps.append(pl)
-        plays = tuple(ps)
+        keep = [not m & gone for m in best[1]]
+        ms = list(compress(best[1], keep))
+        plays = tuple(compress(best[2], keep))
     else:
         ms, ps_list = generate(hand, suit_count(state))
         plays = tuple(ps_list)
@@ -458,9 +457,8 @@ def _why_not(state: State, p: int, combo: Any) -> str:
     return f"{combo.describe()} does not beat {top.describe()}: it must be higher"
 
 
-def _play(state: State, p: int, action: Play) -> State:
-    combo = action.combo
-    hand = state.hands[p]
+def _checked(state: State, combo: Any, hand: tuple[Card, ...]) -> bool:
+    """Is ``combo`` a genuine declaration of cards in ``hand`` that may be played now?"""
     # The cheap checks first (the player holds the cards), then whether it is a real
     # declaration: a hand-made combo of the whole deck must not be analysed first.
     ok = type(combo) is Combo and type(combo.cards) is tuple and len(combo.cards) <= len(hand)
@@ -478,6 +476,21 @@ def _play(state: State, p: int, action: Play) -> State:
         ok = ok and cmask & ~hmask == 0 and genuine(combo) and (combo.width or 0) <= suit_count(state)
         if ok and state.trick:
             ok = beats(combo, state.trick[-1][1])
+    return ok
+
+
+def _play(state: State, p: int, action: Play) -> State:
+    combo = action.combo
+    hand = state.hands[p]
+    known = INTERNED.get(id(action))
+    if known is not None and known[0] is action:
+        # a declaration the generator built (legal_actions' own objects): its cards'
+        # key mask is known, and it is genuine
+        ok = known[1] & ~sum(map(KB.__getitem__, hand)) == 0 and (combo.width or 0) <= suit_count(state)
+        if ok and state.trick:
+            ok = beats(combo, state.trick[-1][1])
+    else:
+        ok = _checked(state, combo, hand)
     if not ok:
         # a hand-made combo in another order is still the same declaration
         if isinstance(combo, Combo) and isinstance(combo.cards, (tuple, list)):
@@ -488,8 +501,7 @@ def _play(state: State, p: int, action: Play) -> State:
             if fixed != combo and fixed in [pl.combo for pl in legal_actions(state) if type(pl) is Play]:
                 return _play(state, p, Play(fixed))
         raise IllegalActionError(_why_not(state, p, combo))
-    used = set(combo.cards)
-    new_hand = tuple(c for c in hand if c not in used)
+    new_hand = tuple(filterfalse(set(combo.cards).__contains__, hand))
     hands = list(state.hands)
     hands[p] = new_hand
     started = state.started
@@ -659,26 +671,26 @@ def _end_hand(state: State, captured: tuple[tuple[Card, ...], ...]) -> State:
 
 def player_view(state: State, player: int) -> View:
     hands = state.hands
-    return View(
-        player,
-        state.players,
-        hands[player],
-        state.to_act,
-        state.scores,
-        tuple(tuple(c for c in h if c.suit is None) for h in hands),
-        tuple(len(h) for h in hands),
-        state.trick,
-        state.passes,
-        state.captured,
-        state.bets,
-        state.out,
-        state.giving,
-        len(state.haggis),
-        state.last_hand,
-        state.hand_number,
-        state.rules,
-        state.going_out,
-        state.leader,
+    return VIEW.new(
+        player=player,
+        players=state.players,
+        hand=hands[player],
+        to_act=state.to_act,
+        scores=state.scores,
+        wilds=tuple(tuple(c for c in h if c.suit is None) for h in hands),
+        hand_sizes=tuple(map(len, hands)),
+        trick=state.trick,
+        passes=state.passes,
+        captured=state.captured,
+        bets=state.bets,
+        out=state.out,
+        giving=state.giving,
+        haggis_size=len(state.haggis),
+        last_hand=state.last_hand,
+        hand_number=state.hand_number,
+        rules=state.rules,
+        going_out=state.going_out,
+        leader=state.leader,
     )
 
 
