@@ -643,9 +643,31 @@ def _faces_piece(key: int, wc: int) -> tuple[list[int], list[Play]]:
 
 
 def _runs_piece(key: int, bits: int, wc: int) -> tuple[list[int], list[Play]]:
+    """The runs of single cards of one suit (``bits``, its cards), by lowest then top
+    rank: each window's is the block of that one column (:func:`_emit_block`)."""
     ms: list[int] = []
     ps: list[Play] = []
-    _gen_seqs(_pats(bits), wc, 5, ms, ps, width=1)
+    nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
+    blocks = _BLOCKS
+    s = 0
+    while not bits >> (9 * s) & 511:
+        s += 1
+    sh = 9 * s
+    pat = bits >> sh
+    tag = wc << 45
+    for lo in range(2, 11):
+        for hi in range(lo + 2, 14):
+            L = hi - lo + 1
+            pb = pat & ((1 << (min(hi, 10) - lo + 1)) - 1) << (lo - 2)
+            miss = L - pb.bit_count() if pb else L
+            if miss > nw:
+                break  # longer runs only miss more
+            if not pb:
+                continue
+            bkey = tag | lo << 51 | hi << 55 | pb << sh
+            got = blocks.get(bkey) or _emit_block(bkey, ((s, pb, miss),), 1, L, hi, wc, nw, miss)
+            ms += got[0]
+            ps += got[1]
     got = _PIECES[key] = (ms, ps)
     return got
 
