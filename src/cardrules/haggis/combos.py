@@ -200,11 +200,18 @@ def beats(a: Combo, b: Combo) -> bool:
 
 # A declaration key's Play: ``_PLAYS.get(key) or play_of_key(key)`` (a Play is never false).
 _PLAYS: dict[int, Play] = {}
-#: Each interned Play by ``id``, with its cards' key mask: ``(play, mask)``.  The entry
-#: holds the play, so its id is never another object's while the entry is there; a
-#: caller checks ``entry[0] is play`` (the rules' step skips its checks for these).
-INTERNED: dict[int, tuple[Play, int]] = {}
-_CARD_BITS = (1 << 51) - 1
+#: The declaration key of each interned Play, by ``id``.  An id outlives its object, so
+#: a caller checks ``is_interned(play, key)``: the play interned under that key is that
+#: very object (the rules' step skips its checks for these).
+INTERNED: dict[int, int] = {}
+CARD_BITS = (1 << 51) - 1
+
+
+def is_interned(play: object, key: int | None) -> bool:
+    """Is ``play`` the interned Play of declaration ``key`` (``INTERNED.get(id(play))``)?"""
+    return key is not None and _PLAYS.get(key) is play
+
+
 _PLAYS_LIMIT = 200_000
 
 
@@ -259,7 +266,7 @@ def play_of_key(
         cards += _WILD_TUPLES[w]
     kind, rank, width = _KINDS[key >> 59], key >> 51 & 15, _WIDTHS[key >> 55 & 15]
     play = plays[key] = make_play(kind, rank, len(cards), width, cards)
-    INTERNED[id(play)] = (play, key & _CARD_BITS)
+    INTERNED[id(play)] = key
     return play
 
 
@@ -471,7 +478,7 @@ def _emit_shape(
 
 def _emit_block(
     key: int, U: tuple[tuple[int, int, int], ...], w: int, L: int, hi: int, wc: int, nw: int, m_need: int
-) -> tuple[list[int], list[Play]]:
+) -> _Piece:
     """The sequences of width ``w`` over the ``L`` ranks up to ``hi`` whose columns
     keeping number cards are ``U`` (the other columns all wild; ``m_need`` cells to
     fill with wilds): the present cards as they are, then with ``j`` of them replaced
@@ -527,7 +534,7 @@ def _emit_block(
                     p = plays.get(k) or build(k)
                     add_m(m)
                     add_p(p)
-    got = _BLOCKS[key] = (out_m, out_p)
+    got = _BLOCKS[key] = _stored(out_m, out_p)
     return got
 
 
@@ -595,10 +602,11 @@ def _gen_bombs(
 # share these pieces all the time, so a hand's declarations are mostly assembled from
 # cached lists.  Keys: the masked bits (below bit 45), the wild code at bit 45, then what
 # tells the pieces apart (a piece of one kind never has another kind's key).
-_PIECES: dict[int, tuple[list[int], list[Play]]] = {}
-_SHAPES: dict[int, tuple[list[int], list[Play]]] = {}
-_BLOCKS: dict[int, tuple[list[int], list[Play]]] = {}
-_FOLLOW: dict[int, list[Play]] = {}
+_Piece = tuple[tuple[int, ...], tuple[Play, ...]]
+_PIECES: dict[int, _Piece] = {}
+_SHAPES: dict[int, _Piece] = {}
+_BLOCKS: dict[int, _Piece] = {}
+_FOLLOW: dict[int, tuple[Play, ...]] = {}
 _PIECES_LIMIT = 50_000
 
 # bits of one rank in every suit, of one suit, and of the ranks 3, 5, 7 and 9 in every suit
@@ -607,7 +615,14 @@ _SUIT_MASKS = tuple(511 << (9 * s) for s in range(5))
 _ODD_ALL = sum(0b10101010 << (9 * s) for s in range(5))
 _RUNS_TAG = 1 << 60
 _BOMBS_TAG = 3 << 60
-_EMPTY: tuple[list[int], list[Play]] = ([], [])
+_EMPTY: _Piece = ((), ())
+
+
+def _stored(ms: list[int], ps: list[Play]) -> _Piece:
+    """A piece as the caches keep it: tuples (an empty one shared), which the garbage
+    collector stops tracking or never sees: it walks every object a long simulation
+    keeps, and random hands leave tens of thousands of pieces."""
+    return (tuple(ms), tuple(ps)) if ps else _EMPTY
 
 
 def _pats(mask: int) -> list[int]:
@@ -626,23 +641,23 @@ def _bounded() -> None:
             cache.clear()
 
 
-def _set_piece(key: int, bits: int, wc: int) -> tuple[list[int], list[Play]]:
+def _set_piece(key: int, bits: int, wc: int) -> _Piece:
     ms: list[int] = []
     ps: list[Play] = []
     _gen_sets(_pats(bits), wc, ms, ps, faces=False)
-    got = _PIECES[key] = (ms, ps)
+    got = _PIECES[key] = _stored(ms, ps)
     return got
 
 
-def _faces_piece(key: int, wc: int) -> tuple[list[int], list[Play]]:
+def _faces_piece(key: int, wc: int) -> _Piece:
     ms: list[int] = []
     ps: list[Play] = []
     _gen_sets([0] * 5, wc, ms, ps)
-    got = _PIECES[key] = (ms, ps)
+    got = _PIECES[key] = _stored(ms, ps)
     return got
 
 
-def _runs_piece(key: int, bits: int, wc: int) -> tuple[list[int], list[Play]]:
+def _runs_piece(key: int, bits: int, wc: int) -> _Piece:
     """The runs of single cards of one suit (``bits``, its cards), by lowest then top
     rank: each window's is the block of that one column (:func:`_emit_block`)."""
     ms: list[int] = []
@@ -668,15 +683,15 @@ def _runs_piece(key: int, bits: int, wc: int) -> tuple[list[int], list[Play]]:
             got = blocks.get(bkey) or _emit_block(bkey, ((s, pb, miss),), 1, L, hi, wc, nw, miss)
             ms += got[0]
             ps += got[1]
-    got = _PIECES[key] = (ms, ps)
+    got = _PIECES[key] = _stored(ms, ps)
     return got
 
 
-def _bombs_piece(key: int, bits: int, wc: int, nsuits: int) -> tuple[list[int], list[Play]]:
+def _bombs_piece(key: int, bits: int, wc: int, nsuits: int) -> _Piece:
     ms: list[int] = []
     ps: list[Play] = []
     _gen_bombs(_pats(bits), wc, nsuits, ms, ps)
-    got = _PIECES[key] = (ms, ps)
+    got = _PIECES[key] = _stored(ms, ps)
     return got
 
 
@@ -744,7 +759,7 @@ def _gen_wide(nm: int, wc: int, nw: int, nsuits: int, out_m: list[int], out_p: l
 
 def _wide_shapes(
     key: int, cols: list[tuple[int, int, int]], wc: int, nsuits: int, L: int, hi: int, nw: int
-) -> tuple[list[int], list[Play]]:
+) -> _Piece:
     ms: list[int] = []
     ps: list[Play] = []
     # the fewest wilds a width needs: its columns with the fewest holes (a column
@@ -756,7 +771,7 @@ def _wide_shapes(
         if sum(need[:w]) + max(0, w - nc) * L > nw:
             break
         _emit_shape(cols, w, L, hi, wc, nw, ms, ps)
-    got = _SHAPES[key] = (ms, ps)
+    got = _SHAPES[key] = _stored(ms, ps)
     return got
 
 
@@ -827,8 +842,9 @@ def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play
                 key = bits | tag
                 got = follow.get(key)
                 if got is None:
-                    got = follow[key] = []
-                    _gen_sets(_pats(bits), wc, [], got, size=size, faces=False)
+                    made: list[Play] = []
+                    _gen_sets(_pats(bits), wc, [], made, size=size, faces=False)
+                    got = follow[key] = tuple(made)
                 ps += got
         if size == 1:
             _gen_sets([0] * 5, wc, [], ps, size=1, above=above)  # the lone faces
@@ -849,20 +865,22 @@ def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play
                 key = bits | tag | lo << 51 | hi << 55
                 got = follow.get(key)
                 if got is None:
-                    got = follow[key] = []
+                    made = []
                     pats = _pats(bits)
                     live = [s for s in range(nsuits) if pats[s]]
                     cols, best = _columns(pats, live, lo, hi, nw)
                     if best <= nw:
-                        _emit_shape(cols, w, length, hi, wc, nw, [], got)
+                        _emit_shape(cols, w, length, hi, wc, nw, [], made)
+                    got = follow[key] = tuple(made)
                 ps += got
     above = top.rank if kind == "bomb" else 0
     bits = nm & _ODD_ALL
     key = bits | wc << 45 | above << 51 | ns5 | _FOLLOW_BOMBS_TAG
     got = follow.get(key)
     if got is None:
-        got = follow[key] = []
-        _gen_bombs(_pats(bits), wc, nsuits, [], got, above=above)
+        made = []
+        _gen_bombs(_pats(bits), wc, nsuits, [], made, above=above)
+        got = follow[key] = tuple(made)
     ps += got
     return ps
 

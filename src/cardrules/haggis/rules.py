@@ -21,6 +21,7 @@ from ..cards import Card, canonical
 from ..errors import CardRulesError, IllegalActionError, RulesError
 from ..protocol import CHANCE, Shuffle
 from .combos import (
+    CARD_BITS,
     DECKS,
     INTERNED,
     KB,
@@ -36,6 +37,7 @@ from .combos import (
     following_plays,
     generate,
     genuine,
+    is_interned,
 )
 
 
@@ -482,11 +484,12 @@ def _checked(state: State, combo: Any, hand: tuple[Card, ...]) -> bool:
 def _play(state: State, p: int, action: Play) -> State:
     combo = action.combo
     hand = state.hands[p]
-    known = INTERNED.get(id(action))
-    if known is not None and known[0] is action:
+    key = INTERNED.get(id(action))
+    if key is not None and is_interned(action, key):
         # a declaration the generator built (legal_actions' own objects): its cards'
         # key mask is known, and it is genuine
-        ok = known[1] & ~sum(map(KB.__getitem__, hand)) == 0 and (combo.width or 0) <= suit_count(state)
+        held = sum(map(KB.__getitem__, hand))
+        ok = key & CARD_BITS & ~held == 0 and (combo.width or 0) <= suit_count(state)
         if ok and state.trick:
             ok = beats(combo, state.trick[-1][1])
     else:
