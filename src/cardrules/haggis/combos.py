@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -471,14 +471,18 @@ def _emit_shape(
             key = ftag
             for s, pb, _ in U:
                 key |= pb << (9 * s)
-            got = blocks.get(key) or _emit_block(key, U, w, L, hi, wc, nw, m_need)
-            out_m += got[0]
-            out_p += got[1]
+            got = blocks.get(key)
+            if got is None:
+                out_m += _emit_block(key, U, w, L, hi, wc, nw, m_need)
+                out_p += blocks[key]
+            elif got:
+                out_m += blocks[key | _MASKS]
+                out_p += got
 
 
 def _emit_block(
     key: int, U: tuple[tuple[int, int, int], ...], w: int, L: int, hi: int, wc: int, nw: int, m_need: int
-) -> _Piece:
+) -> tuple[int, ...]:
     """The sequences of width ``w`` over the ``L`` ranks up to ``hi`` whose columns
     keeping number cards are ``U`` (the other columns all wild; ``m_need`` cells to
     fill with wilds): the present cards as they are, then with ``j`` of them replaced
@@ -534,8 +538,7 @@ def _emit_block(
                     p = plays.get(k) or build(k)
                     add_m(m)
                     add_p(p)
-    got = _BLOCKS[key] = _stored(out_m, out_p)
-    return got
+    return _stored(_BLOCKS, key, out_m, out_p)
 
 
 _BIT3, _BIT5, _BIT7, _BIT9 = 1 << 1, 1 << 3, 1 << 5, 1 << 7
@@ -602,12 +605,11 @@ def _gen_bombs(
 # share these pieces all the time, so a hand's declarations are mostly assembled from
 # cached lists.  Keys: the masked bits (below bit 45), the wild code at bit 45, then what
 # tells the pieces apart (a piece of one kind never has another kind's key).
-_Piece = tuple[tuple[int, ...], tuple[Play, ...]]
-_PIECES: dict[int, _Piece] = {}
-_SHAPES: dict[int, _Piece] = {}
-_BLOCKS: dict[int, _Piece] = {}
+_PIECES: dict[int, tuple[Any, ...]] = {}
+_SHAPES: dict[int, tuple[Any, ...]] = {}
+_BLOCKS: dict[int, tuple[Any, ...]] = {}
 _FOLLOW: dict[int, tuple[Play, ...]] = {}
-_PIECES_LIMIT = 50_000
+_PIECES_LIMIT = 100_000  # entries: a piece is one (no plays) or two
 
 # bits of one rank in every suit, of one suit, and of the ranks 3, 5, 7 and 9 in every suit
 _RANK_MASKS = tuple(sum(1 << (9 * s + r - 2) for s in range(5)) for r in range(2, 11))
@@ -615,14 +617,20 @@ _SUIT_MASKS = tuple(511 << (9 * s) for s in range(5))
 _ODD_ALL = sum(0b10101010 << (9 * s) for s in range(5))
 _RUNS_TAG = 1 << 60
 _BOMBS_TAG = 3 << 60
-_EMPTY: _Piece = ((), ())
+_MASKS = 1 << 62  # a piece's plays are at its key, their key masks at key | _MASKS
 
 
-def _stored(ms: list[int], ps: list[Play]) -> _Piece:
-    """A piece as the caches keep it: tuples (an empty one shared), which the garbage
-    collector stops tracking or never sees: it walks every object a long simulation
-    keeps, and random hands leave tens of thousands of pieces."""
-    return (tuple(ms), tuple(ps)) if ps else _EMPTY
+def _stored(cache: dict[int, Any], key: int, ms: list[int], ps: list[Play]) -> tuple[int, ...]:
+    """Keep a piece: its plays at ``key``, their key masks at ``key | _MASKS`` (when
+    there are any), each a tuple; returns the masks.  No container per piece: the
+    garbage collector walks every object a long simulation keeps, and random hands leave
+    tens of thousands of pieces (a tuple of ints it stops tracking, the empty tuple it
+    never sees)."""
+    masks = tuple(ms)
+    if ps:
+        cache[key | _MASKS] = masks
+    cache[key] = tuple(ps)
+    return masks
 
 
 def _pats(mask: int) -> list[int]:
@@ -641,23 +649,21 @@ def _bounded() -> None:
             cache.clear()
 
 
-def _set_piece(key: int, bits: int, wc: int) -> _Piece:
+def _set_piece(key: int, bits: int, wc: int) -> tuple[int, ...]:
     ms: list[int] = []
     ps: list[Play] = []
     _gen_sets(_pats(bits), wc, ms, ps, faces=False)
-    got = _PIECES[key] = _stored(ms, ps)
-    return got
+    return _stored(_PIECES, key, ms, ps)
 
 
-def _faces_piece(key: int, wc: int) -> _Piece:
+def _faces_piece(key: int, wc: int) -> tuple[int, ...]:
     ms: list[int] = []
     ps: list[Play] = []
     _gen_sets([0] * 5, wc, ms, ps)
-    got = _PIECES[key] = _stored(ms, ps)
-    return got
+    return _stored(_PIECES, key, ms, ps)
 
 
-def _runs_piece(key: int, bits: int, wc: int) -> _Piece:
+def _runs_piece(key: int, bits: int, wc: int) -> tuple[int, ...]:
     """The runs of single cards of one suit (``bits``, its cards), by lowest then top
     rank: each window's is the block of that one column (:func:`_emit_block`)."""
     ms: list[int] = []
@@ -680,19 +686,21 @@ def _runs_piece(key: int, bits: int, wc: int) -> _Piece:
             if not pb:
                 continue
             bkey = tag | lo << 51 | hi << 55 | pb << sh
-            got = blocks.get(bkey) or _emit_block(bkey, ((s, pb, miss),), 1, L, hi, wc, nw, miss)
-            ms += got[0]
-            ps += got[1]
-    got = _PIECES[key] = _stored(ms, ps)
-    return got
+            got = blocks.get(bkey)
+            if got is None:
+                ms += _emit_block(bkey, ((s, pb, miss),), 1, L, hi, wc, nw, miss)
+                ps += blocks[bkey]
+            elif got:
+                ms += blocks[bkey | _MASKS]
+                ps += got
+    return _stored(_PIECES, key, ms, ps)
 
 
-def _bombs_piece(key: int, bits: int, wc: int, nsuits: int) -> _Piece:
+def _bombs_piece(key: int, bits: int, wc: int, nsuits: int) -> tuple[int, ...]:
     ms: list[int] = []
     ps: list[Play] = []
     _gen_bombs(_pats(bits), wc, nsuits, ms, ps)
-    got = _PIECES[key] = _stored(ms, ps)
-    return got
+    return _stored(_PIECES, key, ms, ps)
 
 
 def _gen_wide(nm: int, wc: int, nw: int, nsuits: int, out_m: list[int], out_p: list[Play]) -> None:
@@ -752,14 +760,16 @@ def _gen_wide(nm: int, wc: int, nw: int, nsuits: int, out_m: list[int], out_p: l
             got = shapes.get(key)
             if got is None:
                 absolute = [(s, x << sh, miss) for s, x, miss in useful]
-                got = _wide_shapes(key, absolute, wc, nsuits, L, hi, nw)
-            out_m += got[0]
-            out_p += got[1]
+                out_m += _wide_shapes(key, absolute, wc, nsuits, L, hi, nw)
+                out_p += shapes[key]
+            elif got:
+                out_m += shapes[key | _MASKS]
+                out_p += got
 
 
 def _wide_shapes(
     key: int, cols: list[tuple[int, int, int]], wc: int, nsuits: int, L: int, hi: int, nw: int
-) -> _Piece:
+) -> tuple[int, ...]:
     ms: list[int] = []
     ps: list[Play] = []
     # the fewest wilds a width needs: its columns with the fewest holes (a column
@@ -771,8 +781,7 @@ def _wide_shapes(
         if sum(need[:w]) + max(0, w - nc) * L > nw:
             break
         _emit_shape(cols, w, L, hi, wc, nw, ms, ps)
-    got = _SHAPES[key] = _stored(ms, ps)
-    return got
+    return _stored(_SHAPES, key, ms, ps)
 
 
 def generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]:
@@ -791,33 +800,50 @@ def generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]
         bits = nm & rm
         if bits:
             key = bits | tag
-            got = pieces.get(key) or _set_piece(key, bits, wc)
-            ms += got[0]
-            ps += got[1]
-    got = pieces.get(tag) or _faces_piece(tag, wc)
-    ms += got[0]
-    ps += got[1]
+            got = pieces.get(key)
+            if got is None:
+                ms += _set_piece(key, bits, wc)
+                ps += pieces[key]
+            elif got:
+                ms += pieces[key | _MASKS]
+                ps += got
+    got = pieces.get(tag)
+    if got is None:
+        ms += _faces_piece(tag, wc)
+        ps += pieces[tag]
+    elif got:
+        ms += pieces[tag | _MASKS]
+        ps += got
     # runs of single cards, suit by suit
     for s in range(nsuits):
         bits = nm & _SUIT_MASKS[s]
         if bits:
             key = bits | tag | _RUNS_TAG
-            got = pieces.get(key) or _runs_piece(key, bits, wc)
-            ms += got[0]
-            ps += got[1]
+            got = pieces.get(key)
+            if got is None:
+                ms += _runs_piece(key, bits, wc)
+                ps += pieces[key]
+            elif got:
+                ms += pieces[key | _MASKS]
+                ps += got
     # runs of sets (width 2 or more), by their lowest then top rank
     _gen_wide(nm, wc, (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3), nsuits, ms, ps)
     bits = nm & _ODD_ALL
     key = bits | tag | (nsuits == 5) << 59 | _BOMBS_TAG
-    got = pieces.get(key) or _bombs_piece(key, bits, wc, nsuits)
-    ms += got[0]
-    ps += got[1]
+    got = pieces.get(key)
+    if got is None:
+        ms += _bombs_piece(key, bits, wc, nsuits)
+        ps += pieces[key]
+    elif got:
+        ms += pieces[key | _MASKS]
+        ps += got
     return ms, ps
 
 
 _REP = sum(1 << (9 * s) for s in range(5))  # rank bits times _REP: those ranks in every suit
 _SET_TAG = 1 << 60
 _FOLLOW_BOMBS_TAG = 2 << 60
+_FACES_TAG = 3 << 60
 
 
 def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play]:
@@ -831,6 +857,7 @@ def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play
     wc = mask >> 45 & 63
     follow = _FOLLOW
     ps: list[Play] = []
+    made: list[Play]
     kind = top.kind
     ns5 = (nsuits == 5) << 59
     if kind == "set":
@@ -842,12 +869,18 @@ def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play
                 key = bits | tag
                 got = follow.get(key)
                 if got is None:
-                    made: list[Play] = []
+                    made = []
                     _gen_sets(_pats(bits), wc, [], made, size=size, faces=False)
                     got = follow[key] = tuple(made)
                 ps += got
-        if size == 1:
-            _gen_sets([0] * 5, wc, [], ps, size=1, above=above)  # the lone faces
+        if size == 1:  # the lone faces
+            key = wc << 45 | above << 51 | _FACES_TAG
+            got = follow.get(key)
+            if got is None:
+                made = []
+                _gen_sets([0] * 5, wc, [], made, size=1, above=above)
+                got = follow[key] = tuple(made)
+            ps += got
     elif kind == "sequence":
         w = top.width or 1
         length = top.size // w
