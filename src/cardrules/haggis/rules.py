@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import compress, filterfalse
+from itertools import chain, compress, filterfalse
 from typing import Any, Final, Literal
 
 import attrs
@@ -521,7 +521,7 @@ def _play(state: State, p: int, action: Play) -> State:
     history = (*state.history, action)
     # With one player left holding cards the hand ends at once: the last trick goes to
     # the last player (or by the bomb rule); otherwise play moves on clockwise.
-    hand_over = sum(1 for h in hands if h) <= 1
+    hand_over = len(hands) - hands.count(()) <= 1
     new = STATE.replace(
         state,
         hands=tuple(hands),
@@ -585,10 +585,10 @@ def _give(state: State, p: int, action: GiveTrick) -> State:
 
 def _capture(state: State, winner: int, taker: int) -> State:
     """``taker`` captures the trick that ``winner`` won; ``winner`` leads next."""
-    won = tuple(c for _, combo in state.trick for c in combo.cards)
+    won = tuple(chain.from_iterable([combo.cards for _, combo in state.trick]))
     captured = tuple(pile + won if q == taker else pile for q, pile in enumerate(state.captured))
     hands = state.hands
-    if sum(1 for h in hands if h) <= 1:
+    if len(hands) - hands.count(()) <= 1:
         return _end_hand(state, captured)
     leader = winner if hands[winner] else _next_with_cards(hands, winner)
     return STATE.replace(
