@@ -649,6 +649,14 @@ def _bounded() -> None:
             cache.clear()
 
 
+def clear_caches() -> None:
+    """Empty the interning tables and every cache of this module.  They rebuild on
+    demand; what any function returns never changes (the benchmarks' "cold" runs, and the
+    tests that check it)."""
+    for cache in (_PLAYS, _NUM_TUPLES, INTERNED, _PIECES, _SHAPES, _BLOCKS, _FOLLOW):
+        cache.clear()
+
+
 def _set_piece(key: int, bits: int, wc: int) -> tuple[int, ...]:
     ms: list[int] = []
     ps: list[Play] = []
