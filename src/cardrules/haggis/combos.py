@@ -649,6 +649,23 @@ def _bounded() -> None:
             cache.clear()
 
 
+_LAST_HAND: tuple[tuple[Card, ...], int] = ((), 0)
+
+
+def hand_mask(hand: tuple[Card, ...]) -> int:
+    """The key mask of a hand (a tuple of cards).  The last hand asked about is kept, by
+    identity (a tuple never changes): a step asks about the hand that legal_actions
+    just listed.  One tuple swapped whole, so threads sharing it see a hand with its own
+    mask."""
+    global _LAST_HAND
+    last = _LAST_HAND
+    if last[0] is hand:
+        return last[1]
+    mask: int = sum(map(KB.__getitem__, hand))
+    _LAST_HAND = (hand, mask)
+    return mask
+
+
 def clear_caches() -> None:
     """Empty the interning tables and every cache of this module.  They rebuild on
     demand; what any function returns never changes (the benchmarks' "cold" runs, and the
@@ -860,7 +877,7 @@ def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play
     higher (by lowest rank), then the bombs that beat it; each piece cached by the
     bits of the hand it depends on, like :func:`generate`'s (:data:`_FOLLOW`)."""
     _bounded()
-    mask = sum(map(KB.__getitem__, cards))
+    mask = hand_mask(cards) if type(cards) is tuple else sum(map(KB.__getitem__, cards))
     nm = mask & _NUM_MASK
     wc = mask >> 45 & 63
     follow = _FOLLOW

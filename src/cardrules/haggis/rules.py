@@ -37,6 +37,7 @@ from .combos import (
     following_plays,
     generate,
     genuine,
+    hand_mask,
     is_interned,
 )
 
@@ -314,7 +315,7 @@ def suit_count(state: State) -> int:
 
 def _lead_plays(state: State, p: int) -> tuple[Play, ...]:
     hand = state.hands[p]
-    hmask = sum(map(KB.__getitem__, hand))
+    hmask = hand_mask(hand)
     entries = state.memo.lead[p]
     best = None
     for e in entries:
@@ -488,7 +489,7 @@ def _play(state: State, p: int, action: Play) -> State:
     if key is not None and is_interned(action, key):
         # a declaration the generator built (legal_actions' own objects): its cards'
         # key mask is known, and it is genuine
-        held = sum(map(KB.__getitem__, hand))
+        held = hand_mask(hand)
         ok = key & CARD_BITS & ~held == 0 and (combo.width or 0) <= suit_count(state)
         if ok and state.trick:
             ok = beats(combo, state.trick[-1][1])
