@@ -615,6 +615,17 @@ _PIECES_LIMIT = 100_000  # entries: a piece is one (no plays) or two
 _RANK_MASKS = tuple(sum(1 << (9 * s + r - 2) for s in range(5)) for r in range(2, 11))
 _SUIT_MASKS = tuple(511 << (9 * s) for s in range(5))
 _ODD_ALL = sum(0b10101010 << (9 * s) for s in range(5))
+_R3, _R5, _R7, _R9 = _RANK_MASKS[1], _RANK_MASKS[3], _RANK_MASKS[5], _RANK_MASKS[7]
+
+
+def _bomb_bits(nm: int) -> int:
+    """The bits the number-card bombs of ``nm`` depend on: its 3s, 5s, 7s and 9s; none
+    when a rank of the four is missing (then it has no number-card bomb at all), so
+    that such hands share one piece."""
+    odd = nm & _ODD_ALL
+    return odd if odd & _R3 and odd & _R5 and odd & _R7 and odd & _R9 else 0
+
+
 _RUNS_TAG = 1 << 60
 _BOMBS_TAG = 3 << 60
 _MASKS = 1 << 62  # a piece's plays are at its key, their key masks at key | _MASKS
@@ -853,7 +864,7 @@ def generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]
                 ps += got
     # runs of sets (width 2 or more), by their lowest then top rank
     _gen_wide(nm, wc, (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3), nsuits, ms, ps)
-    bits = nm & _ODD_ALL
+    bits = _bomb_bits(nm)
     key = bits | tag | (nsuits == 5) << 59 | _BOMBS_TAG
     got = pieces.get(key)
     if got is None:
@@ -932,7 +943,7 @@ def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play
                     got = follow[key] = tuple(made)
                 ps += got
     above = top.rank if kind == "bomb" else 0
-    bits = nm & _ODD_ALL
+    bits = _bomb_bits(nm)
     key = bits | wc << 45 | above << 51 | ns5 | _FOLLOW_BOMBS_TAG
     got = follow.get(key)
     if got is None:
