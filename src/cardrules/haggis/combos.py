@@ -607,6 +607,7 @@ def _gen_bombs(
 # tells the pieces apart (a piece of one kind never has another kind's key).
 _PIECES: dict[int, tuple[Any, ...]] = {}
 _SHAPES: dict[int, tuple[Any, ...]] = {}
+_WINDOWS: dict[int, Any] = {}
 _BLOCKS: dict[int, tuple[Any, ...]] = {}
 _FOLLOW: dict[int, tuple[Play, ...]] = {}
 _PIECES_LIMIT = 100_000  # entries: a piece is one (no plays) or two
@@ -615,6 +616,16 @@ _PIECES_LIMIT = 100_000  # entries: a piece is one (no plays) or two
 _RANK_MASKS = tuple(sum(1 << (9 * s + r - 2) for s in range(5)) for r in range(2, 11))
 _SUIT_MASKS = tuple(511 << (9 * s) for s in range(5))
 _ODD_ALL = sum(0b10101010 << (9 * s) for s in range(5))
+# the bits of ranks lo..min(hi, 10) in every suit, by lo then hi
+_WINDOW_MASKS = tuple(
+    tuple(
+        sum(((1 << (min(hi, 10) - lo + 1)) - 1) << (lo - 2 + 9 * s) for s in range(5))
+        if 2 <= lo <= min(hi, 10)
+        else 0
+        for hi in range(14)
+    )
+    for lo in range(11)
+)
 _R3, _R5, _R7, _R9 = _RANK_MASKS[1], _RANK_MASKS[3], _RANK_MASKS[5], _RANK_MASKS[7]
 
 
@@ -655,7 +666,7 @@ def _bounded() -> None:
         _PLAYS.clear()
         _NUM_TUPLES.clear()
         INTERNED.clear()
-    for cache in (_PIECES, _SHAPES, _BLOCKS, _FOLLOW):
+    for cache in (_PIECES, _SHAPES, _BLOCKS, _FOLLOW, _WINDOWS):
         if len(cache) >= _PIECES_LIMIT:
             cache.clear()
 
@@ -681,7 +692,7 @@ def clear_caches() -> None:
     """Empty the interning tables and every cache of this module.  They rebuild on
     demand; what any function returns never changes (the benchmarks' "cold" runs, and the
     tests that check it)."""
-    for cache in (_PLAYS, _NUM_TUPLES, INTERNED, _PIECES, _SHAPES, _BLOCKS, _FOLLOW):
+    for cache in (_PLAYS, _NUM_TUPLES, INTERNED, _PIECES, _SHAPES, _BLOCKS, _FOLLOW, _WINDOWS):
         cache.clear()
 
 
@@ -744,63 +755,121 @@ def _gen_wide(nm: int, wc: int, nw: int, nsuits: int, out_m: list[int], out_p: l
     wilds ``wc`` (``nw`` of them), for leading: window by window (ranks lo..hi), the
     runs of :func:`_emit_shape` for each width.
 
-    A window's runs depend only on its columns that take part in some run: a suit
-    holding a number card in the window, missing ``miss`` cells, with another such
-    column, or with an all-wild column of ``L`` cells, misses at most ``nw`` cells (a
-    column taking part in no run changes no run nor their order).  They are cached by
-    those columns (:data:`_SHAPES`).  Misses only grow with the window, so once the
-    two columns missing fewest (a suit with no card counting ``L``) miss more than
-    ``nw`` together and no all-wild column fits, no longer window has a run."""
+    A window's runs depend only on its columns that take part in some run (see
+    :func:`_window`): they are cached by those columns (:data:`_SHAPES`).  Misses only
+    grow with the window, so once the two columns missing fewest (a suit with no card
+    counting ``L``) miss more than ``nw`` together and no all-wild column fits, no
+    longer window has a run.  The windows of two and three ranks, most of those looked
+    at, are read from a table keyed by the hand's cards in the window
+    (:data:`_WINDOWS`)."""
     shapes = _SHAPES
-    tag = wc << 45 | (nsuits == 5) << 59
+    windows = _WINDOWS
+    ns5 = nsuits == 5
+    tag = wc << 45 | ns5 << 59
     live = [(s, nm >> (9 * s) & 511) for s in range(nsuits) if nm >> (9 * s) & 511]
     if not live:
         return
     for lo in range(2, 11):
         sh = lo - 2
-        qs = [(s, q >> sh) for s, q in live]
+        qs = None
+        wmasks = _WINDOW_MASKS[lo]
         for hi in range(lo + 1, 14):
             L = hi - lo + 1
-            low = (1 << L) - 1
-            # the two fewest misses of any suit (a suit with no card here misses L)
-            m1 = m2 = L
-            cols = []
-            for s, q in qs:
-                x = q & low
-                if x:
-                    miss = L - x.bit_count()
-                    if miss < m2:
-                        if miss < m1:
-                            m1, m2 = miss, m1
-                        else:
-                            m2 = miss
-                    if miss <= nw:
-                        cols.append((s, x, miss))
-            if m1 + m2 > nw:
-                if nw <= L:
-                    break  # no longer window has a run
-                if m1 + L > nw:
-                    continue  # no column takes part in a run here
-            if not cols:
-                continue
-            key = tag | lo << 51 | hi << 55
-            useful = []
-            for col in cols:
-                miss = col[2]
-                other = m2 if miss == m1 else m1
-                if miss + (other if other < L else L) <= nw:
-                    key |= col[1] << (9 * col[0] + sh)
-                    useful.append(col)
-            if not useful:
-                continue
+            if L <= 3:
+                bits = nm & wmasks[hi]
+                wkey = bits | tag | lo << 51 | hi << 55
+                v = windows.get(wkey)
+                if v is None:
+                    v = windows[wkey] = _window(bits, wc, nw, nsuits, lo, hi)
+                if isinstance(v, int):
+                    if v:
+                        break  # no longer window has a run
+                    continue
+                key, useful = v
+            else:
+                if qs is None:
+                    qs = [(s, q >> sh) for s, q in live]
+                low = (1 << L) - 1
+                # the two fewest misses of any suit (a suit with no card here misses L)
+                m1 = m2 = L
+                cols = []
+                for s, q in qs:
+                    x = q & low
+                    if x:
+                        miss = L - x.bit_count()
+                        if miss < m2:
+                            if miss < m1:
+                                m1, m2 = miss, m1
+                            else:
+                                m2 = miss
+                        if miss <= nw:
+                            cols.append((s, x << sh, miss))
+                if m1 + m2 > nw:
+                    if nw <= L:
+                        break  # no longer window has a run
+                    if m1 + L > nw:
+                        continue  # no column takes part in a run here
+                if not cols:
+                    continue
+                key = tag | lo << 51 | hi << 55
+                useful = []
+                for col in cols:
+                    miss = col[2]
+                    other = m2 if miss == m1 else m1
+                    if miss + (other if other < L else L) <= nw:
+                        key |= col[1] << (9 * col[0])
+                        useful.append(col)
+                if not useful:
+                    continue
             got = shapes.get(key)
             if got is None:
-                absolute = [(s, x << sh, miss) for s, x, miss in useful]
-                out_m += _wide_shapes(key, absolute, wc, nsuits, L, hi, nw)
+                out_m += _wide_shapes(key, list(useful), wc, nsuits, L, hi, nw)
                 out_p += shapes[key]
             elif got:
                 out_m += shapes[key | _MASKS]
                 out_p += got
+
+
+def _window(
+    bits: int, wc: int, nw: int, nsuits: int, lo: int, hi: int
+) -> int | tuple[int, tuple[tuple[int, int, int], ...]]:
+    """What the runs of sets over ranks ``lo..hi`` depend on, given the hand's number
+    cards in those ranks (``bits``, every suit): ``-1`` when no run over these ranks nor
+    longer ones can be made, ``0`` when none over these, else the key of the window's
+    runs in :data:`_SHAPES` and the columns that take part in one.
+
+    A column is a suit holding a number card in the window, ``(suit, its cards' rank
+    bits, cells it misses)``.  It takes part in some run when, with another column or
+    with an all-wild column of ``L`` cells, it misses at most ``nw`` cells: a column
+    taking part in no run changes no run nor their order."""
+    L = hi - lo + 1
+    m1 = m2 = L
+    cols = []
+    for s in range(nsuits):
+        x = bits >> (9 * s) & 511
+        if x:
+            miss = L - x.bit_count()
+            if miss < m2:
+                if miss < m1:
+                    m1, m2 = miss, m1
+                else:
+                    m2 = miss
+            if miss <= nw:
+                cols.append((s, x, miss))
+    if m1 + m2 > nw:
+        if nw <= L:
+            return -1
+        if m1 + L > nw:
+            return 0
+    key = wc << 45 | (nsuits == 5) << 59 | lo << 51 | hi << 55
+    useful = []
+    for col in cols:
+        miss = col[2]
+        other = m2 if miss == m1 else m1
+        if miss + (other if other < L else L) <= nw:
+            key |= col[1] << (9 * col[0])
+            useful.append(col)
+    return (key, tuple(useful)) if useful else 0
 
 
 def _wide_shapes(
