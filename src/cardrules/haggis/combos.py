@@ -472,17 +472,21 @@ def _emit_shape(
             for s, pb, _ in U:
                 key |= pb << (9 * s)
             got = blocks.get(key)
-            if got is None:
-                out_m += _emit_block(key, U, w, L, hi, wc, nw, m_need)
-                out_p += blocks[key]
-            elif got:
-                out_m += blocks[key | _MASKS]
+            if got:
+                masks = blocks.get(key | _MASKS)
+                if masks is None:  # emptied meanwhile (another thread)
+                    masks, got = _emit_block(key, U, w, L, hi, wc, nw, m_need)
+                out_m += masks
+                out_p += got
+            elif got is None:
+                masks, got = _emit_block(key, U, w, L, hi, wc, nw, m_need)
+                out_m += masks
                 out_p += got
 
 
 def _emit_block(
     key: int, U: tuple[tuple[int, int, int], ...], w: int, L: int, hi: int, wc: int, nw: int, m_need: int
-) -> tuple[int, ...]:
+) -> _Piece:
     """The sequences of width ``w`` over the ``L`` ranks up to ``hi`` whose columns
     keeping number cards are ``U`` (the other columns all wild; ``m_need`` cells to
     fill with wilds): the present cards as they are, then with ``j`` of them replaced
@@ -605,6 +609,7 @@ def _gen_bombs(
 # share these pieces all the time, so a hand's declarations are mostly assembled from
 # cached lists.  Keys: the masked bits (below bit 45), the wild code at bit 45, then what
 # tells the pieces apart (a piece of one kind never has another kind's key).
+_Piece = tuple[tuple[int, ...], tuple[Play, ...]]  # (key masks, plays)
 _PIECES: dict[int, tuple[Any, ...]] = {}
 _SHAPES: dict[int, tuple[Any, ...]] = {}
 _WINDOWS: dict[int, Any] = {}
@@ -642,17 +647,20 @@ _BOMBS_TAG = 3 << 60
 _MASKS = 1 << 62  # a piece's plays are at its key, their key masks at key | _MASKS
 
 
-def _stored(cache: dict[int, Any], key: int, ms: list[int], ps: list[Play]) -> tuple[int, ...]:
+def _stored(cache: dict[int, Any], key: int, ms: list[int], ps: list[Play]) -> _Piece:
     """Keep a piece: its plays at ``key``, their key masks at ``key | _MASKS`` (when
-    there are any), each a tuple; returns the masks.  No container per piece: the
+    there are any, stored first), each a tuple; returns both (masks, plays).  A reader
+    finding the plays reads the masks, and makes the piece again if a thread emptied the
+    cache in between.  No container per piece: the
     garbage collector walks every object a long simulation keeps, and random hands leave
     tens of thousands of pieces (a tuple of ints it stops tracking, the empty tuple it
     never sees)."""
     masks = tuple(ms)
-    if ps:
+    plays = tuple(ps)
+    if plays:
         cache[key | _MASKS] = masks
-    cache[key] = tuple(ps)
-    return masks
+    cache[key] = plays
+    return masks, plays
 
 
 def _pats(mask: int) -> list[int]:
@@ -696,21 +704,21 @@ def clear_caches() -> None:
         cache.clear()
 
 
-def _set_piece(key: int, bits: int, wc: int) -> tuple[int, ...]:
+def _set_piece(key: int, bits: int, wc: int) -> _Piece:
     ms: list[int] = []
     ps: list[Play] = []
     _gen_sets(_pats(bits), wc, ms, ps, faces=False)
     return _stored(_PIECES, key, ms, ps)
 
 
-def _faces_piece(key: int, wc: int) -> tuple[int, ...]:
+def _faces_piece(key: int, wc: int) -> _Piece:
     ms: list[int] = []
     ps: list[Play] = []
     _gen_sets([0] * 5, wc, ms, ps)
     return _stored(_PIECES, key, ms, ps)
 
 
-def _runs_piece(key: int, bits: int, wc: int) -> tuple[int, ...]:
+def _runs_piece(key: int, bits: int, wc: int) -> _Piece:
     """The runs of single cards of one suit (``bits``, its cards), by lowest then top
     rank: each window's is the block of that one column (:func:`_emit_block`)."""
     ms: list[int] = []
@@ -734,16 +742,20 @@ def _runs_piece(key: int, bits: int, wc: int) -> tuple[int, ...]:
                 continue
             bkey = tag | lo << 51 | hi << 55 | pb << sh
             got = blocks.get(bkey)
-            if got is None:
-                ms += _emit_block(bkey, ((s, pb, miss),), 1, L, hi, wc, nw, miss)
-                ps += blocks[bkey]
-            elif got:
-                ms += blocks[bkey | _MASKS]
+            if got:
+                masks = blocks.get(bkey | _MASKS)
+                if masks is None:  # emptied meanwhile (another thread)
+                    masks, got = _emit_block(bkey, ((s, pb, miss),), 1, L, hi, wc, nw, miss)
+                ms += masks
+                ps += got
+            elif got is None:
+                masks, got = _emit_block(bkey, ((s, pb, miss),), 1, L, hi, wc, nw, miss)
+                ms += masks
                 ps += got
     return _stored(_PIECES, key, ms, ps)
 
 
-def _bombs_piece(key: int, bits: int, wc: int, nsuits: int) -> tuple[int, ...]:
+def _bombs_piece(key: int, bits: int, wc: int, nsuits: int) -> _Piece:
     ms: list[int] = []
     ps: list[Play] = []
     _gen_bombs(_pats(bits), wc, nsuits, ms, ps)
@@ -822,11 +834,15 @@ def _gen_wide(nm: int, wc: int, nw: int, nsuits: int, out_m: list[int], out_p: l
                 if not useful:
                     continue
             got = shapes.get(key)
-            if got is None:
-                out_m += _wide_shapes(key, list(useful), wc, nsuits, L, hi, nw)
-                out_p += shapes[key]
-            elif got:
-                out_m += shapes[key | _MASKS]
+            if got:
+                masks = shapes.get(key | _MASKS)
+                if masks is None:  # emptied meanwhile (another thread)
+                    masks, got = _wide_shapes(key, list(useful), wc, nsuits, L, hi, nw)
+                out_m += masks
+                out_p += got
+            elif got is None:
+                masks, got = _wide_shapes(key, list(useful), wc, nsuits, L, hi, nw)
+                out_m += masks
                 out_p += got
 
 
@@ -874,7 +890,7 @@ def _window(
 
 def _wide_shapes(
     key: int, cols: list[tuple[int, int, int]], wc: int, nsuits: int, L: int, hi: int, nw: int
-) -> tuple[int, ...]:
+) -> _Piece:
     ms: list[int] = []
     ps: list[Play] = []
     # the fewest wilds a width needs: its columns with the fewest holes (a column
@@ -906,18 +922,26 @@ def generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]
         if bits:
             key = bits | tag
             got = pieces.get(key)
-            if got is None:
-                ms += _set_piece(key, bits, wc)
-                ps += pieces[key]
-            elif got:
-                ms += pieces[key | _MASKS]
+            if got:
+                masks = pieces.get(key | _MASKS)
+                if masks is None:  # emptied meanwhile (another thread)
+                    masks, got = _set_piece(key, bits, wc)
+                ms += masks
+                ps += got
+            elif got is None:
+                masks, got = _set_piece(key, bits, wc)
+                ms += masks
                 ps += got
     got = pieces.get(tag)
-    if got is None:
-        ms += _faces_piece(tag, wc)
-        ps += pieces[tag]
-    elif got:
-        ms += pieces[tag | _MASKS]
+    if got:
+        masks = pieces.get(tag | _MASKS)
+        if masks is None:  # emptied meanwhile (another thread)
+            masks, got = _faces_piece(tag, wc)
+        ms += masks
+        ps += got
+    elif got is None:
+        masks, got = _faces_piece(tag, wc)
+        ms += masks
         ps += got
     # runs of single cards, suit by suit
     for s in range(nsuits):
@@ -925,22 +949,30 @@ def generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]
         if bits:
             key = bits | tag | _RUNS_TAG
             got = pieces.get(key)
-            if got is None:
-                ms += _runs_piece(key, bits, wc)
-                ps += pieces[key]
-            elif got:
-                ms += pieces[key | _MASKS]
+            if got:
+                masks = pieces.get(key | _MASKS)
+                if masks is None:  # emptied meanwhile (another thread)
+                    masks, got = _runs_piece(key, bits, wc)
+                ms += masks
+                ps += got
+            elif got is None:
+                masks, got = _runs_piece(key, bits, wc)
+                ms += masks
                 ps += got
     # runs of sets (width 2 or more), by their lowest then top rank
     _gen_wide(nm, wc, (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3), nsuits, ms, ps)
     bits = _bomb_bits(nm)
     key = bits | tag | (nsuits == 5) << 59 | _BOMBS_TAG
     got = pieces.get(key)
-    if got is None:
-        ms += _bombs_piece(key, bits, wc, nsuits)
-        ps += pieces[key]
-    elif got:
-        ms += pieces[key | _MASKS]
+    if got:
+        masks = pieces.get(key | _MASKS)
+        if masks is None:  # emptied meanwhile (another thread)
+            masks, got = _bombs_piece(key, bits, wc, nsuits)
+        ms += masks
+        ps += got
+    elif got is None:
+        masks, got = _bombs_piece(key, bits, wc, nsuits)
+        ms += masks
         ps += got
     return ms, ps
 
