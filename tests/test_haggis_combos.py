@@ -343,3 +343,45 @@ def test_the_caches_never_change_an_answer(rnd, players):
     assert answers(range(4)) == warm
     clear_caches()
     assert answers(reversed(range(4))) == warm  # caches filled in another order
+
+
+def test_threads_emptying_the_caches_change_no_answer():
+    """Threads share the caches; one emptying them while others read must not change
+    (nor break) any list."""
+    import threading
+
+    from cardrules.haggis.combos import clear_caches
+
+    rnd = random.Random(11)
+    cards = list(deck(2))
+    hands = []
+    for _ in range(6):
+        rnd.shuffle(cards)
+        hands.append([*cards[:14], J, Q, K])
+    want = [declarations(h, suits=4) for h in hands]
+    errors = []
+    stop = threading.Event()
+
+    def read():
+        try:
+            for _ in range(15):
+                for h, w in zip(hands, want, strict=True):
+                    if declarations(h, suits=4) != w:
+                        errors.append("a list changed")
+        except Exception as exc:  # reported below
+            errors.append(repr(exc))
+
+    def empty():
+        while not stop.is_set():
+            clear_caches()
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    emptier = threading.Thread(target=empty)
+    emptier.start()
+    for t in readers:
+        t.start()
+    for t in readers:
+        t.join()
+    stop.set()
+    emptier.join()
+    assert not errors, errors[:3]
