@@ -311,16 +311,6 @@ def _wild_choices(wc: int, t: int, n12: int, n13: int) -> tuple[int, ...]:
 # -- the generator ----------------------------------------------------------------------
 
 
-def _hand_parts(cards: Iterable[Card]) -> tuple[int, list[int], int]:
-    """(key mask, per-suit 9-bit rank patterns, wild code) of a group of cards."""
-    mask = 0
-    kb = KB
-    for c in cards:
-        mask += kb[c]
-    pats = [(mask >> (9 * s)) & 511 for s in range(5)]
-    return mask, pats, mask >> 45 & 63
-
-
 def _gen_sets(
     pats: list[int],
     wc: int,
@@ -370,48 +360,6 @@ def _gen_sets(
                 p = plays.get(key) or build(key)
                 out_m.append(m)
                 out_p.append(p)
-
-
-def _gen_seqs(
-    pats: list[int],
-    wc: int,
-    nsuits: int,
-    out_m: list[int],
-    out_p: list[Play],
-    width: int = 0,
-    length: int = 0,
-    above: int = 0,
-    min_width: int = 1,
-) -> None:
-    """Sequences: runs of single cards (width 1, three ranks or more) and runs of sets
-    (width 2+, two ranks or more).  ``width``/``length``/``above``: only that shape with
-    a top rank above ``above`` (for following)."""
-    nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
-    widths = (width,) if width else range(min_width, nsuits + 1)
-    live = [s for s in range(nsuits) if pats[s]]
-    for w in widths:
-        if w > nsuits:
-            continue
-        lmin = 3 if w == 1 else 2
-        for lo in range(2, 11):
-            his: Iterable[int]
-            if length:
-                hi0 = lo + length - 1
-                if hi0 > 13 or hi0 <= above or length < lmin:
-                    continue
-                his = (hi0,)
-            else:
-                his = range(lo + lmin - 1, 14)
-            for hi in his:
-                L = hi - lo + 1
-                cols, best = _columns(pats, live, lo, hi, nw)
-                if best > nw:
-                    if length:
-                        continue
-                    break  # longer runs only miss more
-                if hi <= above:
-                    continue
-                _emit_shape(cols, w, L, hi, wc, nw, out_m, out_p)
 
 
 def _columns(
