@@ -925,7 +925,6 @@ def generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]
     return ms, ps
 
 
-_REP = sum(1 << (9 * s) for s in range(5))  # rank bits times _REP: those ranks in every suit
 _SET_TAG = 1 << 60
 _FOLLOW_BOMBS_TAG = 2 << 60
 _FACES_TAG = 3 << 60
@@ -972,6 +971,8 @@ def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play
         above = top.rank
         if w <= nsuits and length >= (3 if w == 1 else 2):
             tag = wc << 45 | ns5 | w << 62
+            wtag = wc << 45 | ns5
+            windows = _WINDOWS
             nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
             for lo in range(2, 11):
                 hi = lo + length - 1
@@ -979,16 +980,36 @@ def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play
                     break
                 if hi <= above:
                     continue
-                bits = nm & (((1 << (min(hi, 10) - lo + 1)) - 1) << (lo - 2)) * _REP
-                key = bits | tag | lo << 51 | hi << 55
+                bits = nm & _WINDOW_MASKS[lo][hi]
+                if w == 1:
+                    key = bits | tag | lo << 51 | hi << 55
+                    got = follow.get(key)
+                    if got is None:
+                        made = []
+                        pats = _pats(bits)
+                        live = [s for s in range(nsuits) if pats[s]]
+                        cols, best = _columns(pats, live, lo, hi, nw)
+                        if best <= nw:
+                            _emit_shape(cols, w, length, hi, wc, nw, [], made)
+                        got = follow[key] = tuple(made)
+                    ps += got
+                    continue
+                # runs of sets: they depend only on the columns that can take part in
+                # one (_window, whose answers for two and three ranks the lead shares)
+                if length <= 3:
+                    wkey = bits | wtag | lo << 51 | hi << 55
+                    v = windows.get(wkey)
+                    if v is None:
+                        v = windows[wkey] = _window(bits, wc, nw, nsuits, lo, hi)
+                else:
+                    v = _window(bits, wc, nw, nsuits, lo, hi)
+                if isinstance(v, int):
+                    continue  # no run of sets over these ranks
+                key = v[0] | w << 62
                 got = follow.get(key)
                 if got is None:
                     made = []
-                    pats = _pats(bits)
-                    live = [s for s in range(nsuits) if pats[s]]
-                    cols, best = _columns(pats, live, lo, hi, nw)
-                    if best <= nw:
-                        _emit_shape(cols, w, length, hi, wc, nw, [], made)
+                    _emit_shape(list(v[1]), w, length, hi, wc, nw, [], made)
                     got = follow[key] = tuple(made)
                 ps += got
     above = top.rank if kind == "bomb" else 0
