@@ -41,9 +41,7 @@ from cardrules.agents import RandomAgent  # noqa: E402
 
 
 def clear_caches() -> None:
-    hg.combos._PLAYS.clear()
-    hg.combos._PIECES.clear()
-    hg.combos._NUM_TUPLES.clear()
+    hg.combos.clear_caches()
 
 
 def fresh_hands(players: int, hands: int, cold: bool) -> tuple[list[float], list[int], list]:

@@ -23,7 +23,10 @@ through OpenSpiel every cardrules game at least as many decisions per second as
 ``python_block_dominoes``.  Needs the extras and ``rlcard``::
 
     pip install -e '.[openspiel,pettingzoo]' rlcard pygame
-    python benchmarks/bench_integrations.py [seconds] [rounds]
+    python benchmarks/bench_integrations.py [seconds] [rounds] [game-players ...]
+
+Naming rows (``haggis-2 haggis-3``) runs only those cardrules games, beside every
+reference; by default every game runs.
 """
 
 from __future__ import annotations
@@ -106,6 +109,13 @@ def best(rows: dict[str, Callable[[], float]], rounds: int) -> dict[str, float]:
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    only = sys.argv[3:]
+    cases = [(g, n) for g, n in CASES if not only or f"{g}-{n}" in only]
+    if only and len(cases) != len(only):
+        raise SystemExit(
+            f"unknown rows {sorted(set(only) - {f'{g}-{n}' for g, n in CASES})}; rows: "
+            + " ".join(f"{g}-{n}" for g, n in CASES)
+        )
     warnings.filterwarnings("ignore")
     from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
 
@@ -113,12 +123,12 @@ def main() -> None:
     pz_rows: dict[str, Callable[[], float]] = {
         name: (lambda make=make: pettingzoo_loop(make, seconds)) for name, make in pz_refs.items()
     }
-    for g, n in CASES:
+    for g, n in cases:
         pz_rows[f"{g}-{n}"] = lambda g=g, n=n: pettingzoo_loop(lambda: cpz.env(g, players=n), seconds)
     os_rows: dict[str, Callable[[], float]] = {
         "python_block_dominoes": lambda: openspiel_loop(pyspiel.load_game("python_block_dominoes"), seconds)
     }
-    for g, n in CASES:
+    for g, n in cases:
         os_rows[f"{g}-{n}"] = lambda g=g, n=n: openspiel_loop(
             pyspiel.load_game(cos.GAME_NAMES[g], {"players": n}), seconds
         )

@@ -311,3 +311,77 @@ def test_two_all_wild_columns():
     # found by an audit: 4H 5H with J J Q K is also two triples to 5 (two columns all wild)
     got = [c.describe() for c in combinations("4H 5H J Q K J")]
     assert "a run of two triples to 5" in got
+
+
+@given(st.randoms(use_true_random=False), st.sampled_from([2, 3]))
+def test_the_caches_never_change_an_answer(rnd, players):
+    """Declarations are assembled from pieces cached by the cards they depend on (and a
+    step trusts the plays it interned): with every cache emptied first, or warm from other
+    hands, every list is the same, in the same order, and the plays are equal."""
+    from cardrules.haggis.combos import clear_caches, following_plays
+
+    nsuits = 4 if players == 2 else 5
+    cards = list(deck(players))
+    hands = []
+    for _ in range(4):
+        rnd.shuffle(cards)
+        hands.append(cards[: rnd.randint(3, 14)] + rnd.sample([J, Q, K], rnd.randint(0, 3)))
+    tops = [rnd.choice(declarations(h, suits=nsuits)) for h in hands]
+
+    def answers(order):
+        got = {
+            i: (
+                declarations(hands[i], suits=nsuits),
+                [[p.combo for p in following_plays(hands[i], nsuits, t)] for t in tops],
+            )
+            for i in order
+        }
+        return [got[i] for i in range(len(hands))]
+
+    warm = answers(range(4))
+    clear_caches()
+    assert answers(range(4)) == warm
+    clear_caches()
+    assert answers(reversed(range(4))) == warm  # caches filled in another order
+
+
+def test_threads_emptying_the_caches_change_no_answer():
+    """Threads share the caches; one emptying them while others read must not change
+    (nor break) any list."""
+    import threading
+
+    from cardrules.haggis.combos import clear_caches
+
+    rnd = random.Random(11)
+    cards = list(deck(2))
+    hands = []
+    for _ in range(6):
+        rnd.shuffle(cards)
+        hands.append([*cards[:14], J, Q, K])
+    want = [declarations(h, suits=4) for h in hands]
+    errors = []
+    stop = threading.Event()
+
+    def read():
+        try:
+            for _ in range(15):
+                for h, w in zip(hands, want, strict=True):
+                    if declarations(h, suits=4) != w:
+                        errors.append("a list changed")
+        except Exception as exc:  # reported below
+            errors.append(repr(exc))
+
+    def empty():
+        while not stop.is_set():
+            clear_caches()
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    emptier = threading.Thread(target=empty)
+    emptier.start()
+    for t in readers:
+        t.start()
+    for t in readers:
+        t.join()
+    stop.set()
+    emptier.join()
+    assert not errors, errors[:3]

@@ -607,3 +607,24 @@ def test_a_bet_is_a_whole_number_and_a_view_a_player_number():
         hg.apply(s, hg.Bet(15.0))
     with pytest.raises(CardRulesError, match="no player True"):
         GAMES["haggis"].view(s, True)
+
+
+def test_the_generators_own_plays_and_equal_hand_made_ones_step_alike():
+    """The step trusts the plays legal_actions built (it knows their cards); an equal
+    Play made by hand takes the full checks: the same states, the same refusals."""
+    state = stacked([RUN_HAND, OTHER])
+    for own in [a for a in legal_actions(state) if type(a) is Play][::37]:
+        c = own.combo
+        made = Play(Combo(c.kind, c.rank, c.size, c.width, tuple(c.cards)))
+        assert made is not own and made == own
+        assert apply(state, made) == apply(state, own)
+    # player 1's own plays, offered to player 0, who does not hold their cards
+    theirs = [a for a in legal_actions(stacked([OTHER, RUN_HAND])) if type(a) is Play]
+    for own in [a for a in theirs if not set(a.combo.cards) <= set(state.hands[0])][::41]:
+        c = own.combo
+        made = Play(Combo(c.kind, c.rank, c.size, c.width, tuple(c.cards)))
+        with pytest.raises(IllegalActionError) as mine:
+            apply(state, own)
+        with pytest.raises(IllegalActionError) as by_hand:
+            apply(state, made)
+        assert str(mine.value) == str(by_hand.value)

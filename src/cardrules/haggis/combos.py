@@ -200,6 +200,18 @@ def beats(a: Combo, b: Combo) -> bool:
 
 # A declaration key's Play: ``_PLAYS.get(key) or play_of_key(key)`` (a Play is never false).
 _PLAYS: dict[int, Play] = {}
+#: The declaration key of each interned Play, by ``id``.  An id outlives its object, so
+#: a caller checks ``is_interned(play, key)``: the play interned under that key is that
+#: very object (the rules' step skips its checks for these).
+INTERNED: dict[int, int] = {}
+CARD_BITS = (1 << 51) - 1
+
+
+def is_interned(play: object, key: int | None) -> bool:
+    """Is ``play`` the interned Play of declaration ``key`` (``INTERNED.get(id(play))``)?"""
+    return key is not None and _PLAYS.get(key) is play
+
+
 _PLAYS_LIMIT = 200_000
 
 
@@ -254,6 +266,7 @@ def play_of_key(
         cards += _WILD_TUPLES[w]
     kind, rank, width = _KINDS[key >> 59], key >> 51 & 15, _WIDTHS[key >> 55 & 15]
     play = plays[key] = make_play(kind, rank, len(cards), width, cards)
+    INTERNED[id(play)] = key
     return play
 
 
@@ -296,16 +309,6 @@ def _wild_choices(wc: int, t: int, n12: int, n13: int) -> tuple[int, ...]:
 
 
 # -- the generator ----------------------------------------------------------------------
-
-
-def _hand_parts(cards: Iterable[Card]) -> tuple[int, list[int], int]:
-    """(key mask, per-suit 9-bit rank patterns, wild code) of a group of cards."""
-    mask = 0
-    kb = KB
-    for c in cards:
-        mask += kb[c]
-    pats = [(mask >> (9 * s)) & 511 for s in range(5)]
-    return mask, pats, mask >> 45 & 63
 
 
 def _gen_sets(
@@ -359,48 +362,6 @@ def _gen_sets(
                 out_p.append(p)
 
 
-def _gen_seqs(
-    pats: list[int],
-    wc: int,
-    nsuits: int,
-    out_m: list[int],
-    out_p: list[Play],
-    width: int = 0,
-    length: int = 0,
-    above: int = 0,
-    min_width: int = 1,
-) -> None:
-    """Sequences: runs of single cards (width 1, three ranks or more) and runs of sets
-    (width 2+, two ranks or more).  ``width``/``length``/``above``: only that shape with
-    a top rank above ``above`` (for following)."""
-    nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
-    widths = (width,) if width else range(min_width, nsuits + 1)
-    live = [s for s in range(nsuits) if pats[s]]
-    for w in widths:
-        if w > nsuits:
-            continue
-        lmin = 3 if w == 1 else 2
-        for lo in range(2, 11):
-            his: Iterable[int]
-            if length:
-                hi0 = lo + length - 1
-                if hi0 > 13 or hi0 <= above or length < lmin:
-                    continue
-                his = (hi0,)
-            else:
-                his = range(lo + lmin - 1, 14)
-            for hi in his:
-                L = hi - lo + 1
-                cols, best = _columns(pats, live, lo, hi, nw)
-                if best > nw:
-                    if length:
-                        continue
-                    break  # longer runs only miss more
-                if hi <= above:
-                    continue
-                _emit_shape(cols, w, L, hi, wc, nw, out_m, out_p)
-
-
 def _columns(
     pats: list[int], live: list[int], lo: int, hi: int, nw: int
 ) -> tuple[list[tuple[int, int, int]], int]:
@@ -435,92 +396,101 @@ def _emit_shape(
     out_p: list[Play],
 ) -> None:
     """Every sequence of width ``w`` over the ``L`` ranks up to ``hi``, given the
-    columns that can keep number cards: ``(suit, present rank bits, cells to fill)``."""
-    plays = _PLAYS
-    build = play_of_key
-    add_m = out_m.append
-    add_p = out_p.append
-    n13 = w if hi >= 13 else 0
-    n12 = w * (hi - 11) if hi >= 12 else 0
-    by_t = _wilds_by_count(wc, n12, n13)
-    hk = hi << 51 | w << 55 | 1 << 59
-    # U: the suits that keep number cards, |U| = u; the other f = w - u columns are
-    # all wild, L cells each (at most one with a player's three wilds; more only for
-    # groups given to combinations with several of a face)
+    columns that can keep number cards: ``(suit, present rank bits, cells to fill)``.
+
+    U: the suits that keep number cards, |U| = u; the other f = w - u columns are all
+    wild, L cells each (at most one with a player's three wilds; more only for groups
+    given to combinations with several of a face).  What one choice of U gives (a
+    block) depends only on U's cards, f, the ranks and the wilds: blocks are cached
+    (:data:`_BLOCKS`), so that a hand meeting a new window mostly meets known blocks."""
+    blocks = _BLOCKS
+    tag = wc << 45 | (hi - L + 1) << 51 | hi << 55
     for u in range(w, 0, -1):
         f = w - u
         if f * L > nw:
             break
+        ftag = tag | f << 59
         for U in itertools.combinations(cols, u):
             m_need = f * L
             for col in U:
                 m_need += col[2]
             if m_need > nw:
                 continue
-            base = 0
+            key = ftag
             for s, pb, _ in U:
-                base |= pb << (9 * s)
-            for b in by_t[m_need]:
-                m = base | b << 45
-                key = m | hk
-                p = plays.get(key) or build(key)
-                add_m(m)
-                add_p(p)
-            extra = nw - m_need
-            if not extra:
+                key |= pb << (9 * s)
+            got = blocks.get(key)
+            if got:
+                masks = blocks.get(key | _MASKS)
+                if masks is None:  # emptied meanwhile (another thread)
+                    masks, got = _emit_block(key, U, w, L, hi, wc, nw, m_need)
+                out_m += masks
+                out_p += got
+            elif got is None:
+                masks, got = _emit_block(key, U, w, L, hi, wc, nw, m_need)
+                out_m += masks
+                out_p += got
+
+
+def _emit_block(
+    key: int, U: tuple[tuple[int, int, int], ...], w: int, L: int, hi: int, wc: int, nw: int, m_need: int
+) -> _Piece:
+    """The sequences of width ``w`` over the ``L`` ranks up to ``hi`` whose columns
+    keeping number cards are ``U`` (the other columns all wild; ``m_need`` cells to
+    fill with wilds): the present cards as they are, then with ``j`` of them replaced
+    by wilds (every kept column keeping a number card), for j = 1, 2 ..."""
+    plays = _PLAYS
+    build = play_of_key
+    out_m: list[int] = []
+    out_p: list[Play] = []
+    add_m = out_m.append
+    add_p = out_p.append
+    u = len(U)
+    n13 = w if hi >= 13 else 0
+    n12 = w * (hi - 11) if hi >= 12 else 0
+    by_t = _wilds_by_count(wc, n12, n13)
+    hk = hi << 51 | w << 55 | 1 << 59
+    base = 0
+    for s, pb, _ in U:
+        base |= pb << (9 * s)
+    for b in by_t[m_need]:
+        m = base | b << 45
+        k = m | hk
+        p = plays.get(k) or build(k)
+        add_m(m)
+        add_p(p)
+    extra = nw - m_need
+    if extra:
+        # j >= 1: present cells replaced by wilds
+        cells: list[int] = []
+        for s, pb, _ in U:
+            sh = 9 * s
+            x = pb
+            while x:
+                low = x & -x
+                cells.append(low << sh)
+                x ^= low
+        cells.sort()
+        shifts = [9 * s for s, _, _ in U]
+        for j in range(1, extra + 1):
+            bs = by_t[m_need + j]
+            if not bs:
                 continue
-            # j >= 1: present cells replaced by wilds
-            cells: list[int] = []
-            for s, pb, _ in U:
-                sh = 9 * s
-                x = pb
-                while x:
-                    low = x & -x
-                    cells.append(low << sh)
-                    x ^= low
-            cells.sort()
-            shifts = [9 * s for s, _, _ in U]
-            for j in range(1, extra + 1):
-                bs = by_t[m_need + j]
-                if not bs:
-                    continue
-                for R in itertools.combinations(cells, j):
-                    kept = base - sum(R)
-                    # every kept column needs a number card
-                    if u == 1:
-                        if not kept:
-                            continue
-                    elif not all((kept >> sh) & 511 for sh in shifts):
+            for R in itertools.combinations(cells, j):
+                kept = base - sum(R)
+                # every kept column needs a number card
+                if u == 1:
+                    if not kept:
                         continue
-                    for b in bs:
-                        m = kept | b << 45
-                        key = m | hk
-                        p = plays.get(key) or build(key)
-                        add_m(m)
-                        add_p(p)
-
-
-def _gen_wide(pats: list[int], wc: int, nsuits: int, out_m: list[int], out_p: list[Play]) -> None:
-    """Every run of sets (width 2 or more), for leading."""
-    nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
-    live = [s for s in range(nsuits) if pats[s]]
-    for lo in range(2, 11):
-        for hi in range(lo + 1, 14):
-            L = hi - lo + 1
-            cols, best = _columns(pats, live, lo, hi, nw)
-            if best > nw:
-                break  # longer runs only miss more
-            nc = len(cols)
-            if not nc:
-                continue
-            # the fewest wilds a width needs: its columns with the fewest holes (a column
-            # holding a number card misses at most L - 1), then all-wild columns of L
-            # cells; a wider run only needs more
-            need = sorted(c[2] for c in cols)
-            for w in range(2, nsuits + 1):
-                if sum(need[:w]) + max(0, w - nc) * L > nw:
-                    break
-                _emit_shape(cols, w, L, hi, wc, nw, out_m, out_p)
+                elif not all((kept >> sh) & 511 for sh in shifts):
+                    continue
+                for b in bs:
+                    m = kept | b << 45
+                    k = m | hk
+                    p = plays.get(k) or build(k)
+                    add_m(m)
+                    add_p(p)
+    return _stored(_BLOCKS, key, out_m, out_p)
 
 
 _BIT3, _BIT5, _BIT7, _BIT9 = 1 << 1, 1 << 3, 1 << 5, 1 << 7
@@ -578,78 +548,479 @@ def _gen_bombs(
                 emit(_ODD << (9 * s), 6)
 
 
-# Pieces of a hand's declarations that depend on few cards are cached: the sets of one
-# rank depend only on the suits holding that rank and the wilds; the runs of single
-# cards of one suit only on that suit's ranks and the wilds.  Random hands share these
-# pieces all the time, so a fresh hand mostly assembles cached lists.
-_PIECES: dict[int, tuple[list[int], list[Play]]] = {}
-_PIECES_LIMIT = 8_000
+# Pieces of a hand's declarations that depend on few cards are cached, keyed by the bits
+# of the hand they depend on (the hand's key mask ANDed with a fixed mask) and the wilds:
+# the sets of one rank depend only on the suits holding that rank; the runs of single
+# cards of one suit only on that suit's ranks; the runs of sets over ranks lo..hi only on
+# the suits that can take part in one there (:func:`_gen_wide`, in :data:`_SHAPES`); the
+# bombs only on the 3s, 5s, 7s and 9s.  Random hands
+# share these pieces all the time, so a hand's declarations are mostly assembled from
+# cached lists.  Keys: the masked bits (below bit 45), the wild code at bit 45, then what
+# tells the pieces apart (a piece of one kind never has another kind's key).
+_Piece = tuple[tuple[int, ...], tuple[Play, ...]]  # (key masks, plays)
+_PIECES: dict[int, tuple[Any, ...]] = {}
+_SHAPES: dict[int, tuple[Any, ...]] = {}
+_WINDOWS: dict[int, Any] = {}
+_BLOCKS: dict[int, tuple[Any, ...]] = {}
+_FOLLOW: dict[int, tuple[Play, ...]] = {}
+_PIECES_LIMIT = 100_000  # entries: a piece is one (no plays) or two
+
+# bits of one rank in every suit, of one suit, and of the ranks 3, 5, 7 and 9 in every suit
+_RANK_MASKS = tuple(sum(1 << (9 * s + r - 2) for s in range(5)) for r in range(2, 11))
+_SUIT_MASKS = tuple(511 << (9 * s) for s in range(5))
+_ODD_ALL = sum(0b10101010 << (9 * s) for s in range(5))
+# the bits of ranks lo..min(hi, 10) in every suit, by lo then hi
+_WINDOW_MASKS = tuple(
+    tuple(
+        sum(((1 << (min(hi, 10) - lo + 1)) - 1) << (lo - 2 + 9 * s) for s in range(5))
+        if 2 <= lo <= min(hi, 10)
+        else 0
+        for hi in range(14)
+    )
+    for lo in range(11)
+)
+_R3, _R5, _R7, _R9 = _RANK_MASKS[1], _RANK_MASKS[3], _RANK_MASKS[5], _RANK_MASKS[7]
 
 
-def _piece(key: int, make: Any) -> tuple[list[int], list[Play]]:
-    got = _PIECES.get(key)
-    if got is None:
-        ms: list[int] = []
-        ps: list[Play] = []
-        make(ms, ps)
-        if len(_PIECES) >= _PIECES_LIMIT:
-            _PIECES.clear()
-        got = _PIECES[key] = (ms, ps)
-    return got
+def _bomb_bits(nm: int) -> int:
+    """The bits the number-card bombs of ``nm`` depend on: its 3s, 5s, 7s and 9s; none
+    when a rank of the four is missing (then it has no number-card bomb at all), so
+    that such hands share one piece."""
+    odd = nm & _ODD_ALL
+    return odd if odd & _R3 and odd & _R5 and odd & _R7 and odd & _R9 else 0
+
+
+_RUNS_TAG = 1 << 60
+_BOMBS_TAG = 3 << 60
+_MASKS = 1 << 62  # a piece's plays are at its key, their key masks at key | _MASKS
+
+
+def _stored(cache: dict[int, Any], key: int, ms: list[int], ps: list[Play]) -> _Piece:
+    """Keep a piece: its plays at ``key``, their key masks at ``key | _MASKS`` (when
+    there are any, stored first), each a tuple; returns both (masks, plays).  A reader
+    finding the plays reads the masks, and makes the piece again if a thread emptied the
+    cache in between.  No container per piece: the
+    garbage collector walks every object a long simulation keeps, and random hands leave
+    tens of thousands of pieces (a tuple of ints it stops tracking, the empty tuple it
+    never sees)."""
+    masks = tuple(ms)
+    plays = tuple(ps)
+    if plays:
+        cache[key | _MASKS] = masks
+    cache[key] = plays
+    return masks, plays
+
+
+def _pats(mask: int) -> list[int]:
+    return [(mask >> (9 * s)) & 511 for s in range(5)]
+
+
+def _bounded() -> None:
+    """Keep the interning tables and the caches bounded: a long simulation rebuilds what
+    it needs (a cached piece keeps its plays, equal to any rebuilt one)."""
+    if len(_PLAYS) >= _PLAYS_LIMIT or len(_NUM_TUPLES) >= _PLAYS_LIMIT or len(INTERNED) >= _PLAYS_LIMIT:
+        _PLAYS.clear()
+        _NUM_TUPLES.clear()
+        INTERNED.clear()
+    for cache in (_PIECES, _SHAPES, _BLOCKS, _FOLLOW, _WINDOWS):
+        if len(cache) >= _PIECES_LIMIT:
+            cache.clear()
+
+
+_LAST_HAND: tuple[tuple[Card, ...], int] = ((), 0)
+
+
+def hand_mask(hand: tuple[Card, ...]) -> int:
+    """The key mask of a hand (a tuple of cards).  The last hand asked about is kept, by
+    identity (a tuple never changes): a step asks about the hand that legal_actions
+    just listed.  One tuple swapped whole, so threads sharing it see a hand with its own
+    mask."""
+    global _LAST_HAND
+    last = _LAST_HAND
+    if last[0] is hand:
+        return last[1]
+    mask: int = sum(map(KB.__getitem__, hand))
+    _LAST_HAND = (hand, mask)
+    return mask
+
+
+def clear_caches() -> None:
+    """Empty the interning tables and every cache of this module.  They rebuild on
+    demand; what any function returns never changes (the benchmarks' "cold" runs, and the
+    tests that check it)."""
+    for cache in (_PLAYS, _NUM_TUPLES, INTERNED, _PIECES, _SHAPES, _BLOCKS, _FOLLOW, _WINDOWS):
+        cache.clear()
+
+
+def _set_piece(key: int, bits: int, wc: int) -> _Piece:
+    ms: list[int] = []
+    ps: list[Play] = []
+    _gen_sets(_pats(bits), wc, ms, ps, faces=False)
+    return _stored(_PIECES, key, ms, ps)
+
+
+def _faces_piece(key: int, wc: int) -> _Piece:
+    ms: list[int] = []
+    ps: list[Play] = []
+    _gen_sets([0] * 5, wc, ms, ps)
+    return _stored(_PIECES, key, ms, ps)
+
+
+def _runs_piece(key: int, bits: int, wc: int) -> _Piece:
+    """The runs of single cards of one suit (``bits``, its cards), by lowest then top
+    rank: each window's is the block of that one column (:func:`_emit_block`)."""
+    ms: list[int] = []
+    ps: list[Play] = []
+    nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
+    blocks = _BLOCKS
+    s = 0
+    while not bits >> (9 * s) & 511:
+        s += 1
+    sh = 9 * s
+    pat = bits >> sh
+    tag = wc << 45
+    for lo in range(2, 11):
+        for hi in range(lo + 2, 14):
+            L = hi - lo + 1
+            pb = pat & ((1 << (min(hi, 10) - lo + 1)) - 1) << (lo - 2)
+            miss = L - pb.bit_count() if pb else L
+            if miss > nw:
+                break  # longer runs only miss more
+            if not pb:
+                continue
+            bkey = tag | lo << 51 | hi << 55 | pb << sh
+            got = blocks.get(bkey)
+            if got:
+                masks = blocks.get(bkey | _MASKS)
+                if masks is None:  # emptied meanwhile (another thread)
+                    masks, got = _emit_block(bkey, ((s, pb, miss),), 1, L, hi, wc, nw, miss)
+                ms += masks
+                ps += got
+            elif got is None:
+                masks, got = _emit_block(bkey, ((s, pb, miss),), 1, L, hi, wc, nw, miss)
+                ms += masks
+                ps += got
+    return _stored(_PIECES, key, ms, ps)
+
+
+def _bombs_piece(key: int, bits: int, wc: int, nsuits: int) -> _Piece:
+    ms: list[int] = []
+    ps: list[Play] = []
+    _gen_bombs(_pats(bits), wc, nsuits, ms, ps)
+    return _stored(_PIECES, key, ms, ps)
+
+
+def _gen_wide(nm: int, wc: int, nw: int, nsuits: int, out_m: list[int], out_p: list[Play]) -> None:
+    """Every run of sets (width 2 or more) of the hand ``nm`` (number cards) with the
+    wilds ``wc`` (``nw`` of them), for leading: window by window (ranks lo..hi), the
+    runs of :func:`_emit_shape` for each width.
+
+    A window's runs depend only on its columns that take part in some run (see
+    :func:`_window`): they are cached by those columns (:data:`_SHAPES`).  Misses only
+    grow with the window, so once the two columns missing fewest (a suit with no card
+    counting ``L``) miss more than ``nw`` together and no all-wild column fits, no
+    longer window has a run.  The windows of two and three ranks, most of those looked
+    at, are read from a table keyed by the hand's cards in the window
+    (:data:`_WINDOWS`)."""
+    shapes = _SHAPES
+    windows = _WINDOWS
+    ns5 = nsuits == 5
+    tag = wc << 45 | ns5 << 59
+    live = [(s, nm >> (9 * s) & 511) for s in range(nsuits) if nm >> (9 * s) & 511]
+    if not live:
+        return
+    for lo in range(2, 11):
+        sh = lo - 2
+        qs = None
+        wmasks = _WINDOW_MASKS[lo]
+        for hi in range(lo + 1, 14):
+            L = hi - lo + 1
+            if L <= 3:
+                bits = nm & wmasks[hi]
+                wkey = bits | tag | lo << 51 | hi << 55
+                v = windows.get(wkey)
+                if v is None:
+                    v = windows[wkey] = _window(bits, wc, nw, nsuits, lo, hi)
+                if isinstance(v, int):
+                    if v:
+                        break  # no longer window has a run
+                    continue
+                key, useful = v
+            else:
+                if qs is None:
+                    qs = [(s, q >> sh) for s, q in live]
+                low = (1 << L) - 1
+                # the two fewest misses of any suit (a suit with no card here misses L)
+                m1 = m2 = L
+                cols = []
+                for s, q in qs:
+                    x = q & low
+                    if x:
+                        miss = L - x.bit_count()
+                        if miss < m2:
+                            if miss < m1:
+                                m1, m2 = miss, m1
+                            else:
+                                m2 = miss
+                        if miss <= nw:
+                            cols.append((s, x << sh, miss))
+                if m1 + m2 > nw:
+                    if nw <= L:
+                        break  # no longer window has a run
+                    if m1 + L > nw:
+                        continue  # no column takes part in a run here
+                if not cols:
+                    continue
+                key = tag | lo << 51 | hi << 55
+                useful = []
+                for col in cols:
+                    miss = col[2]
+                    other = m2 if miss == m1 else m1
+                    if miss + (other if other < L else L) <= nw:
+                        key |= col[1] << (9 * col[0])
+                        useful.append(col)
+                if not useful:
+                    continue
+            got = shapes.get(key)
+            if got:
+                masks = shapes.get(key | _MASKS)
+                if masks is None:  # emptied meanwhile (another thread)
+                    masks, got = _wide_shapes(key, list(useful), wc, nsuits, L, hi, nw)
+                out_m += masks
+                out_p += got
+            elif got is None:
+                masks, got = _wide_shapes(key, list(useful), wc, nsuits, L, hi, nw)
+                out_m += masks
+                out_p += got
+
+
+def _window(
+    bits: int, wc: int, nw: int, nsuits: int, lo: int, hi: int
+) -> int | tuple[int, tuple[tuple[int, int, int], ...]]:
+    """What the runs of sets over ranks ``lo..hi`` depend on, given the hand's number
+    cards in those ranks (``bits``, every suit): ``-1`` when no run over these ranks nor
+    longer ones can be made, ``0`` when none over these, else the key of the window's
+    runs in :data:`_SHAPES` and the columns that take part in one.
+
+    A column is a suit holding a number card in the window, ``(suit, its cards' rank
+    bits, cells it misses)``.  It takes part in some run when, with another column or
+    with an all-wild column of ``L`` cells, it misses at most ``nw`` cells: a column
+    taking part in no run changes no run nor their order."""
+    L = hi - lo + 1
+    m1 = m2 = L
+    cols = []
+    for s in range(nsuits):
+        x = bits >> (9 * s) & 511
+        if x:
+            miss = L - x.bit_count()
+            if miss < m2:
+                if miss < m1:
+                    m1, m2 = miss, m1
+                else:
+                    m2 = miss
+            if miss <= nw:
+                cols.append((s, x, miss))
+    if m1 + m2 > nw:
+        if nw <= L:
+            return -1
+        if m1 + L > nw:
+            return 0
+    key = wc << 45 | (nsuits == 5) << 59 | lo << 51 | hi << 55
+    useful = []
+    for col in cols:
+        miss = col[2]
+        other = m2 if miss == m1 else m1
+        if miss + (other if other < L else L) <= nw:
+            key |= col[1] << (9 * col[0])
+            useful.append(col)
+    return (key, tuple(useful)) if useful else 0
+
+
+def _wide_shapes(
+    key: int, cols: list[tuple[int, int, int]], wc: int, nsuits: int, L: int, hi: int, nw: int
+) -> _Piece:
+    ms: list[int] = []
+    ps: list[Play] = []
+    # the fewest wilds a width needs: its columns with the fewest holes (a column
+    # holding a number card misses at most L - 1), then all-wild columns of L
+    # cells; a wider run only needs more
+    need = sorted(c[2] for c in cols)
+    nc = len(cols)
+    for w in range(2, nsuits + 1):
+        if sum(need[:w]) + max(0, w - nc) * L > nw:
+            break
+        _emit_shape(cols, w, L, hi, wc, nw, ms, ps)
+    return _stored(_SHAPES, key, ms, ps)
 
 
 def generate(cards: Iterable[Card], nsuits: int) -> tuple[list[int], list[Play]]:
     """Every declaration of every sub-group of ``cards``: (key masks, plays), in an
     order that does not depend on the hand (a smaller hand lists a subsequence)."""
-    if len(_PLAYS) >= _PLAYS_LIMIT or len(_NUM_TUPLES) >= _PLAYS_LIMIT:
-        _PLAYS.clear()  # bounded memory: a long simulation rebuilds what it needs
-        _NUM_TUPLES.clear()
-    _, pats, wc = _hand_parts(cards)
+    _bounded()
+    mask = sum(map(KB.__getitem__, cards))
+    nm = mask & _NUM_MASK
+    wc = mask >> 45 & 63
+    tag = wc << 45
+    pieces = _PIECES
     ms: list[int] = []
     ps: list[Play] = []
-    # sets, rank by rank
-    for r in range(2, 11):
-        bit = 1 << (r - 2)
-        col = 0
-        for s in range(5):
-            if pats[s] & bit:
-                col |= 1 << s
-        if col:
-            sub = [p & bit for p in pats]
-            got = _piece(
-                r | col << 4 | wc << 9,
-                lambda m, p, sub=sub: _gen_sets(sub, wc, m, p, faces=False),
-            )
-            ms += got[0]
-            ps += got[1]
-    _gen_sets([0] * 5, wc, ms, ps)  # the lone faces
+    # sets, rank by rank, then the lone faces
+    for rm in _RANK_MASKS:
+        bits = nm & rm
+        if bits:
+            key = bits | tag
+            got = pieces.get(key)
+            if got:
+                masks = pieces.get(key | _MASKS)
+                if masks is None:  # emptied meanwhile (another thread)
+                    masks, got = _set_piece(key, bits, wc)
+                ms += masks
+                ps += got
+            elif got is None:
+                masks, got = _set_piece(key, bits, wc)
+                ms += masks
+                ps += got
+    got = pieces.get(tag)
+    if got:
+        masks = pieces.get(tag | _MASKS)
+        if masks is None:  # emptied meanwhile (another thread)
+            masks, got = _faces_piece(tag, wc)
+        ms += masks
+        ps += got
+    elif got is None:
+        masks, got = _faces_piece(tag, wc)
+        ms += masks
+        ps += got
     # runs of single cards, suit by suit
     for s in range(nsuits):
-        if pats[s]:
-            one = [0] * 5
-            one[s] = pats[s]
-            got = _piece(
-                1 << 40 | s | pats[s] << 3 | wc << 12,
-                lambda m, p, one=one: _gen_seqs(one, wc, 5, m, p, width=1),
-            )
-            ms += got[0]
-            ps += got[1]
-    _gen_wide(pats, wc, nsuits, ms, ps)
-    _gen_bombs(pats, wc, nsuits, ms, ps)
+        bits = nm & _SUIT_MASKS[s]
+        if bits:
+            key = bits | tag | _RUNS_TAG
+            got = pieces.get(key)
+            if got:
+                masks = pieces.get(key | _MASKS)
+                if masks is None:  # emptied meanwhile (another thread)
+                    masks, got = _runs_piece(key, bits, wc)
+                ms += masks
+                ps += got
+            elif got is None:
+                masks, got = _runs_piece(key, bits, wc)
+                ms += masks
+                ps += got
+    # runs of sets (width 2 or more), by their lowest then top rank
+    _gen_wide(nm, wc, (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3), nsuits, ms, ps)
+    bits = _bomb_bits(nm)
+    key = bits | tag | (nsuits == 5) << 59 | _BOMBS_TAG
+    got = pieces.get(key)
+    if got:
+        masks = pieces.get(key | _MASKS)
+        if masks is None:  # emptied meanwhile (another thread)
+            masks, got = _bombs_piece(key, bits, wc, nsuits)
+        ms += masks
+        ps += got
+    elif got is None:
+        masks, got = _bombs_piece(key, bits, wc, nsuits)
+        ms += masks
+        ps += got
     return ms, ps
 
 
+_SET_TAG = 1 << 60
+_FOLLOW_BOMBS_TAG = 2 << 60
+_FACES_TAG = 3 << 60
+
+
 def following_plays(cards: Iterable[Card], nsuits: int, top: Combo) -> list[Play]:
-    """Every declaration of a sub-group of ``cards`` that beats ``top``."""
-    _, pats, wc = _hand_parts(cards)
-    ms: list[int] = []
+    """Every declaration of a sub-group of ``cards`` that beats ``top``: the sets of its
+    size ranked higher (rank by rank), or the sequences of its width and length ranked
+    higher (by lowest rank), then the bombs that beat it; each piece cached by the
+    bits of the hand it depends on, like :func:`generate`'s (:data:`_FOLLOW`)."""
+    _bounded()
+    mask = hand_mask(cards) if type(cards) is tuple else sum(map(KB.__getitem__, cards))
+    nm = mask & _NUM_MASK
+    wc = mask >> 45 & 63
+    follow = _FOLLOW
     ps: list[Play] = []
-    if top.kind == "set":
-        _gen_sets(pats, wc, ms, ps, size=top.size, above=top.rank)
-    elif top.kind == "sequence":
+    made: list[Play]
+    kind = top.kind
+    ns5 = (nsuits == 5) << 59
+    if kind == "set":
+        size, above = top.size, top.rank
+        tag = wc << 45 | size << 51 | _SET_TAG
+        for r in range(max(2, above + 1), 11):
+            bits = nm & _RANK_MASKS[r - 2]
+            if bits:
+                key = bits | tag
+                got = follow.get(key)
+                if got is None:
+                    made = []
+                    _gen_sets(_pats(bits), wc, [], made, size=size, faces=False)
+                    got = follow[key] = tuple(made)
+                ps += got
+        if size == 1:  # the lone faces
+            key = wc << 45 | above << 51 | _FACES_TAG
+            got = follow.get(key)
+            if got is None:
+                made = []
+                _gen_sets([0] * 5, wc, [], made, size=1, above=above)
+                got = follow[key] = tuple(made)
+            ps += got
+    elif kind == "sequence":
         w = top.width or 1
-        _gen_seqs(pats, wc, nsuits, ms, ps, width=w, length=top.size // w, above=top.rank)
-    _gen_bombs(pats, wc, nsuits, ms, ps, above=top.rank if top.kind == "bomb" else 0)
+        length = top.size // w
+        above = top.rank
+        if w <= nsuits and length >= (3 if w == 1 else 2):
+            tag = wc << 45 | ns5 | w << 62
+            wtag = wc << 45 | ns5
+            windows = _WINDOWS
+            nw = (wc & 3) + (wc >> 2 & 3) + (wc >> 4 & 3)
+            for lo in range(2, 11):
+                hi = lo + length - 1
+                if hi > 13:
+                    break
+                if hi <= above:
+                    continue
+                bits = nm & _WINDOW_MASKS[lo][hi]
+                if w == 1:
+                    key = bits | tag | lo << 51 | hi << 55
+                    got = follow.get(key)
+                    if got is None:
+                        made = []
+                        pats = _pats(bits)
+                        live = [s for s in range(nsuits) if pats[s]]
+                        cols, best = _columns(pats, live, lo, hi, nw)
+                        if best <= nw:
+                            _emit_shape(cols, w, length, hi, wc, nw, [], made)
+                        got = follow[key] = tuple(made)
+                    ps += got
+                    continue
+                # runs of sets: they depend only on the columns that can take part in
+                # one (_window, whose answers for two and three ranks the lead shares)
+                if length <= 3:
+                    wkey = bits | wtag | lo << 51 | hi << 55
+                    v = windows.get(wkey)
+                    if v is None:
+                        v = windows[wkey] = _window(bits, wc, nw, nsuits, lo, hi)
+                else:
+                    v = _window(bits, wc, nw, nsuits, lo, hi)
+                if isinstance(v, int):
+                    continue  # no run of sets over these ranks
+                key = v[0] | w << 62
+                got = follow.get(key)
+                if got is None:
+                    made = []
+                    _emit_shape(list(v[1]), w, length, hi, wc, nw, [], made)
+                    got = follow[key] = tuple(made)
+                ps += got
+    above = top.rank if kind == "bomb" else 0
+    bits = _bomb_bits(nm)
+    key = bits | wc << 45 | above << 51 | ns5 | _FOLLOW_BOMBS_TAG
+    got = follow.get(key)
+    if got is None:
+        made = []
+        _gen_bombs(_pats(bits), wc, nsuits, [], made, above=above)
+        got = follow[key] = tuple(made)
+    ps += got
     return ps
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import chain, compress, filterfalse
 from typing import Any, Final, Literal
 
 import attrs
@@ -20,7 +21,9 @@ from ..cards import Card, canonical
 from ..errors import CardRulesError, IllegalActionError, RulesError
 from ..protocol import CHANCE, Shuffle
 from .combos import (
+    CARD_BITS,
     DECKS,
+    INTERNED,
     KB,
     Combo,
     J,
@@ -34,6 +37,8 @@ from .combos import (
     following_plays,
     generate,
     genuine,
+    hand_mask,
+    is_interned,
 )
 
 
@@ -242,6 +247,7 @@ class View:
 
 #: How the game functions make a State: naming the fields they set (cardrules._records).
 STATE: Final = maker(State)
+VIEW: Final = maker(View)
 
 
 # ---------------------------------------------------------------------------------------
@@ -309,9 +315,7 @@ def suit_count(state: State) -> int:
 
 def _lead_plays(state: State, p: int) -> tuple[Play, ...]:
     hand = state.hands[p]
-    hmask = 0
-    for c in hand:
-        hmask += KB[c]
+    hmask = hand_mask(hand)
     entries = state.memo.lead[p]
     best = None
     for e in entries:
@@ -320,14 +324,12 @@ def _lead_plays(state: State, p: int) -> tuple[Play, ...]:
         if e[0] & hmask == hmask and (best is None or e[0] < best[0]):
             best = e
     if best is not None:
+        # the declarations using none of the cards gone since (selectors, then two
+        # filters that run in C)
         gone = best[0] & ~hmask
-        ms = []
-        ps = []
-        for m, pl in zip(best[1], best[2], strict=True):
-            if not m & gone:
-                ms.append(m)
-                ps.append(pl)
-        plays = tuple(ps)
+        keep = [not m & gone for m in best[1]]
+        ms = list(compress(best[1], keep))
+        plays = tuple(compress(best[2], keep))
     else:
         ms, ps_list = generate(hand, suit_count(state))
         plays = tuple(ps_list)
@@ -458,9 +460,8 @@ def _why_not(state: State, p: int, combo: Any) -> str:
     return f"{combo.describe()} does not beat {top.describe()}: it must be higher"
 
 
-def _play(state: State, p: int, action: Play) -> State:
-    combo = action.combo
-    hand = state.hands[p]
+def _checked(state: State, combo: Any, hand: tuple[Card, ...]) -> bool:
+    """Is ``combo`` a genuine declaration of cards in ``hand`` that may be played now?"""
     # The cheap checks first (the player holds the cards), then whether it is a real
     # declaration: a hand-made combo of the whole deck must not be analysed first.
     ok = type(combo) is Combo and type(combo.cards) is tuple and len(combo.cards) <= len(hand)
@@ -478,6 +479,22 @@ def _play(state: State, p: int, action: Play) -> State:
         ok = ok and cmask & ~hmask == 0 and genuine(combo) and (combo.width or 0) <= suit_count(state)
         if ok and state.trick:
             ok = beats(combo, state.trick[-1][1])
+    return ok
+
+
+def _play(state: State, p: int, action: Play) -> State:
+    combo = action.combo
+    hand = state.hands[p]
+    key = INTERNED.get(id(action))
+    if key is not None and is_interned(action, key):
+        # a declaration the generator built (legal_actions' own objects): its cards'
+        # key mask is known, and it is genuine
+        held = hand_mask(hand)
+        ok = key & CARD_BITS & ~held == 0 and (combo.width or 0) <= suit_count(state)
+        if ok and state.trick:
+            ok = beats(combo, state.trick[-1][1])
+    else:
+        ok = _checked(state, combo, hand)
     if not ok:
         # a hand-made combo in another order is still the same declaration
         if isinstance(combo, Combo) and isinstance(combo.cards, (tuple, list)):
@@ -488,8 +505,7 @@ def _play(state: State, p: int, action: Play) -> State:
             if fixed != combo and fixed in [pl.combo for pl in legal_actions(state) if type(pl) is Play]:
                 return _play(state, p, Play(fixed))
         raise IllegalActionError(_why_not(state, p, combo))
-    used = set(combo.cards)
-    new_hand = tuple(c for c in hand if c not in used)
+    new_hand = tuple(filterfalse(set(combo.cards).__contains__, hand))
     hands = list(state.hands)
     hands[p] = new_hand
     started = state.started
@@ -506,7 +522,7 @@ def _play(state: State, p: int, action: Play) -> State:
     history = (*state.history, action)
     # With one player left holding cards the hand ends at once: the last trick goes to
     # the last player (or by the bomb rule); otherwise play moves on clockwise.
-    hand_over = sum(1 for h in hands if h) <= 1
+    hand_over = len(hands) - hands.count(()) <= 1
     new = STATE.replace(
         state,
         hands=tuple(hands),
@@ -570,10 +586,10 @@ def _give(state: State, p: int, action: GiveTrick) -> State:
 
 def _capture(state: State, winner: int, taker: int) -> State:
     """``taker`` captures the trick that ``winner`` won; ``winner`` leads next."""
-    won = tuple(c for _, combo in state.trick for c in combo.cards)
+    won = tuple(chain.from_iterable([combo.cards for _, combo in state.trick]))
     captured = tuple(pile + won if q == taker else pile for q, pile in enumerate(state.captured))
     hands = state.hands
-    if sum(1 for h in hands if h) <= 1:
+    if len(hands) - hands.count(()) <= 1:
         return _end_hand(state, captured)
     leader = winner if hands[winner] else _next_with_cards(hands, winner)
     return STATE.replace(
@@ -659,26 +675,26 @@ def _end_hand(state: State, captured: tuple[tuple[Card, ...], ...]) -> State:
 
 def player_view(state: State, player: int) -> View:
     hands = state.hands
-    return View(
-        player,
-        state.players,
-        hands[player],
-        state.to_act,
-        state.scores,
-        tuple(tuple(c for c in h if c.suit is None) for h in hands),
-        tuple(len(h) for h in hands),
-        state.trick,
-        state.passes,
-        state.captured,
-        state.bets,
-        state.out,
-        state.giving,
-        len(state.haggis),
-        state.last_hand,
-        state.hand_number,
-        state.rules,
-        state.going_out,
-        state.leader,
+    return VIEW.new(
+        player=player,
+        players=state.players,
+        hand=hands[player],
+        to_act=state.to_act,
+        scores=state.scores,
+        wilds=tuple(tuple(c for c in h if c.suit is None) for h in hands),
+        hand_sizes=tuple(map(len, hands)),
+        trick=state.trick,
+        passes=state.passes,
+        captured=state.captured,
+        bets=state.bets,
+        out=state.out,
+        giving=state.giving,
+        haggis_size=len(state.haggis),
+        last_hand=state.last_hand,
+        hand_number=state.hand_number,
+        rules=state.rules,
+        going_out=state.going_out,
+        leader=state.leader,
     )
 
 
