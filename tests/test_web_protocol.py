@@ -72,14 +72,18 @@ def play_seat(c: TestClient, table_id: str, token: str, rng: random.Random) -> l
 
 def check_messages(game: str, seat: int, seen: list[dict[str, Any]], record: str, cards: bool = True) -> int:
     """Every message ``seat`` received shows only what its view at that step shows, and
-    (``cards``) no card it has not seen in its views so far; the number of state
-    messages.  (Each of the four games keeps the cards played in its views.)"""
+    (``cards``) no card it has not been shown so far, in its views or in the lines the
+    game tells it of each action (``describe_for``: a season's last trick, say, is told
+    though the next view no longer holds it); the number of state messages."""
     g = GAMES[game]
     states = states_by_step(record)
-    known: list[set[str]] = []  # the cards of the seat's views up to each step
+    history = from_json(record).history
+    known: list[set[str]] = []  # the cards the seat was shown up to each step
     so_far: set[str] = set()
-    for st in states:
+    for i, st in enumerate(states):
         so_far |= cards_in(encode_value(g.view(st, seat)))
+        if i > 0 and type(history[i - 1]).__name__ != "Shuffle":
+            so_far |= cards_in(g.describe_for(states[i - 1], history[i - 1], seat))
         known.append(set(so_far))
     checked = 0
     for msg in seen:
