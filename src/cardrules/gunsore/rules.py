@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any, Final, Literal
 
@@ -20,7 +20,7 @@ import attrs
 
 from .._chance import Chance
 from .._records import maker
-from ..cards import JOKER, Card, canonical, parse_card, standard_deck
+from ..cards import JOKER, Card, Suit, canonical, parse_card, standard_deck
 from ..errors import CardRulesError, IllegalActionError, RulesError
 from ..protocol import CHANCE, Shuffle
 from ..tricks import TrickTable, builtin
@@ -409,21 +409,34 @@ def _add(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+#: The cards of each suit (a set, to ask "all of this suit?" and "none of it?" in C).
+_SUIT_CARDS: Final[dict[Suit, frozenset[Card]]] = {
+    s: frozenset(c for c in _PLAY if c.suit is s) for s in Suit
+}
+
+
 def step_state(state: State, action: object) -> State:
-    p = state.to_act
-    if type(action) is not Play or type(p) is not int:
-        if (
-            type(action) is DeclareWar
-            and type(p) is int
-            and not state.table
-            and state.season == "development"
-            and state.rules.declare_war
-        ):
-            return STATE.replace(
-                state, master=p, season="war", war_cause="declared", table=(),
-                history=state.history + (action,),  # noqa: RUF005
-            )  # fmt: skip
-        raise _refuse(state, action)
+    if type(state.to_act) is int:
+        if type(action) is Play:
+            return _step_play(state, action)
+        if type(action) is DeclareWar:
+            return _step_declare(state, action)
+    raise _refuse(state, action)
+
+
+def _step_declare(state: State, action: DeclareWar) -> State:
+    """:func:`step_state` of a :class:`DeclareWar` by the player to act."""
+    if not state.table and state.season == "development" and state.rules.declare_war:
+        return STATE.replace(
+            state, master=state.to_act, season="war", war_cause="declared", table=(),
+            history=state.history + (action,),  # noqa: RUF005
+        )  # fmt: skip
+    raise _refuse(state, action)
+
+
+def _step_play(state: State, action: Play) -> State:
+    """:func:`step_state` of a :class:`Play` by the player to act."""
+    p: int = state.to_act  # type: ignore[assignment]
     card = action.card
     hand = state.hands[p]
     try:
@@ -439,12 +452,8 @@ def step_state(state: State, action: object) -> State:
         # war at once: this trick is already a war trick.
         cause = state.war_cause
         suit = card.suit
-        if season == "development" and suit is not None:
-            for c in state.hands[1 - p]:
-                if c.suit is not suit:
-                    break
-            else:
-                season, cause = "war", "stuck"
+        if season == "development" and suit is not None and _SUIT_CARDS[suit].issuperset(state.hands[1 - p]):
+            season, cause = "war", "stuck"
         hands = (rest, state.hands[1]) if p == 0 else (state.hands[0], rest)
         return STATE.replace(
             state, to_act=1 - p, master=p, season=season, war_cause=cause, hands=hands, table=(card,),
@@ -461,7 +470,7 @@ def step_state(state: State, action: object) -> State:
                 raise IllegalActionError(
                     f"development: you must not follow {suit_name(lead)} while you hold {other}"
                 )
-        elif card.suit is not suit:
+        elif card.suit is not suit and not _SUIT_CARDS[suit].isdisjoint(hand):
             for c in hand:
                 if c.suit is suit:
                     extra = "; the joker is only for a slave who cannot follow" if card is JOKER else ""
@@ -534,6 +543,10 @@ def step_state(state: State, action: object) -> State:
     )  # fmt: skip
 
 
+#: The step function of each kind of action (handed to GameDef as ``steps``).
+STEPS: Final[dict[type, Callable[[State, Any], State]]] = {Play: _step_play, DeclareWar: _step_declare}
+
+
 def player_view(state: State, player: int) -> View:
     return View(
         player,
@@ -589,6 +602,17 @@ def _played(state: State) -> tuple[Card, ...]:
 # -- the legal actions -----------------------------------------------------------------
 
 
+#: Per suit, the Play of each card of that suit (what a war slave must follow with),
+#: and of each card not of it (what a development slave may answer with): looked up
+#: in C by ``map`` instead of testing each card's suit in a Python loop.
+_PLAY_OF_SUIT: Final[dict[Suit, dict[Card, Play]]] = {
+    s: {c: a for c, a in _PLAY.items() if c.suit is s} for s in Suit
+}
+_PLAY_OFF_SUIT: Final[dict[Suit, dict[Card, Play]]] = {
+    s: {c: a for c, a in _PLAY.items() if c.suit is not s} for s in Suit
+}
+
+
 def legal_actions(state: State) -> tuple[Any, ...]:
     """Every legal action of the player to act: one :class:`Play` per distinct card
     it may play, in canonical order, then :class:`DeclareWar` where the master may
@@ -598,6 +622,25 @@ def legal_actions(state: State) -> tuple[Any, ...]:
         return ()
     hand = state.hands[p]
     table = state.table
+    distinct = dict.fromkeys(hand)
+    if len(distinct) != len(hand):  # a card held twice: one Play for each run of it
+        return _legal_with_pairs(state, hand, table)
+    suit = table[0].suit if table else None
+    if suit is None:  # a lead, or an answer to a led joker: anything
+        out = tuple(map(_PLAY.__getitem__, distinct))
+        if not table and state.season == "development" and state.rules.declare_war:
+            return (*out, _DECLARE)
+        return out
+    if state.season == "development":  # can't follow
+        return tuple(filter(None, map(_PLAY_OFF_SUIT[suit].get, distinct)))
+    # must follow
+    return tuple(filter(None, map(_PLAY_OF_SUIT[suit].get, distinct))) or tuple(
+        map(_PLAY.__getitem__, distinct)
+    )
+
+
+def _legal_with_pairs(state: State, hand: tuple[Card, ...], table: tuple[Card, ...]) -> tuple[Any, ...]:
+    """:func:`legal_actions` of a hand that holds a card more than once."""
     plays = _PLAY
     out: list[Any] = []
     prev = None
