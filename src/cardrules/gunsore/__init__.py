@@ -45,6 +45,7 @@ from .layout import table_layout
 from .policy import rollout_policy
 from .rules import (
     ACTION_TYPES,
+    STEPS,
     DeclareWar,
     Play,
     Rules,
@@ -213,6 +214,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     start=start_state,
     legal_actions=legal_actions,
     step=step_state,
+    steps=STEPS,
     chance_cards=cards_to_shuffle,
     deal=deal_cards,
     view=player_view,

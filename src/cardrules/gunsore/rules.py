@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any, Final, Literal
 
@@ -20,7 +20,7 @@ import attrs
 
 from .._chance import Chance
 from .._records import maker
-from ..cards import JOKER, Card, canonical, parse_card, standard_deck
+from ..cards import JOKER, Card, Suit, canonical, parse_card, standard_deck
 from ..errors import CardRulesError, IllegalActionError, RulesError
 from ..protocol import CHANCE, Shuffle
 from ..tricks import TrickTable, builtin
@@ -299,6 +299,7 @@ def game_deck(decks: int) -> tuple[Card, ...]:
 # in the entry so its id cannot be reused).  A table is a pure function of the two
 # cards, so asking it once per pair is the same as asking it every time.
 _WINNERS: dict[int, tuple[TrickTable, dict[tuple[Card, Card], int]]] = {}
+_LAST_WINNERS: tuple[TrickTable | None, dict[tuple[Card, Card], int]] = (None, {})
 
 
 def _trick_winner(table: TrickTable, lead: Card, reply: Card) -> int:
@@ -309,6 +310,8 @@ def _trick_winner(table: TrickTable, lead: Card, reply: Card) -> int:
             _WINNERS.clear()
         entry = _WINNERS[id(table)] = (table, {})
     known = entry[1]
+    global _LAST_WINNERS
+    _LAST_WINNERS = entry  # one (table, results) pair, read by the step without a call
     try:
         return known[lead, reply]
     except KeyError:
@@ -403,27 +406,34 @@ def _refuse(state: State, action: object) -> IllegalActionError:
     return IllegalActionError(f"gunsore: {action!r} is not a Gunsore action ({names})")
 
 
-def _add(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    cards = list(hand)
-    insort(cards, card, key=_INDEX)
-    return tuple(cards)
+#: The cards of each suit (a set, to ask "all of this suit?" and "none of it?" in C).
+_SUIT_CARDS: Final[dict[Suit, frozenset[Card]]] = {
+    s: frozenset(c for c in _PLAY if c.suit is s) for s in Suit
+}
 
 
 def step_state(state: State, action: object) -> State:
-    p = state.to_act
-    if type(action) is not Play or type(p) is not int:
-        if (
-            type(action) is DeclareWar
-            and type(p) is int
-            and not state.table
-            and state.season == "development"
-            and state.rules.declare_war
-        ):
-            return STATE.replace(
-                state, master=p, season="war", war_cause="declared", table=(),
-                history=state.history + (action,),  # noqa: RUF005
-            )  # fmt: skip
-        raise _refuse(state, action)
+    if type(state.to_act) is int:
+        if type(action) is Play:
+            return _step_play(state, action)
+        if type(action) is DeclareWar:
+            return _step_declare(state, action)
+    raise _refuse(state, action)
+
+
+def _step_declare(state: State, action: DeclareWar) -> State:
+    """:func:`step_state` of a :class:`DeclareWar` by the player to act."""
+    if not state.table and state.season == "development" and state.rules.declare_war:
+        return STATE.replace(
+            state, master=state.to_act, season="war", war_cause="declared", table=(),
+            history=state.history + (action,),  # noqa: RUF005
+        )  # fmt: skip
+    raise _refuse(state, action)
+
+
+def _step_play(state: State, action: Play) -> State:
+    """:func:`step_state` of a :class:`Play` by the player to act."""
+    p: int = state.to_act  # type: ignore[assignment]
     card = action.card
     hand = state.hands[p]
     try:
@@ -439,12 +449,8 @@ def step_state(state: State, action: object) -> State:
         # war at once: this trick is already a war trick.
         cause = state.war_cause
         suit = card.suit
-        if season == "development" and suit is not None:
-            for c in state.hands[1 - p]:
-                if c.suit is not suit:
-                    break
-            else:
-                season, cause = "war", "stuck"
+        if season == "development" and suit is not None and _SUIT_CARDS[suit].issuperset(state.hands[1 - p]):
+            season, cause = "war", "stuck"
         hands = (rest, state.hands[1]) if p == 0 else (state.hands[0], rest)
         return STATE.replace(
             state, to_act=1 - p, master=p, season=season, war_cause=cause, hands=hands, table=(card,),
@@ -461,7 +467,7 @@ def step_state(state: State, action: object) -> State:
                 raise IllegalActionError(
                     f"development: you must not follow {suit_name(lead)} while you hold {other}"
                 )
-        elif card.suit is not suit:
+        elif card.suit is not suit and not _SUIT_CARDS[suit].isdisjoint(hand):
             for c in hand:
                 if c.suit is suit:
                     extra = "; the joker is only for a slave who cannot follow" if card is JOKER else ""
@@ -470,8 +476,8 @@ def step_state(state: State, action: object) -> State:
                     )
     master = 1 - p
     table_ = rules.table
-    entry = _WINNERS.get(id(table_))
-    w = entry[1].get((lead, card)) if entry is not None and entry[0] is table_ else None
+    last = _LAST_WINNERS
+    w = last[1].get((lead, card)) if last[0] is table_ else None
     if w is None:
         w = _trick_winner(table_, lead, card)
     winner = master if w == 0 else p
@@ -496,14 +502,16 @@ def step_state(state: State, action: object) -> State:
     cause = state.war_cause
     if season == "development" and stock:
         # the new master draws first, then the other player
-        if winner == 0:
-            h0 = _add(h0, stock[0])
-            if len(stock) > 1:
-                h1 = _add(h1, stock[1])
-        else:
-            h1 = _add(h1, stock[0])
-            if len(stock) > 1:
-                h0 = _add(h0, stock[1])
+        # (inserted in canonical order, written out here: no Python call per card drawn)
+        first, second = (h0, h1) if winner == 0 else (h1, h0)
+        cards = list(first)
+        insort(cards, stock[0], key=_INDEX)
+        first = tuple(cards)
+        if len(stock) > 1:
+            cards = list(second)
+            insort(cards, stock[1], key=_INDEX)
+            second = tuple(cards)
+        h0, h1 = (first, second) if winner == 0 else (second, first)
         stock = stock[2:]
     history = state.history + (action,)  # noqa: RUF005 (concatenation is 40% faster here)
     if h0 or h1:
@@ -532,6 +540,10 @@ def step_state(state: State, action: object) -> State:
         state, to_act=winner, master=winner, season="development", war_cause=None, hands=dealt,
         stock=stock, pools=(0, 0), scores=scores, table=(), last_trick=(lead, card), history=history,
     )  # fmt: skip
+
+
+#: The step function of each kind of action (handed to GameDef as ``steps``).
+STEPS: Final[dict[type, Callable[[State, Any], State]]] = {Play: _step_play, DeclareWar: _step_declare}
 
 
 def player_view(state: State, player: int) -> View:
