@@ -196,6 +196,25 @@ new_with_slot(PyTypeObject *cls, PyMemberDef *member, PyObject *value)
     return obj;
 }
 
+/* Advance index[0..k) to the next k-combination of 0..n-1 in lexicographic order (the
+   rightmost position that can move moves, the ones after it follow); 0 after the last. */
+static int
+next_combination(Py_ssize_t *index, Py_ssize_t k, Py_ssize_t n)
+{
+    Py_ssize_t i = k - 1;
+    while (i >= 0 && index[i] == n - k + i) {
+        i--;
+    }
+    if (i < 0) {
+        return 0;
+    }
+    index[i]++;
+    for (Py_ssize_t j = i + 1; j < k; j++) {
+        index[j] = index[j - 1] + 1;
+    }
+    return 1;
+}
+
 /* interned[key] as a new reference; NULL with KeyError (or another error) set. */
 static PyObject *
 interned_get(PyObject *interned, PyObject *key)
@@ -290,17 +309,8 @@ subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 goto fail;
             }
             PyTuple_SetItem(out, pos++, obj);
-            /* advance to the next combination: the rightmost position that can move */
-            Py_ssize_t i = k - 1;
-            while (i >= 0 && index[i] == n - k + i) {
-                i--;
-            }
-            if (i < 0) {
+            if (!next_combination(index, k, n)) {
                 break;
-            }
-            index[i]++;
-            for (Py_ssize_t j = i + 1; j < k; j++) {
-                index[j] = index[j - 1] + 1;
             }
         }
     }
@@ -448,16 +458,8 @@ coded_subsets(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 }
             }
             PyTuple_SetItem(out, pos++, obj);
-            Py_ssize_t i = k - 1;
-            while (i >= 0 && index[i] == n - k + i) {
-                i--;
-            }
-            if (i < 0) {
+            if (!next_combination(index, k, n)) {
                 break;
-            }
-            index[i]++;
-            for (Py_ssize_t j = i + 1; j < k; j++) {
-                index[j] = index[j - 1] + 1;
             }
         }
     }
