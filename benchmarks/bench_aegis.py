@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import random
-import subprocess
 import sys
 import time
 
-from reference import cardrules_playouts, pyspiel_playouts
+from reference import cardrules_playouts, pure_python_playouts, pyspiel_playouts
 
 
 def bench_aegis(seconds: float) -> tuple[float, float, float]:
@@ -34,16 +32,6 @@ def bench_aegis(seconds: float) -> tuple[float, float, float]:
 
     return cardrules_playouts(aegis, seconds=seconds)[:3]
 
-
-def bench_pure_python(seconds: float) -> tuple[float, float, float]:
-    """The same playouts in a fresh interpreter that uses no C loops."""
-    env = {**os.environ, "CARDRULES_PURE_PYTHON": "1"}
-    out = subprocess.run(
-        [sys.executable, __file__, "--json", "--seconds", str(seconds)],
-        env=env, capture_output=True, text=True, check=True,
-    ).stdout
-    a, b, c = json.loads(out)
-    return a, b, c
 
 
 def breakdown(games: int = 300) -> dict[str, tuple[int, float, float, float]]:
@@ -100,7 +88,7 @@ def main() -> None:
         if r is not None:
             ref_runs.append(r)
         if IMPLEMENTATION == "C":
-            pure_runs.append(bench_pure_python(args.seconds))
+            pure_runs.append(pure_python_playouts(__file__, args.seconds))
     ours = max(ours_runs)
     ref = max(ref_runs) if ref_runs else None
     rows = [(f"cardrules aegis ({IMPLEMENTATION} loops)", ours)]

@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
-import subprocess
 import sys
 import time
 
-from reference import cardrules_playouts, pyspiel_playouts
+from reference import cardrules_playouts, pure_python_playouts, pyspiel_playouts
 
 
 def bench_gunsore(seconds: float) -> tuple[float, float, float]:
@@ -36,16 +34,6 @@ def bench_gunsore(seconds: float) -> tuple[float, float, float]:
 
     return cardrules_playouts(gunsore, seconds=seconds)[:3]
 
-
-def bench_pure_python(seconds: float) -> tuple[float, float, float]:
-    """The same playouts in a fresh interpreter that uses no C loops."""
-    env = {**os.environ, "CARDRULES_PURE_PYTHON": "1"}
-    out = subprocess.run(
-        [sys.executable, __file__, "--json", "--seconds", str(seconds)],
-        env=env, capture_output=True, text=True, check=True,
-    ).stdout
-    a, b, c = json.loads(out)
-    return a, b, c
 
 
 def bench_pyspiel(seconds: float) -> tuple[float, float, float] | None:
@@ -73,7 +61,7 @@ def main() -> None:
         got = bench_pyspiel(args.seconds)
         ref = None if got is None or ref is None else max(ref, got)
         if IMPLEMENTATION == "C":
-            pure = max(pure or (0.0, 0.0, 0.0), bench_pure_python(args.seconds))
+            pure = max(pure or (0.0, 0.0, 0.0), pure_python_playouts(__file__, args.seconds))
     rows = [(f"cardrules gunsore ({IMPLEMENTATION} loops)", ours)]
     if pure is not None:
         rows.append(("cardrules gunsore (pure Python)", pure))

@@ -7,7 +7,11 @@ uniformly, both through pyspiel's Python API.
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -75,3 +79,16 @@ def cardrules_playouts(
         games += 1
     elapsed = clock() - start
     return decisions / elapsed, steps / elapsed, games / elapsed, decisions / max(games, 1)
+
+
+def pure_python_playouts(script: str, seconds: float) -> tuple[float, float, float]:
+    """The playouts of a benchmark ``script`` run again in a fresh interpreter that uses
+    no C loops (``CARDRULES_PURE_PYTHON=1``): the script's ``--json`` prints one
+    measurement, decisions/s, steps/s and games/s."""
+    env = {**os.environ, "CARDRULES_PURE_PYTHON": "1"}
+    out = subprocess.run(
+        [sys.executable, script, "--json", "--seconds", str(seconds)],
+        env=env, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    a, b, c = json.loads(out)
+    return a, b, c
