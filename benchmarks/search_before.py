@@ -69,6 +69,7 @@ from typing import Any, Final
 from cardrules._seeded import SeededAgent
 from cardrules.errors import CardRulesError
 from cardrules.protocol import CHANCE, GAMES, GameDef, SearchHooks, Shuffle
+from cardrules.sampling import shuffled
 
 __all__ = [
     "FIND_BUDGET",
@@ -723,8 +724,9 @@ class ISMCTSAgent(SeededAgent):
     # -- rollouts ----------------------------------------------------------------------
 
     def _chance(self, state: Any, rng: random.Random) -> Any:
-        order = list(self.game.chance_cards(state))
-        rng.shuffle(order)
+        # the library's shared random deal (cardrules.sampling.shuffled), as the
+        # component search deals, so that both draw the same cards from the same stream
+        order = shuffled(rng, self.game.chance_cards(state))
         return self.game.apply(state, Shuffle(tuple(order)))
 
     def _rollout(self, state: Any, start_scores: tuple[int, ...], rng: random.Random) -> list[float]:

@@ -124,12 +124,20 @@ class GreedyAgent:
 
 #: (table, key card) -> (strength of each card, {(lead, follow): follow wins}); a season's
 #: key is fixed, so a search builds one entry per season (about 2 ms).
-_POLICY_TABLES: dict[tuple[Any, Card], tuple[dict[Card, float], dict[tuple[Card, Card], bool]]] = {}
+_PolicyTables = tuple[dict[Card, float], dict[tuple[Card, Card], bool]]
+_POLICY_TABLES: dict[tuple[Any, Card], _PolicyTables] = {}
+#: The entry last asked for, found by identity (a rollout asks for the same one at every
+#: step; hashing a table hashes its source text in Python).
+_LAST_POLICY: tuple[Any, Card, _PolicyTables] | None = None
 
 
-def policy_tables(table: Any, key: Card) -> tuple[dict[Card, float], dict[tuple[Card, Card], bool]]:
+def policy_tables(table: Any, key: Card) -> _PolicyTables:
     """Under ``table`` with ``key`` as the key card: each card's strength, and for each
     (lead, follow) pair whether the follow wins (built once per pair, then kept)."""
+    global _LAST_POLICY
+    last = _LAST_POLICY
+    if last is not None and last[0] is table and last[1] is key:
+        return last[2]
     entry = _POLICY_TABLES.get((table, key))
     if entry is None:
         winner = table.winner
@@ -142,6 +150,7 @@ def policy_tables(table: Any, key: Card) -> tuple[dict[Card, float], dict[tuple[
         if len(_POLICY_TABLES) > 64:
             _POLICY_TABLES.clear()
         entry = _POLICY_TABLES[table, key] = (strength, wins)
+    _LAST_POLICY = (table, key, entry)
     return entry
 
 

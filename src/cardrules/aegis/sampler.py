@@ -8,7 +8,7 @@ from collections.abc import Callable
 from random import Random
 
 from ..cards import Card
-from ..sampling import SampleError, check_total, unseen
+from ..sampling import SampleError, check_total, shuffled, unseen
 from .rules import CARD_INDEX, DECK, STATE, Rules, State, View, discard_turns
 
 
@@ -32,13 +32,17 @@ def state_sampler(view: View, rules: Rules | None) -> Callable[[Random], State]:
     allowed = [c for c in pool if c.suit not in void]
     if len(allowed) < h:
         raise SampleError("aegis: the opponent cannot hold its cards in the suits it may still have")
+    barred = [c for c in pool if c.suit in void]  # never in the opponent's hand
     turns = [] if view.master is None else discard_turns(view.master, view.drawn)
 
     def draw(rng: Random) -> State:
-        hand = rng.sample(allowed, h)
-        taken = set(hand)
-        rest = [c for c in pool if c not in taken]
-        rng.shuffle(rest)
+        # One uniform shuffle of the cards the opponent may hold: its hand is the first
+        # h, a uniform choice.  With no void suit that shuffle already orders the rest
+        # uniformly (the stock, then the opponent's discards); else the rest and the
+        # barred cards are shuffled together.
+        order = shuffled(rng, allowed)
+        hand = order[:h]
+        rest = shuffled(rng, order[h:] + barred) if barred else order[h:]
         stock, theirs = tuple(rest[:s]), rest[s:]
         mine = view.discarded
         discards: list[Card] = []

@@ -34,6 +34,7 @@ import json
 import math
 from collections.abc import Sequence
 from functools import cache
+from operator import mul
 from random import Random
 from typing import Any, Final
 
@@ -197,7 +198,8 @@ def scores(state: State, legal: Sequence[Any]) -> list[float]:
     out = []
     for a in legal:
         offset, values = features(state, a)
-        out.append(math.fsum(w[offset + i] * v for i, v in enumerate(values)))
+        # fsum is correctly rounded, so the products' order cannot change a score
+        out.append(math.fsum(map(mul, w[offset : offset + len(values)], values)))
     return out
 
 

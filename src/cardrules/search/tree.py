@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from ..protocol import GameDef, Shuffle
+from ..sampling import shuffled
 
 __all__ = ["Node", "deal_at_random"]
 
@@ -32,6 +33,4 @@ class Node:
 
 def deal_at_random(game: GameDef[Any, Any], state: Any, rng: random.Random) -> Any:
     """``state`` (a chance node) dealt by a shuffle drawn from ``rng``."""
-    order = list(game.chance_cards(state))
-    rng.shuffle(order)
-    return game.apply(state, Shuffle(tuple(order)))
+    return game.apply(state, Shuffle(tuple(shuffled(rng, game.chance_cards(state)))))
