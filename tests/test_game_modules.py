@@ -56,6 +56,47 @@ def test_module_functions_are_the_registrys(name: str) -> None:
     assert module.replay(None, state.history) == g.replay(None, state.history) == state
 
 
+def _outcome(apply: object, state: object, action: object) -> object:
+    try:
+        return apply(state, action)  # type: ignore[operator]
+    except Exception as e:  # the same error, type and words
+        return (type(e), str(e))
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_module_apply_is_the_registrys_apply_on_every_path(name: str) -> None:
+    # The module's apply is GameDef.apply_function (its fast path written out): on a
+    # player's action, a Shuffle, an action at a chance node, a foreign object, an
+    # action of the wrong player's kind and an action after the end it gives what
+    # GameDef.apply gives, state or error.
+    module, g = MODULES[name], GAMES[name]
+    assert module.apply.__name__ == "apply" and module.apply.__module__ == module.__name__
+    assert module.apply.__doc__ and "action" in module.apply.__doc__
+    rng = random.Random(name)
+    for seeded in (True, False):
+        state = module.new_game(seed=3) if seeded else module.new_game()
+        others = [a for s in (module.new_game(seed=9),) for a in module.legal_actions(s)]
+        for _ in range(120):
+            tries: list[object] = [object(), "nonsense", *others[:3]]
+            if state.to_act is cardrules.CHANCE:
+                order = list(module.chance_cards(state))
+                rng.shuffle(order)
+                tries += [cardrules.Shuffle(tuple(order)), cardrules.Shuffle(tuple(order[:-1]))]
+                step = tries[-2]
+            elif state.is_over:
+                tries.append(cardrules.Shuffle(tuple(module.chance_cards(module.new_game()))))
+                step = None
+            else:
+                legal = module.legal_actions(state)
+                tries += legal[:5]
+                step = legal[rng.randrange(len(legal))]
+            for action in tries:
+                assert _outcome(module.apply, state, action) == _outcome(g.apply, state, action)
+            if step is None:
+                break
+            state = module.apply(state, step)
+
+
 def test_haggis_summary_is_offered_by_the_registry() -> None:
     state = haggis.new_game(seed=2)
     assert GAMES["haggis"].summary(state) == haggis.summary(state)

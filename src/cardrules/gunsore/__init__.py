@@ -120,12 +120,6 @@ def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = Non
     return GAME.new_game(rules, players=players, seed=seed)
 
 
-def apply(state: State, action: Any) -> State:
-    """The state after ``action``; an illegal one raises
-    :class:`~cardrules.IllegalActionError` saying why ("war: you hold 5H, so you must
-    follow hearts")."""
-    return GAME.apply(state, action)
-
 
 def view(state: State, player: int) -> View:
     """What ``player`` may see: its hand, both pools, the scores, the stock size, the
@@ -238,3 +232,12 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     module=__name__,
 )
 register_game(GAME)
+
+# The module's apply is the game's own fast function (GameDef.apply_function): the
+# commonest path of an action, with no call in between.
+apply = GAME.apply_function(
+    """The state after ``action``; an illegal one raises
+    :class:`~cardrules.IllegalActionError` saying why ("war: you hold 5H, so you must
+    follow hearts").""",
+    __name__,
+)

@@ -106,12 +106,6 @@ def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = Non
     return GAME.new_game(rules, players=players, seed=seed)
 
 
-def apply(state: State, action: Any) -> State:
-    """The state after ``action``; an illegal action raises
-    :class:`~cardrules.IllegalActionError` saying why ("a pair cannot beat a run of
-    three").  A :class:`Combo` is accepted as ``Play(combo)``."""
-    return GAME.apply(state, action)
-
 
 def view(state: State, player: int) -> View:
     """What ``player`` may see (see :class:`View`)."""
@@ -192,3 +186,12 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     module=__name__,
 )
 register_game(GAME)
+
+# The module's apply is the game's own fast function (GameDef.apply_function): the
+# commonest path of an action, with no call in between.
+apply = GAME.apply_function(
+    """The state after ``action``; an illegal action raises
+    :class:`~cardrules.IllegalActionError` saying why ("a pair cannot beat a run of
+    three").  A :class:`Combo` is accepted as ``Play(combo)``.""",
+    __name__,
+)
