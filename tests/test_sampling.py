@@ -210,3 +210,56 @@ def test_a_sample_has_no_past_so_json_refuses_it_clearly(name):
         to_json(sample)
     start = g.new_game()
     assert from_json(to_json(start)) == start  # a new game has no history and is stored
+
+
+# -- the shared shuffle -----------------------------------------------------------------
+
+
+def _reference_shuffled(seed: int, items: list[object]) -> list[object]:
+    """``sampling.shuffled`` written out from its documentation: ``n - 1`` big-endian
+    64-bit draws from one ``randbytes`` call, Fisher-Yates from the last position down."""
+    import struct
+
+    out = list(items)
+    n = len(out)
+    if n < 2:
+        return out
+    draws = struct.unpack(f">{n - 1}Q", random.Random(seed).randbytes(8 * (n - 1)))
+    for t, i in enumerate(range(n - 1, 0, -1)):
+        j = draws[t] % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(0, 120))
+def test_shuffled_is_the_documented_fisher_yates(seed: int, n: int) -> None:
+    from cardrules.sampling import shuffled
+
+    items = [object() for _ in range(n)]
+    before = list(items)
+    got = shuffled(random.Random(seed), items)
+    assert items == before  # the argument is left as it was
+    assert got == _reference_shuffled(seed, items)
+    assert sorted(map(id, got)) == sorted(map(id, items))
+
+
+def test_shuffled_is_the_same_without_the_c_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules import _hotloops, sampling
+
+    deck = list(parse_cards("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 2H 3H 4H"))
+    with_c = [sampling.shuffled(random.Random(s), deck) for s in range(50)]
+    monkeypatch.setattr(sampling, "fisher_yates", _hotloops.fisher_yates_py)
+    assert [sampling.shuffled(random.Random(s), deck) for s in range(50)] == with_c
+
+
+def test_shuffled_orders_are_uniform() -> None:
+    from cardrules.sampling import shuffled
+
+    rng = random.Random(11)
+    n = 24_000
+    counts = Counter(tuple(shuffled(rng, "abcd")) for _ in range(n))
+    assert len(counts) == 24  # every order of four items
+    e = n / 24
+    chi = sum((k - e) ** 2 / e for k in counts.values())
+    assert chi < _chi2_upper(23), chi
