@@ -100,7 +100,6 @@ def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = Non
     return GAME.new_game(rules, players=players, seed=seed)
 
 
-
 def view(state: State, player: int) -> View:
     """What ``player`` may see (:class:`View`)."""
     result: View = GAME.view(state, player)

@@ -150,7 +150,6 @@ def new_game(rules: Rules | None = None, *, players: int = 5, seed: object = Non
     return GAME.new_game(rules, players=players, seed=seed)
 
 
-
 def view(state: State, player: int) -> View:
     """What ``player`` may see (:class:`View`): God's view holds the rule, a
     scientist's never does."""

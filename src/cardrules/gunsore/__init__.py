@@ -120,7 +120,6 @@ def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = Non
     return GAME.new_game(rules, players=players, seed=seed)
 
 
-
 def view(state: State, player: int) -> View:
     """What ``player`` may see: its hand, both pools, the scores, the stock size, the
     cards on the table, and the opponent's hand size."""

@@ -92,6 +92,7 @@ __all__ = [
     "view",
 ]
 
+
 # The public functions over GAME, written out on purpose (why: GameDef, cardrules.protocol).
 def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = None) -> State:
     """A new game for 2 or 3 players.  With ``seed`` every deal resolves itself;
@@ -104,7 +105,6 @@ def new_game(rules: Rules | None = None, *, players: int = 2, seed: object = Non
     (0, 17, 8)
     """
     return GAME.new_game(rules, players=players, seed=seed)
-
 
 
 def view(state: State, player: int) -> View:
