@@ -106,6 +106,16 @@ def test_card_points_add_up():
     assert card_points(deck(3)) + 3 * card_points([J, Q, K]) == 50
 
 
+def test_card_points_of_each_card_by_its_rank():
+    # written out from the rules: 3, 5, 7, 9 one point, J 2, Q 3, K 5, the rest none;
+    # twice, so the second pass reads the table the first one filled
+    worth = {3: 1, 5: 1, 7: 1, 9: 1, 11: 2, 12: 3, 13: 5}
+    for _ in range(2):
+        for c in (*deck(3), J, Q, K, *parse_cards("AS 4H")):
+            assert card_points([c]) == worth.get(c.rank, 0)
+    assert card_points(iter(deck(2))) == card_points(deck(2))  # any iterable, read once
+
+
 # -- leading and following ----------------------------------------------------------------
 
 

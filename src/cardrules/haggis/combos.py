@@ -38,6 +38,20 @@ _SUITS = tuple(Suit)  # canonical order: S H D C M
 _POINTS = {3: 1, 5: 1, 7: 1, 9: 1, 11: 2, 12: 3, 13: 5}
 
 
+class _PointsOfCard(dict[Card, int]):
+    """The points of each card, filled as cards are met: cards are interned, so
+    ``map`` over a pile reads them in a C loop (a pile is summed at every capture)."""
+
+    def __missing__(self, card: Card) -> int:
+        points = _POINTS.get(card.rank, 0)
+        if type(card) is Card:  # interned: a bounded table
+            self[card] = points
+        return points
+
+
+_POINTS_OF = _PointsOfCard().__getitem__
+
+
 def card_points(cards: Iterable[Card]) -> int:
     """The points of ``cards``: 3, 5, 7 and 9 are worth 1, J 2, Q 3, K 5, others 0.
 
@@ -45,8 +59,7 @@ def card_points(cards: Iterable[Card]) -> int:
     >>> card_points(parse_cards("3S 4H 9M J K"))
     9
     """
-    get = _POINTS.get
-    return sum(get(c.rank, 0) for c in cards)
+    return sum(map(_POINTS_OF, cards))
 
 
 def deck(players: int = 2) -> tuple[Card, ...]:
