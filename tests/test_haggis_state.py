@@ -11,7 +11,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from cardrules import CHANCE, Shuffle, chance_cards, from_json, to_json
+from cardrules import CHANCE, Shuffle, canonical, chance_cards, from_json, to_json
 from cardrules.haggis import (
     Bet,
     GiveTrick,
@@ -150,6 +150,7 @@ class HaggisGame(RuleBasedStateMachine):
         numbers += [c for p in s.captured for c in p if c.suit is not None]
         numbers += [c for _, combo in s.trick for c in combo.cards if c.suit is not None]
         assert sorted(numbers, key=lambda c: c.index) == list(deck(self.n))
+        assert all(h == canonical(h) for h in s.hands)  # what the views' wilds rely on
 
     @invariant()
     def incremental_generation_equals_scratch(self):

@@ -673,6 +673,15 @@ def _end_hand(state: State, captured: tuple[tuple[Card, ...], ...]) -> State:
     )
 
 
+def _wilds(hand: tuple[Card, ...]) -> tuple[Card, ...]:
+    # A hand is canonical, so its wild cards (the suitless J, Q and K) are its last
+    # cards: read from the end, not filtered out of the whole hand (a view a decision).
+    i = len(hand)
+    while i and hand[i - 1].suit is None:
+        i -= 1
+    return hand[i:]
+
+
 def player_view(state: State, player: int) -> View:
     hands = state.hands
     return VIEW.new(
@@ -681,7 +690,7 @@ def player_view(state: State, player: int) -> View:
         hand=hands[player],
         to_act=state.to_act,
         scores=state.scores,
-        wilds=tuple(tuple(c for c in h if c.suit is None) for h in hands),
+        wilds=tuple(map(_wilds, hands)),
         hand_sizes=tuple(map(len, hands)),
         trick=state.trick,
         passes=state.passes,
