@@ -469,7 +469,7 @@ def cards_to_shuffle(state: State) -> tuple[Card, ...]:
 
 def deal_cards(state: State, shuffle: Shuffle) -> State:
     order = shuffle.order
-    history = (*state.history, shuffle)
+    history = state.history + (shuffle,)  # noqa: RUF005 - faster than (*history, shuffle)
     if state.phase == "draw":
         first = 0 if draw_beats(order[0], order[1]) else 1
         return STATE.replace(state, phase="deal", master=first, history=history)
@@ -609,7 +609,7 @@ def _step_bid(state: State, action: Bid) -> State:
     if n > TRICKS:
         raise IllegalActionError(f"bid at most {TRICKS}: a season has only {TRICKS} tricks")
     bids = (n, state.bids[1]) if p == 0 else (state.bids[0], n)
-    history = (*state.history, action)
+    history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
     if p == master:
         return STATE.replace(state, phase="bid", bids=bids, to_act=1 - master, history=history)
     attacker = p if n > bids[master] else master  # type: ignore[operator]
