@@ -3,13 +3,18 @@
     PYTHONPATH=src python benchmarks/bench_search_parts.py [--iterations 100]
 
 For Aegis, Gunsore and two-player Haggis, at the first decision of the game seeded 5 (in
-Aegis after the master stops exchanging): the analysis of the view that the state
-sampler makes once per decision (``GAMES[name].sampler(view)``, with its checks of the
-view: every field of its declared type, one state drawn and checked; the median of 20
-calls after a first one, which also pays the one-time set-up of the process), one
-sample (a whole state agreeing with the view), and one iteration of :class:`ISMCTSAgent` with random
-rollouts (a sample, a walk down the tree, a rollout to the end of the hand), the mean
-over a search of ``--iterations`` iterations.  Wall-clock times of this process.
+Aegis after the master stops exchanging):
+
+* the analysis of the view that the state sampler makes once per decision
+  (``GAMES[name].sampler(view)``, with its checks of the view: every field of its
+  declared type, one state drawn and checked), the median of 20 calls after a first one
+  (which also pays the process's one-time set-up);
+* one sample (a whole state agreeing with the view), the mean of 100;
+* one iteration of :class:`ISMCTSAgent` with random rollouts (a sample, a walk down the
+  tree, a rollout to the end of the hand), the mean over a search of ``--iterations``
+  iterations.
+
+Wall-clock times of this process.
 """
 
 from __future__ import annotations

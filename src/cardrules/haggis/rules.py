@@ -675,7 +675,8 @@ def _end_hand(state: State, captured: tuple[tuple[Card, ...], ...]) -> State:
 
 def _wilds(hand: tuple[Card, ...]) -> tuple[Card, ...]:
     # A hand is canonical, so its wild cards (the suitless J, Q and K) are its last
-    # cards: read from the end, not filtered out of the whole hand (a view a decision).
+    # cards: read from the end rather than filtered out of the whole hand, since every
+    # decision of a playout asks for a view.
     i = len(hand)
     while i and hand[i - 1].suit is None:
         i -= 1
