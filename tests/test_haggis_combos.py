@@ -345,44 +345,6 @@ def test_the_caches_never_change_an_answer(rnd, players):
     assert answers(reversed(range(4))) == warm  # caches filled in another order
 
 
-def test_a_full_cache_keeps_its_newest_entries_and_changes_no_answer(monkeypatch):
-    """A cache that reaches its bound keeps its newest half of the bound (insertion
-    order), not nothing; a piece whose key masks went while its plays stayed is made again.
-    With a tiny bound the caches are trimmed over and over, and every list is the one
-    made from empty caches."""
-    from cardrules.haggis import combos
-
-    trimmed = {i: i for i in range(10)}
-    combos._keep_newest(trimmed, 4)
-    assert list(trimmed) == [6, 7, 8, 9]
-
-    rnd = random.Random(5)
-    cards = list(deck(2))
-    hands = []
-    for _ in range(8):
-        rnd.shuffle(cards)
-        hands.append([*cards[: rnd.randint(6, 14)], J, Q, K])
-    want = []
-    for h in hands:
-        combos.clear_caches()
-        want.append(declarations(h, suits=4))
-    combos.clear_caches()
-    monkeypatch.setattr(combos, "_PIECES_LIMIT", 60)
-    for _ in range(3):
-        for h, w in zip(hands, want, strict=True):
-            assert declarations(h, suits=4) == w
-            combos._bounded()
-            caches = (combos._PIECES, combos._SHAPES, combos._BLOCKS, combos._FOLLOW, combos._WINDOWS)
-            assert all(len(c) < 60 for c in caches)
-    # the plays of a piece still cached, its masks gone: the piece is made again
-    keys = [k for k, v in combos._PIECES.items() if v and not k & combos._MASKS]
-    assert keys
-    for k in keys:
-        combos._PIECES.pop(k | combos._MASKS, None)
-    assert [declarations(h, suits=4) for h in hands] == want
-    combos.clear_caches()
-
-
 def test_threads_emptying_the_caches_change_no_answer():
     """Threads share the caches; one emptying them while others read must not change
     (nor break) any list."""

@@ -576,7 +576,7 @@ _SHAPES: dict[int, tuple[Any, ...]] = {}
 _WINDOWS: dict[int, Any] = {}
 _BLOCKS: dict[int, tuple[Any, ...]] = {}
 _FOLLOW: dict[int, tuple[Play, ...]] = {}
-_PIECES_LIMIT = 150_000  # entries: a piece is one (no plays) or two
+_PIECES_LIMIT = 100_000  # entries: a piece is one (no plays) or two
 
 # bits of one rank in every suit, of one suit, and of the ranks 3, 5, 7 and 9 in every suit
 _RANK_MASKS = tuple(sum(1 << (9 * s + r - 2) for s in range(5)) for r in range(2, 11))
@@ -608,12 +608,6 @@ _BOMBS_TAG = 3 << 60
 _MASKS = 1 << 62  # a piece's plays are at its key, their key masks at key | _MASKS
 
 
-# One int object per key mask, shared by every cached piece that holds it: the same
-# declaration turns up in many pieces (a few tens of thousands of masks against over a
-# million places in full caches), and an int of 51 bits is a 32-byte object of its own.
-_MASK_OBJECTS: dict[int, int] = {}
-
-
 def _stored(cache: dict[int, Any], key: int, ms: list[int], ps: list[Play]) -> _Piece:
     """Keep a piece: its plays at ``key``, their key masks at ``key | _MASKS`` (when
     there are any, stored first), each a tuple; returns both (masks, plays).  A reader
@@ -622,7 +616,7 @@ def _stored(cache: dict[int, Any], key: int, ms: list[int], ps: list[Play]) -> _
     garbage collector walks every object a long simulation keeps, and random hands leave
     tens of thousands of pieces (a tuple of ints it stops tracking, the empty tuple it
     never sees)."""
-    masks = tuple(map(_MASK_OBJECTS.setdefault, ms, ms))
+    masks = tuple(ms)
     plays = tuple(ps)
     if plays:
         cache[key | _MASKS] = masks
@@ -637,32 +631,13 @@ def _pats(mask: int) -> list[int]:
 def _bounded() -> None:
     """Keep the interning tables and the caches bounded: a long simulation rebuilds what
     it needs (a cached piece keeps its plays, equal to any rebuilt one)."""
-    if (
-        len(_PLAYS) >= _PLAYS_LIMIT
-        or len(_NUM_TUPLES) >= _PLAYS_LIMIT
-        or len(INTERNED) >= _PLAYS_LIMIT
-        or len(_MASK_OBJECTS) >= _PLAYS_LIMIT
-    ):
+    if len(_PLAYS) >= _PLAYS_LIMIT or len(_NUM_TUPLES) >= _PLAYS_LIMIT or len(INTERNED) >= _PLAYS_LIMIT:
         _PLAYS.clear()
         _NUM_TUPLES.clear()
         INTERNED.clear()
-        _MASK_OBJECTS.clear()
     for cache in (_PIECES, _SHAPES, _BLOCKS, _FOLLOW, _WINDOWS):
         if len(cache) >= _PIECES_LIMIT:
-            _keep_newest(cache, _PIECES_LIMIT // 2)
-
-
-def _keep_newest(cache: dict[int, Any], n: int) -> None:
-    """Drop all but the ``n`` newest entries of a full cache (a dict keeps its insertion
-    order): what random hands met lately stays, so a long simulation does not start
-    again from an empty cache every few seconds, as it did when a full cache was emptied.
-    A piece's key masks, stored just before its plays, may go while its plays stay: a
-    reader then makes the piece again."""
-    try:
-        for key in list(itertools.islice(cache, max(0, len(cache) - n))):
-            cache.pop(key, None)
-    except RuntimeError:  # another thread changed it meanwhile (a build without a GIL)
-        cache.clear()
+            cache.clear()
 
 
 _LAST_HAND: tuple[tuple[Card, ...], int] = ((), 0)
@@ -686,7 +661,7 @@ def clear_caches() -> None:
     """Empty the interning tables and every cache of this module.  They rebuild on
     demand; what any function returns never changes (the benchmarks' "cold" runs, and the
     tests that check it)."""
-    for cache in (_PLAYS, _NUM_TUPLES, INTERNED, _MASK_OBJECTS, _PIECES, _SHAPES, _BLOCKS, _FOLLOW, _WINDOWS):
+    for cache in (_PLAYS, _NUM_TUPLES, INTERNED, _PIECES, _SHAPES, _BLOCKS, _FOLLOW, _WINDOWS):
         cache.clear()
 
 
