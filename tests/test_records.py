@@ -76,6 +76,22 @@ def test_fields_are_named_and_checked(m: Maker[Record]) -> None:
         m.new(1, ())
 
 
+@attrs.frozen
+class NamesOfTheMaker:
+    record: int
+    obj: int = 0
+    new: tuple[int, ...] = ()
+
+
+@pytest.mark.parametrize("accelerate", [False, True])
+def test_fields_may_have_the_names_the_generated_code_uses(accelerate: bool) -> None:
+    m = maker(NamesOfTheMaker, accelerate=accelerate)
+    r = m.new(record=1, obj=2)
+    assert r == NamesOfTheMaker(1, 2, ())
+    assert m.replace(r, record=5) == NamesOfTheMaker(5, 2, ())
+    assert m.replace(r, obj=7, new=(1,)) == NamesOfTheMaker(1, 7, (1,))
+
+
 def _converted(value: object) -> tuple[object, ...]:
     return tuple(sorted(value))  # type: ignore[call-overload]
 

@@ -109,7 +109,7 @@ def _python_replace(cls: type[T]) -> Callable[..., T]:
     positional = all(not a.kw_only for a in fields)
     params = ", ".join(f"{a.alias}=_KEEP" for a in fields)
     args = ",\n        ".join(
-        ("" if positional else f"{a.alias}=") + f"record.{a.name} if {a.alias} is _KEEP else {a.alias}"
+        ("" if positional else f"{a.alias}=") + f"_record.{a.name} if {a.alias} is _KEEP else {a.alias}"
         for a in fields
     )
     namespace: dict[str, Any] = {"_cls": cls, "_KEEP": _KEEP}
@@ -117,15 +117,15 @@ def _python_replace(cls: type[T]) -> Callable[..., T]:
         # a class whose __init__ only stores: the same stores, through each slot's own
         # descriptor (what __init__ does through object.__setattr__), in one straight line
         stores = "".join(
-            f"    _set{i}(obj, record.{a.name} if {a.alias} is _KEEP else {a.alias})\n"
+            f"    _set{i}(_obj, _record.{a.name} if {a.alias} is _KEEP else {a.alias})\n"
             for i, a in enumerate(fields)
         )
-        source = f"def replace(record, /, *, {params}):\n    obj = _new(_cls)\n{stores}    return obj\n"
+        source = f"def replace(_record, /, *, {params}):\n    _obj = _new(_cls)\n{stores}    return _obj\n"
         namespace["_new"] = object.__new__
         for i, a in enumerate(fields):
             namespace[f"_set{i}"] = cls.__dict__[a.name].__set__
     else:
-        source = f"def replace(record, /, *, {params}):\n    return _cls(\n        {args},\n    )\n"
+        source = f"def replace(_record, /, *, {params}):\n    return _cls(\n        {args},\n    )\n"
     filename = f"<cardrules record maker {cls.__module__}.{cls.__qualname__}-{next(_serial)}>"
     # generated here from the field names of a record class of the program's own, never
     # from text that comes from outside
@@ -154,7 +154,7 @@ def _python_new(cls: type[T]) -> Callable[..., T]:
     fields = _fields(cls)
     namespace: dict[str, Any] = {"_cls": cls, "_new": object.__new__, "_MISSING": _KEEP}
     params = []
-    body = ["    obj = _new(_cls)\n"]
+    body = ["    _obj = _new(_cls)\n"]  # no field of such a class has a private name
     for i, a in enumerate(fields):
         namespace[f"_set{i}"] = cls.__dict__[a.name].__set__
         default = a.default
@@ -167,8 +167,8 @@ def _python_new(cls: type[T]) -> Callable[..., T]:
         else:
             namespace[f"_default{i}"] = default
             params.append(f"{a.name}=_default{i}")
-        body.append(f"    _set{i}(obj, {a.name})\n")
-    source = f"def new(*, {', '.join(params)}):\n{''.join(body)}    return obj\n"
+        body.append(f"    _set{i}(_obj, {a.name})\n")
+    source = f"def new(*, {', '.join(params)}):\n{''.join(body)}    return _obj\n"
     filename = f"<cardrules record maker {cls.__module__}.{cls.__qualname__}-{next(_serial)}>"
     # generated here from the field names of a record class of the program's own, never
     # from text that comes from outside
