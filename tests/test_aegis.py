@@ -300,6 +300,24 @@ def test_illegal_exchanges(action, message):
         aegis.apply(state, action)
 
 
+class _EqualToAnything:
+    """Claims to equal every object: a hostile stand-in for a card."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_an_exchange_of_objects_claiming_to_be_any_card_is_refused(count):
+    state = start("KD", *HANDS, STOCK)
+    action = Exchange(tuple(_EqualToAnything() for _ in range(count)))
+    with pytest.raises(IllegalActionError, match="not a card"):
+        aegis.apply(state, action)
+    assert aegis.legal_actions(state)[1:6] == tuple(Exchange((c,)) for c in state.hands[0])
+
+
 def test_exchange_converter_errors():
     with pytest.raises(CardRulesError):
         Exchange(3)

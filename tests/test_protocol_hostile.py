@@ -287,6 +287,60 @@ def test_fuzz_haggis_malformed_actions(data: st.DataObject) -> None:
         assert repr(action) not in {repr(a) for a in legal}
 
 
+class _EqualToAnything:
+    """Claims to equal every object (and is hashable): in an action's field it must not
+    pass for the card, number or combination it claims to be."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        return False
+
+    __hash__ = object.__hash__
+
+
+def _claimants(value: Any) -> list[Any]:
+    """Stand-ins for a field's value that claim to equal anything: the value itself, each
+    of a tuple's items (the first, all), each field of a record (a Haggis ``Combo``)."""
+    out: list[Any] = [_EqualToAnything()]
+    if isinstance(value, tuple) and value:
+        out += [(_EqualToAnything(), *value[1:]), tuple(_EqualToAnything() for _ in value)]
+    if attrs.has(type(value)):
+        for f in attrs.fields(type(value)):
+            inner = getattr(value, f.name)
+            for claimant in _claimants(inner)[:2]:
+                try:
+                    out.append(attrs.evolve(value, **{f.name: claimant}))
+                except Exception:  # a converter that refuses it: nothing to apply
+                    continue
+    return out
+
+
+@pytest.mark.parametrize(("name", "players"), _CASES)
+def test_a_value_claiming_to_equal_anything_never_passes_for_a_legal_one(name: str, players: int) -> None:
+    """Cards are interned and compared by identity: an object whose ``==`` says yes to
+    everything, in any field of a legal action, is refused with a plain error (it never
+    takes a card's place in a hand, a pile or a trick)."""
+    g = GAMES[name]
+    tried = 0
+    for state in _states(name, players):
+        legal = g.legal_actions(state)
+        for action in (*legal[:3], *legal[-2:]):
+            if not attrs.has(type(action)):
+                continue
+            for field in attrs.fields(type(action)):
+                for claimant in _claimants(getattr(action, field.name)):
+                    try:
+                        bad = attrs.evolve(action, **{field.name: claimant})
+                    except Exception:  # the action's converter refuses it already
+                        continue
+                    tried += 1
+                    with pytest.raises(CardRulesError):
+                        g.apply(state, bad)
+    assert tried
+
+
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_view_takes_only_its_games_states(name: str) -> None:
     g = GAMES[name]

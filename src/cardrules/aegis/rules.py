@@ -549,9 +549,14 @@ def _step_exchange(state: State, action: Exchange) -> State:
     k = len(cards)
     if k:
         hand = hands[p]
-        kept = [c for c in hand if c not in cards]
-        if len(kept) + k != HAND_SIZE:  # a card not held, or one named twice
-            raise _bad_exchange(cards, hand)
+        kept = list(hand)
+        try:
+            for c in cards:  # a card not held, or one named twice, is not found
+                if type(c) is not Card:  # never compared: its == could claim any card
+                    raise ValueError
+                kept.remove(c)
+        except ValueError:
+            raise _bad_exchange(cards, hand) from None
         kept += stock[:k]
         kept.sort(key=CARD_INDEX)
         new_hand = tuple(kept)
@@ -631,6 +636,8 @@ def _step_play(state: State, action: Play) -> State:
         if type(card) is not Card:
             raise IllegalActionError(f"Play takes a card: {card!r} is not a card") from None
         raise IllegalActionError(f"you cannot play {card}: you do not hold it") from None
+    if hand[i] is not card:  # not a card, though its == claimed a held one (cards are interned)
+        raise IllegalActionError(f"Play takes a card: {card!r} is not a card")
     trick = state.trick
     if trick:
         suit = trick[0].suit

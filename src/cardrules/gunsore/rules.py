@@ -440,6 +440,8 @@ def _step_play(state: State, action: Play) -> State:
         i = hand.index(card)
     except ValueError:
         raise _refuse(state, action) from None
+    if hand[i] is not card:  # not a card, though its == claimed a held one (cards are interned)
+        raise _refuse(state, action)
     rest = hand[:i] + hand[i + 1 :]
     rules = state.rules
     season = state.season

@@ -434,6 +434,11 @@ def _why_not(state: State, p: int, combo: Any) -> str:
         cards = check_group(combo.cards, "that play")
     except CardRulesError as exc:
         return str(exc)
+    if not _well_typed(combo):
+        return (
+            "a Combo's kind is a str, its rank and size whole numbers and its width a whole "
+            f"number or None, not {combo.kind!r}, {combo.rank!r}, {combo.size!r}, {combo.width!r}"
+        )
     hand = state.hands[p]
     missing = list((Counter(cards) - Counter(hand)).elements())
     if missing:
@@ -460,11 +465,29 @@ def _why_not(state: State, p: int, combo: Any) -> str:
     return f"{combo.describe()} does not beat {top.describe()}: it must be higher"
 
 
+def _well_typed(combo: Combo) -> bool:
+    """Are the combination's kind, rank, size and width of their own types?  Only then is
+    it compared with the real declarations: a value whose ``==`` claims anything (a size
+    that equals every number) must not pass for one of them."""
+    width = combo.width
+    return (
+        type(combo.kind) is str
+        and type(combo.rank) is int
+        and type(combo.size) is int
+        and (width is None or type(width) is int)
+    )
+
+
 def _checked(state: State, combo: Any, hand: tuple[Card, ...]) -> bool:
     """Is ``combo`` a genuine declaration of cards in ``hand`` that may be played now?"""
     # The cheap checks first (the player holds the cards), then whether it is a real
     # declaration: a hand-made combo of the whole deck must not be analysed first.
-    ok = type(combo) is Combo and type(combo.cards) is tuple and len(combo.cards) <= len(hand)
+    ok = (
+        type(combo) is Combo
+        and type(combo.cards) is tuple
+        and _well_typed(combo)
+        and len(combo.cards) <= len(hand)
+    )
     if ok:
         hmask = 0
         for c in hand:
@@ -497,7 +520,7 @@ def _play(state: State, p: int, action: Play) -> State:
         ok = _checked(state, combo, hand)
     if not ok:
         # a hand-made combo in another order is still the same declaration
-        if isinstance(combo, Combo) and isinstance(combo.cards, (tuple, list)):
+        if isinstance(combo, Combo) and isinstance(combo.cards, (tuple, list)) and _well_typed(combo):
             try:
                 fixed = Combo(combo.kind, combo.rank, combo.size, combo.width, canonical(combo.cards))
             except (TypeError, AttributeError):
