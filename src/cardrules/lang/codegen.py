@@ -552,20 +552,33 @@ def exec_source(
     The source is registered with :mod:`linecache` under a filename of its own
     (``<cardrules WHAT #N>``, unique per compiled unit), as attrs does for the methods it
     writes, so a traceback through the generated code shows its lines.  The entry lives
-    as long as the function ``scope[keep_with]`` (it is removed when that function is
-    collected, so compiling many rules does not grow the cache), or for ever without
-    ``keep_with``.  Raises :class:`SyntaxError` and the like as Python's compiler does.
+    as long as the function ``scope[keep_with]`` (it is removed by the first compilation
+    after that function is collected, so compiling many rules does not grow the cache),
+    or for ever without ``keep_with``.  Raises :class:`SyntaxError` and the like as Python's compiler does.
     """
     filename = f"<cardrules {what} #{next(_UNITS)}>"
     scope: dict[str, Any] = dict(namespace)
     scope.setdefault("__builtins__", SAFE_BUILTINS)
     code = compile(source, filename, "exec")
     exec(code, scope)  # our generated code, never user text
+    while True:  # the entries of units collected since the last compilation
+        try:
+            gone = _COLLECTED.pop()
+        except IndexError:  # none left (another thread may have taken the last one)
+            break
+        linecache.cache.pop(gone, None)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     if keep_with is not None:
-        forget = weakref.finalize(scope[keep_with], linecache.cache.pop, filename, None)
+        forget = weakref.finalize(scope[keep_with], _COLLECTED.append, filename)
         forget.atexit = False
     return scope
+
+
+# The filenames of compiled units whose function was collected.  Their line-cache entries
+# are removed by the next compilation, not by the finalizer: a collection can run in the
+# middle of linecache.checkcache (pdb, doctest and traceback call it), which reads every
+# key it listed first and fails on one removed meanwhile.
+_COLLECTED: list[str] = []
 
 
 def build_function(
