@@ -638,3 +638,47 @@ def test_the_generators_own_plays_and_equal_hand_made_ones_step_alike():
         with pytest.raises(IllegalActionError) as by_hand:
             apply(state, made)
         assert str(mine.value) == str(by_hand.value)
+
+
+def _pass_by_the_book(state, action):
+    """A pass as the rules put it, one step after the other: the pass is counted; when
+    every other player still holding cards has passed, the trick is over and goes the
+    way ``_end_trick`` sends it (to its winner, or by the bomb rule)."""
+    from cardrules.haggis.rules import STATE, _end_trick, _next_with_cards
+
+    p, hands = state.to_act, state.hands
+    last = state.trick[-1][0]
+    passes = state.passes + 1
+    still_in = [q for q, h in enumerate(hands) if h and q != last]
+    over = passes >= len(still_in)
+    new = STATE.replace(
+        state,
+        passes=passes,
+        giving=False,
+        to_act=p if over else _next_with_cards(hands, p),
+        history=(*state.history, action),
+    )
+    return _end_trick(new, last) if over else new
+
+
+@pytest.mark.parametrize(
+    ("players", "rules"), [(2, None), (3, None), (3, Rules(bomb_trick="tournament"))]
+)
+def test_every_pass_of_random_games_is_the_rules_pass(players, rules):
+    # the step of a Pass ends the commonest tricks in one new state; at every pass of
+    # random games it must give what the rules' own steps give, field by field
+    import random
+
+    rng = random.Random(players)
+    checked = 0
+    for g in range(30):
+        state = new_game(rules, players=players, seed=f"pass:{g}")
+        while not state.is_over:
+            actions = legal_actions(state)
+            action = actions[rng.randrange(len(actions))]
+            after = apply(state, action)
+            if type(action) is Pass and after.to_act is not CHANCE and not after.is_over:
+                assert after == _pass_by_the_book(state, action)
+                checked += 1
+            state = after
+    assert checked > 300

@@ -42,6 +42,7 @@ from .encoding import HaggisEncoding
 from .evaluation import evaluate as _evaluate
 from .layout import action_group, table_layout
 from .rules import (
+    STEPS,
     Bet,
     GiveTrick,
     Pass,
@@ -167,6 +168,7 @@ GAME: Final[GameDef[State, Rules]] = GameDef(
     start=start_state,
     legal_actions=legal_actions,
     step=step_state,
+    steps=STEPS,
     chance_cards=cards_to_shuffle,
     deal=deal_cards,
     view=player_view,

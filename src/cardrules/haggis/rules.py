@@ -9,7 +9,7 @@ what) are :mod:`cardrules.haggis.combos`; the game's public names are documented
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, compress, filterfalse
 from typing import Any, Final, Literal
 
@@ -368,11 +368,15 @@ def legal_actions(state: State) -> tuple[Any, ...]:
 
 
 def _next_with_cards(hands: Sequence[tuple[Card, ...]], p: int) -> int:
+    """The next player clockwise after ``p`` who holds cards (``p`` if no one else does)."""
     n = len(hands)
-    for i in range(1, n + 1):
-        q = (p + i) % n
+    q = p + 1
+    for _ in range(n - 1):
+        if q == n:
+            q = 0
         if hands[q]:
             return q
+        q += 1
     return p
 
 
@@ -391,11 +395,11 @@ def step_state(state: State, action: Any) -> State:
             )
         return _give(state, p, action)
     if t is Play:
-        return _play(state, p, action)
+        return _play(state, action)
     if t is Pass:
         if not state.trick:
             raise IllegalActionError("you lead this trick: you may not pass")
-        return _pass(state, p, action)
+        return _pass(state, action)
     if t is Bet:
         return _do_bet(state, p, action)
     if t is GiveTrick:
@@ -505,7 +509,12 @@ def _checked(state: State, combo: Any, hand: tuple[Card, ...]) -> bool:
     return ok
 
 
-def _play(state: State, p: int, action: Play) -> State:
+def _play(state: State, action: Play) -> State:
+    # The step of a Play (GameDef calls it directly, STEPS below): when a bomb's trick is
+    # to be given, step_state says why a play is refused.
+    if state.giving:
+        return step_state(state, action)
+    p: int = state.to_act  # type: ignore[assignment]
     combo = action.combo
     hand = state.hands[p]
     key = INTERNED.get(id(action))
@@ -513,7 +522,7 @@ def _play(state: State, p: int, action: Play) -> State:
         # a declaration the generator built (legal_actions' own objects): its cards'
         # key mask is known, and it is genuine
         held = hand_mask(hand)
-        ok = key & CARD_BITS & ~held == 0 and (combo.width or 0) <= suit_count(state)
+        ok = key & CARD_BITS & ~held == 0 and (combo.width or 0) <= (4 if state.players == 2 else 5)
         if ok and state.trick:
             ok = beats(combo, state.trick[-1][1])
     else:
@@ -526,7 +535,7 @@ def _play(state: State, p: int, action: Play) -> State:
             except (TypeError, AttributeError):
                 fixed = combo
             if fixed != combo and fixed in [pl.combo for pl in legal_actions(state) if type(pl) is Play]:
-                return _play(state, p, Play(fixed))
+                return _play(state, Play(fixed))
         raise IllegalActionError(_why_not(state, p, combo))
     new_hand = tuple(filterfalse(set(combo.cards).__contains__, hand))
     hands = list(state.hands)
@@ -561,21 +570,42 @@ def _play(state: State, p: int, action: Play) -> State:
     return _end_trick(new, p) if hand_over else new
 
 
-def _pass(state: State, p: int, action: Pass) -> State:
+def _pass(state: State, action: Pass) -> State:
+    # The step of a Pass (GameDef calls it directly, STEPS below); step_state refuses a
+    # pass while a bomb's trick is to be given or when leading.
+    trick = state.trick
+    if state.giving or not trick:
+        return step_state(state, action)
+    p: int = state.to_act  # type: ignore[assignment]
     passes = state.passes + 1
-    last = state.trick[-1][0]
+    last, top = trick[-1]
     hands = state.hands
-    needed = sum(1 for q, h in enumerate(hands) if h and q != last)
+    holding = len(hands) - hands.count(())
     history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
-    trick_over = passes >= needed  # everyone still in passed: the last player takes it
-    new = STATE.replace(
-        state,
-        passes=passes,
-        giving=False,
-        to_act=p if trick_over else _next_with_cards(hands, p),
-        history=history,
-    )
-    return _end_trick(new, last) if trick_over else new
+    # everyone still in, but the last player, passed: the last player takes the trick
+    if passes < holding - (1 if hands[last] else 0):
+        return STATE.replace(
+            state, passes=passes, giving=False, to_act=_next_with_cards(hands, p), history=history
+        )
+    if top.kind != "bomb" and holding > 1:
+        # the commonest end of a trick, in one new state: the last player captures it
+        # and leads the next (what _end_trick then _capture do, without the state between)
+        return STATE.replace(
+            state,
+            trick=(),
+            passes=0,
+            captured=_captured(state, trick, last),
+            giving=False,
+            to_act=last if hands[last] else _next_with_cards(hands, last),
+            history=history,
+        )
+    new = STATE.replace(state, passes=passes, giving=False, to_act=p, history=history)
+    return _end_trick(new, last)
+
+
+#: The step function of the commonest actions (handed to GameDef as ``steps``); the
+#: others (a bet, a trick given away, a bare Combo) go through :func:`step_state`.
+STEPS: Final[dict[type, Callable[[State, Any], State]]] = {Play: _play, Pass: _pass}
 
 
 def _end_trick(state: State, last: int) -> State:
@@ -607,10 +637,16 @@ def _give(state: State, p: int, action: GiveTrick) -> State:
     return _capture(state, p, q)
 
 
+def _captured(state: State, trick: tuple[tuple[int, Combo], ...], taker: int) -> tuple[tuple[Card, ...], ...]:
+    """The captured piles once ``taker`` has added the cards of ``trick`` to its own."""
+    piles = list(state.captured)
+    piles[taker] += tuple(chain.from_iterable([combo.cards for _, combo in trick]))
+    return tuple(piles)
+
+
 def _capture(state: State, winner: int, taker: int) -> State:
     """``taker`` captures the trick that ``winner`` won; ``winner`` leads next."""
-    won = tuple(chain.from_iterable([combo.cards for _, combo in state.trick]))
-    captured = tuple(pile + won if q == taker else pile for q, pile in enumerate(state.captured))
+    captured = _captured(state, state.trick, taker)
     hands = state.hands
     if len(hands) - hands.count(()) <= 1:
         return _end_hand(state, captured)
