@@ -522,7 +522,7 @@ def _play(state: State, action: Play) -> State:
         # a declaration the generator built (legal_actions' own objects): its cards'
         # key mask is known, and it is genuine
         held = hand_mask(hand)
-        ok = key & CARD_BITS & ~held == 0 and (combo.width or 0) <= (4 if state.players == 2 else 5)
+        ok = key & CARD_BITS & ~held == 0 and (combo.width or 0) <= suit_count(state)
         if ok and state.trick:
             ok = beats(combo, state.trick[-1][1])
     else:
