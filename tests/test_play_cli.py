@@ -180,3 +180,12 @@ def test_a_bare_number_is_card_text_unless_a_list_was_just_shown(game, seed, num
     # anything shown after the list (an error, the help) ends its numbers
     status, out = _seat_0_turn(game, seed, ["list", "zz", "2"], monkeypatch, capsys)
     assert f"> {want}" not in out and "'2'" in out
+
+
+@pytest.mark.parametrize("typed", ["#¹", "²", "#①"])
+def test_a_number_int_cannot_read_is_an_input_error_not_a_crash(typed, monkeypatch, capsys):
+    # str.isdigit() holds for superscripts and circled digits, which int() refuses
+    status, out = _seat_0_turn("aegis", "1", ["list", typed], monkeypatch, capsys)
+    assert status == 0
+    assert "player 0> player 0" not in out  # nothing was played
+    assert repr(typed) in out  # the input is named back, as any text it cannot read

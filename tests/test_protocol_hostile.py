@@ -372,3 +372,18 @@ def test_a_sampler_that_deals_another_games_states_is_named() -> None:
     )
     with pytest.raises(CardRulesError, match="its sampler dealt an aegis state"):
         wrong.sample_state(g.view(g.new_game(seed=1), 0))
+
+
+# Characters that str.isdigit() accepts but int() refuses (superscripts, circled
+# digits): a number in an action's text must be checked with what int() reads.
+_NOT_DECIMAL = ("¹", "²³", "①", "⁵")
+
+
+@pytest.mark.parametrize(("name", "players"), _CASES)
+def test_digits_that_are_not_decimal_are_refused_as_action_text(name: str, players: int) -> None:
+    g = GAMES[name]
+    for state in _states(name, players):
+        for digits in _NOT_DECIMAL:
+            for text in (digits, f"bid {digits}", f"bet {digits}", f"give {digits}", f"play {digits}"):
+                with pytest.raises(CardRulesError):
+                    g.parse_action(state, text)

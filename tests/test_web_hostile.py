@@ -261,6 +261,14 @@ def test_ids_that_are_not_text_are_no_table(served):
     assert status in (400, 429) and why["error"]
 
 
+def test_a_seat_number_int_cannot_read_is_refused_in_words(served):
+    # a superscript one passes str.isdigit() but not int(): the claim is refused with a
+    # reason, and the log stays free of tracebacks (checked when the module's server stops)
+    for seat in ("%C2%B9", "%E2%91%A0"):
+        status, why = served.post(f"/tables/no-such-table/seats/{seat}", b"")
+        assert status in (400, 429) and why["error"]
+
+
 def test_new_tables_are_limited_with_429(tmp_path):  # a server of its own: it spends its tables
     server = Served(tmp_path)
     try:

@@ -145,14 +145,14 @@ def _extra(state: State, key: str, cards: list[Card]) -> Any:
         return Play(cards[0])
     if ws[0] == "exchange" and rest:
         return Exchange(tuple(cards))
-    if ws[0] == "bid" and len(ws) == 2 and ws[1].isdigit():
+    if ws[0] == "bid" and len(ws) == 2 and ws[1].isdecimal():
         return Bid(int(ws[1]))
     if len(cards) == len(ws):  # bare cards: an exchange, or the card to play
         if state.phase == "exchange":
             return Exchange(tuple(cards))
         if len(cards) == 1:
             return Play(cards[0])
-    if state.phase == "bid" and len(ws) == 1 and ws[0].isdigit():
+    if state.phase == "bid" and len(ws) == 1 and ws[0].isdecimal():
         return Bid(int(ws[0]))
     return None
 

@@ -355,7 +355,7 @@ class _Session:
                 numbered = self._list(legal, text[5:].strip())
                 continue
             by_number = text[1:].strip() if text.startswith("#") else text if after_list else ""
-            if by_number.isdigit():
+            if by_number.isdecimal():
                 k = int(by_number)
                 if 1 <= k <= len(legal):
                     return legal[k - 1]
@@ -365,7 +365,7 @@ class _Session:
                 return self.g.parse_action(st, text)
             except CardRulesError as exc:
                 self.write(f"  {exc}")
-                if text.isdigit():
+                if text.isdecimal():
                     self.write(f"  (to choose by number: 'list', then the number; or #{text})")
 
     def _list(self, legal: Sequence[Any], needle: str) -> bool:

@@ -196,7 +196,7 @@ class _AtomMaker:
     def compare(self, left: str, op: str, right: str) -> None:
         # An integer expression against an integer constant: evaluated once per play
         # for every constant it is compared with.
-        value = int(right) if right.isdigit() else _RANK_VALUES.get(right)
+        value = int(right) if right.isdecimal() else _RANK_VALUES.get(right)
         scale = (left, op, value) if value is not None else None
         self.add(f"{left} {op} {right}", f"{left} {_NEG_OP[op]} {right}", scale)
 

@@ -33,7 +33,7 @@ def _extra(state: State, key: str, cards: list[Card]) -> Any:
         ws = ws[1:]
     if ws == ["pass"]:
         return PASS_ACTION
-    if len(ws) == 2 and ws[1].isdigit():
+    if len(ws) == 2 and ws[1].isdecimal():
         if ws[0] == "bet":
             return Bet(int(ws[1]))
         if ws[0] == "give":

@@ -546,7 +546,7 @@ def games_catalog() -> list[dict[str, Any]]:
 
 async def _body(request: Request) -> Any:
     size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+    if size is not None and (not size.isdecimal() or int(size) > MAX_BODY):
         raise TableError(f"a request is at most {MAX_BODY} bytes")
     data = bytearray()
     async for chunk in request.stream():
@@ -632,7 +632,7 @@ def create_app(
             return refused
         seat: object = request.path_params["seat"]
         try:
-            seat = int(str(seat)) if str(seat).isdigit() and len(str(seat)) < 4 else seat
+            seat = int(str(seat)) if str(seat).isdecimal() and len(str(seat)) < 4 else seat
             return _json(await server.claim(request.path_params["table_id"], seat))
         except CardRulesError as exc:
             return _json({"error": str(exc)}, 400)

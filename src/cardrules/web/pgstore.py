@@ -241,5 +241,5 @@ class PostgresStore:
             yield None
             async for note in conn.notifies():
                 parts = note.payload.split(" ")
-                if len(parts) == 3 and parts[2] != self.origin and parts[1].lstrip("-").isdigit():
+                if len(parts) == 3 and parts[2] != self.origin and parts[1].lstrip("-").isdecimal():
                     yield parts[0], int(parts[1])
