@@ -7,13 +7,15 @@ from __future__ import annotations
 import pickle
 import random
 import traceback
+from functools import partial
+from typing import Any
 
 import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardrules import GAMES, aegis, eleusis, gunsore, haggis
+from cardrules import GAMES, _records, aegis, eleusis, gunsore, haggis
 from cardrules._hotloops import c_speedups, subset_objects_py
 from cardrules._records import Maker, maker
 from cardrules.haggis import combos
@@ -28,8 +30,23 @@ class Record:
     seed: object = attrs.field(default=None, eq=False)
 
 
-# Both makers: through the constructor, and in C when the accelerator is in use.
-MAKERS = [pytest.param(maker(Record, accelerate=False), id="constructor")]
+def _descriptor_maker(cls: type) -> Maker[Any]:
+    """The pure-Python maker of a build where changing an object's class is costly
+    (free-threaded CPython): it stores through the slots' descriptors, no builder."""
+    saved = _records._CLASS_SWITCH
+    _records._CLASS_SWITCH = False
+    try:
+        return maker(cls, accelerate=False)
+    finally:
+        _records._CLASS_SWITCH = saved
+
+
+# Every maker: in pure Python (through a builder, or through the slots' descriptors), and
+# in C when the accelerator is in use.
+MAKERS = [
+    pytest.param(maker(Record, accelerate=False), id="python"),
+    pytest.param(_descriptor_maker(Record), id="descriptors"),
+]
 if c_speedups is not None:
     MAKERS.append(pytest.param(maker(Record), id="C"))
 
@@ -51,6 +68,8 @@ def test_new_and_replace_are_the_constructor_and_evolve(m: Maker[Record], a: int
     expected = Record(a, b, c, seed=seed)
     assert type(built) is Record and built == expected and hash(built) == hash(expected)
     assert repr(built) == repr(expected) and _fields(built)[:3] == (a, b, c) and built.seed == seed
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):  # a builder's record is frozen too
+        built.a = 0  # type: ignore[misc]
     assert built.d == [] and built.d is not m.new(a=a, b=b).d  # a factory runs per record
     assert pickle.loads(pickle.dumps(built)) == expected
     changed = m.replace(built, b=(1, 2), c="x")
@@ -83,9 +102,9 @@ class NamesOfTheMaker:
     new: tuple[int, ...] = ()
 
 
-@pytest.mark.parametrize("accelerate", [False, True])
-def test_fields_may_have_the_names_the_generated_code_uses(accelerate: bool) -> None:
-    m = maker(NamesOfTheMaker, accelerate=accelerate)
+@pytest.mark.parametrize("which", ["python", "descriptors", "C"])
+def test_fields_may_have_the_names_the_generated_code_uses(which: str) -> None:
+    m = _descriptor_maker(NamesOfTheMaker) if which == "descriptors" else maker(NamesOfTheMaker, accelerate=which == "C")
     r = m.new(record=1, obj=2)
     assert r == NamesOfTheMaker(1, 2, ())
     assert m.replace(r, record=5) == NamesOfTheMaker(5, 2, ())
@@ -183,15 +202,17 @@ def test_the_c_record_maker_refuses_what_it_cannot_build() -> None:
 # -- every game: the accelerated transitions and the plain ones give the same states ----
 
 
-def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every game module's makers through the constructors, and the Python loop."""
+def _plain(monkeypatch: pytest.MonkeyPatch, descriptors: bool) -> None:
+    """Every game module's makers in pure Python (through builders, or through the
+    slots' descriptors), and the Python loops."""
+    make = _descriptor_maker if descriptors else partial(maker, accelerate=False)
     for module in (aegis.rules, gunsore.rules, eleusis.rules, haggis.rules):
-        monkeypatch.setattr(module, "STATE", maker(module.State, accelerate=False))
-    monkeypatch.setattr(aegis.rules, "_TRICK", maker(aegis.Trick, accelerate=False))
-    monkeypatch.setattr(aegis.rules, "_SEASON", maker(aegis.Season, accelerate=False))
+        monkeypatch.setattr(module, "STATE", make(module.State))
+    monkeypatch.setattr(aegis.rules, "_TRICK", make(aegis.Trick))
+    monkeypatch.setattr(aegis.rules, "_SEASON", make(aegis.Season))
     monkeypatch.setattr(aegis.rules, "_exchange_actions", aegis.rules._exchange_actions_py)
-    monkeypatch.setattr(combos, "_COMBO", maker(combos.Combo, accelerate=False))
-    monkeypatch.setattr(combos, "_PLAY", maker(combos.Play, accelerate=False))
+    monkeypatch.setattr(combos, "_COMBO", make(combos.Combo))
+    monkeypatch.setattr(combos, "_PLAY", make(combos.Play))
     assert subset_objects_py is not None
 
 
@@ -217,13 +238,15 @@ def _playout(name: str, players: int, seed: int, steps: int) -> list[tuple[objec
 GAME_CASES = [("aegis", 2), ("gunsore", 2), ("eleusis", 4), ("haggis", 2), ("haggis", 3)]
 
 
+@pytest.mark.parametrize("descriptors", [False, True], ids=["builders", "descriptors"])
 @pytest.mark.parametrize(("name", "players"), GAME_CASES)
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 10**6))
-def test_accelerated_and_plain_transitions_give_equal_states(name: str, players: int, seed: int) -> None:
+def test_accelerated_and_plain_transitions_give_equal_states(name: str, players: int, descriptors: bool,
+                                                             seed: int) -> None:  # fmt: skip
     fast = _playout(name, players, seed, 150)
     with pytest.MonkeyPatch.context() as mp:
-        _plain(mp)
+        _plain(mp, descriptors)
         plain = _playout(name, players, seed, 150)
     assert fast == plain
 
