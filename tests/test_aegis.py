@@ -8,7 +8,9 @@ the stock ``order[11:]``, drawn from ``order[11]`` on.
 
 from __future__ import annotations
 
+import itertools
 import json
+import random
 
 import pytest
 
@@ -280,6 +282,24 @@ def test_legal_exchanges_are_every_subset_in_canonical_order():
     # the slave has the same choice, Exchange(()) meaning "keep"
     state = aegis.apply(state, Exchange(CS("AS")))
     assert len(aegis.legal_actions(state)) == 32
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 4, 5, 6])
+def test_every_listing_of_exchanges_is_every_subset(size):
+    # legal_actions lists a hand's exchanges in one of three ways (the C loop, the
+    # pure-Python one written out for five cards, the general one); each must give
+    # exactly the brute-force subsets, as actions equal to their constructors' own.
+    rng = random.Random(size)
+    listings = [aegis.rules._exchange_actions_py, aegis.rules._subsets_py]
+    if aegis.rules.IMPLEMENTATION == "C":
+        listings.append(aegis.rules._exchange_actions_c)
+    for _ in range(200):
+        hand = tuple(sorted(rng.sample(DECK, size), key=lambda c: c.index))
+        expected = tuple(Exchange(s) for k in range(size + 1) for s in itertools.combinations(hand, k))
+        for listing in listings:
+            got = listing(hand)
+            assert got == expected and all(type(a) is Exchange for a in got)
+            assert [a.cards for a in got] == [a.cards for a in expected]
 
 
 @pytest.mark.parametrize(

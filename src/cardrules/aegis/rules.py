@@ -206,7 +206,7 @@ KEEP: Final = Exchange(())
 BIDS: Final = tuple(Bid(n) for n in range(1, TRICKS + 1))
 _PLAYS: Final = {c: Play(c) for c in DECK}
 _PLAY_OF = _PLAYS.__getitem__
-_FRESH_TYPES: Final = (Exchange,) * 16  # a hand's 10 + 5 + 1 subsets of 3, 4 and 5 cards
+_FRESH_TYPES: Final = (Exchange,) * 6  # a hand's 5 + 1 subsets of 4 and 5 cards
 
 
 def exchange_of(cards: tuple[Card, ...]) -> Exchange:
@@ -222,18 +222,59 @@ _SINGLE_OF = {c: exchange_of((c,)) for c in DECK}.__getitem__
 _PAIR_OF = {cards: exchange_of(cards) for cards in combinations(DECK, 2)}.__getitem__
 
 
-def _exchange_actions_py(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
+def _subsets_py(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
     """``Exchange(())`` then every non-empty subset of the (canonical) hand, by size then
-    lexicographically, so every subset is canonical already.
-
-    This is the hot spot of random play.  The exchanges of one and two cards are the
-    interned ones above, found in C loops (``map``); the 16 larger ones are made in C
-    loops too, straight into their slot (the converter has nothing to do here).
-    """
-    fresh = list(map(_NEW, _FRESH_TYPES))
-    subsets = chain(combinations(hand, 3), combinations(hand, 4), (hand,))
-    deque(map(_SET_CARDS, fresh, subsets), 0)
+    lexicographically, so every subset is canonical already: for a hand of any size.
+    The exchanges of one and two cards are the interned ones above, found in C loops
+    (``map``); the larger ones are made in C loops too, straight into their slot (the
+    converter has nothing to do here)."""
+    n = len(hand)
+    fresh = list(map(_NEW, repeat(Exchange, 2**n - 1 - n - comb(n, 2))))
+    deque(map(_SET_CARDS, fresh, chain.from_iterable(combinations(hand, k) for k in range(3, n + 1))), 0)
     return (KEEP, *map(_SINGLE_OF, hand), *map(_PAIR_OF, combinations(hand, 2)), *fresh)
+
+
+# The pure-Python listing of a five-card hand's exchanges (every hand, while they last)
+# finds the exchanges of up to three cards by card, in nested dicts: ``_ROWS[a][b]`` is
+# the pair ``(a, b)`` and ``_ROWS3[a][b][c]`` the triple ``(a, b, c)``, for cards in
+# canonical order.  A card hashes by identity, so a look-up builds no tuple and hashes
+# none; the 22,100 triples are made when the first exchange decision asks for them.
+_ROWS: Final = {a: {b: _PAIR_OF((a, b)) for b in DECK[a.index + 1 :]} for a in DECK}
+_ROWS3: dict[Card, dict[Card, dict[Card, Exchange]]] = {}
+
+
+def _triple_rows() -> dict[Card, dict[Card, dict[Card, Exchange]]]:
+    for a, b, c in combinations(DECK, 3):  # canonical, as in legal_actions
+        x = _NEW(Exchange)
+        _SET_CARDS(x, (a, b, c))
+        _ROWS3.setdefault(a, {}).setdefault(b, {})[c] = x
+    return _ROWS3
+
+
+def _exchange_actions_py(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
+    """The exchanges of :func:`_subsets_py`, written out for a hand of five cards.
+
+    This is the hot spot of random play without the C module: the 26 exchanges of up to
+    three cards are look-ups (no tuple to build or hash), the 6 larger ones new objects
+    filled in C loops.
+    """
+    if len(hand) != HAND_SIZE:
+        return _subsets_py(hand)
+    a, b, c, d, e = hand
+    rows = _ROWS
+    ra, rb, rc, rd = rows[a], rows[b], rows[c], rows[d]
+    rows3 = _ROWS3 or _triple_rows()
+    ta, tb = rows3[a], rows3[b]
+    tab, tac, tad, tbc, tbd = ta[b], ta[c], ta[d], tb[c], tb[d]
+    fresh = list(map(_NEW, _FRESH_TYPES))
+    fours = ((a, b, c, d), (a, b, c, e), (a, b, d, e), (a, c, d, e), (b, c, d, e))
+    deque(map(_SET_CARDS, fresh, (*fours, hand)), 0)
+    return (
+        KEEP, _SINGLE_OF(a), _SINGLE_OF(b), _SINGLE_OF(c), _SINGLE_OF(d), _SINGLE_OF(e),
+        ra[b], ra[c], ra[d], ra[e], rb[c], rb[d], rb[e], rc[d], rc[e], rd[e],
+        tab[c], tab[d], tab[e], tac[d], tac[e], tad[e], tbc[d], tbc[e], tbd[e], rows3[c][d][e],
+        *fresh,
+    )  # fmt: skip
 
 
 # The same actions from the C loop of cardrules._speedups when it was compiled: the
