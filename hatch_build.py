@@ -1,17 +1,15 @@
 """Build hook: compile the optional C accelerator, ``src/cardrules/_speedups.c``.
 
-cardrules is pure Python; ``cardrules._speedups`` holds C versions of four things the
+cardrules is pure Python; ``cardrules._speedups`` holds C versions of three things the
 games do over and over, each kept in C because it makes its own public benchmark at
 least 1.5 times faster (``PYTHONPATH=src python benchmarks/bench_speedups.py``; the
-figures are in ``docs/performance/speedups.rst``): the record maker of
-``cardrules/_records.py`` (a new state with its fields named, for classes whose
-``__init__`` only stores; its Python twin is the attrs constructor), and three functions
-of ``cardrules/_hotloops.py``, where their Python twins are: ``subset_objects`` (an
-Aegis exchange's 32 legal actions), ``fisher_yates`` (the seeded shuffle's swaps) and
-``same_objects`` (the check of a ``Shuffle``'s cards).  Aegis random playouts run
-about 1.9 times faster with them.  When a C compiler is at hand the wheel gets the compiled
-module, built on CPython's limited API (``Py_LIMITED_API`` = 3.10, the stable ABI): one
-wheel, tagged ``cp310-abi3-<platform>``, for CPython 3.10 and every later version.  The
+figures are in ``docs/performance/speedups.rst``), three functions of
+``cardrules/_hotloops.py``, where their Python twins are: ``coded_subsets`` (an Aegis
+exchange's 32 legal actions), ``fisher_yates`` (the seeded shuffle's swaps) and
+``same_objects`` (the check of a ``Shuffle``'s cards).  When a C compiler is at hand the
+wheel gets the compiled module, built on CPython's limited API (``Py_LIMITED_API`` = 3.10,
+the stable ABI): one wheel, tagged ``cp310-abi3-<platform>``, for CPython 3.10 and every
+later version.  The
 free-threaded build of CPython (3.13t) has no stable ABI: there the module is compiled
 for that interpreter alone (its own tag).  When there is no compiler, or the environment variable
 ``CARDRULES_NO_EXTENSION`` is set, the build says so and the wheel is pure Python, with

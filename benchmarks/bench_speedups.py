@@ -15,11 +15,10 @@ Run by hand, from the project's root::
    every benchmark runs ``--alternations`` times with that piece in C and as many times
    with it switched back to its pure-Python twin, alternating run by run (so that both
    see the same load within a second or so); the figure is the median of the ratios of
-   the two CPU times, pair by pair.  The pieces: ``records`` (the record maker of
-   ``cardrules._records``: every maker through its class's constructor), ``subsets``
-   (``aegis``' exchanges through ``_exchange_actions_py``), ``shuffle``
-   (``fisher_yates``), ``check`` (``same_objects``), and ``all`` four at once: the code
-   paths of the library without its C module, in the same interpreter.
+   the two CPU times, pair by pair.  The pieces: ``subsets`` (``aegis``' exchanges
+   through ``_exchange_actions_py``), ``shuffle`` (``fisher_yates``), ``check``
+   (``same_objects``), and ``all`` three at once: the code paths of the library without
+   its C module, in the same interpreter.
 
 Every interpreter runs with ``PYTHONHASHSEED=0``, so that its dictionaries and sets are
 laid out alike from one to the next.
@@ -30,7 +29,7 @@ the same actions; the results are equal):
 * ``<game> playouts``: random games (``new_game(seed=...)``, then ``legal_actions``, a
   ``random.Random`` pick and ``apply`` to the end);
 * ``<game> apply``: ``apply`` alone, at every decision of random games played
-  beforehand (the transitions, where the record maker works);
+  beforehand (the transitions);
 * ``aegis new_game``: ``aegis.new_game(seed=...)``, a seeded shuffle and deal each;
 * ``aegis exchanges``: ``aegis.legal_actions`` at states of the exchange phase;
 * ``aegis Shuffle``: ``aegis.apply(state, Shuffle(order))`` at the first chance node of
@@ -54,19 +53,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-PIECES = ("records", "subsets", "shuffle", "check", "all")
+PIECES = ("subsets", "shuffle", "check", "all")
 
 
 def piece_switch(piece: str) -> Callable[[bool], None]:
     """``switch(in_c)``: put ``piece`` in C (the library as imported with its C module) or
     back to its pure-Python twin, at every place the library uses it.  The library
-    without its C module is these four switches off: the same code paths."""
-    from cardrules import GAMES, _hotloops, _records, _shuffling, protocol
+    without its C module is these three switches off: the same code paths."""
+    from cardrules import _hotloops, _shuffling, protocol
     from cardrules.aegis import rules as aegis
-    from cardrules.eleusis import rules as eleusis
-    from cardrules.gunsore import rules as gunsore
-    from cardrules.haggis import combos
-    from cardrules.haggis import rules as haggis
 
     if piece == "all":
         switches = [piece_switch(p) for p in PIECES[:-1]]
@@ -76,31 +71,15 @@ def piece_switch(piece: str) -> Callable[[bool], None]:
                 s(in_c)
 
         return switch_all
-    if piece == "records":
-        sites = [(aegis, "STATE"), (aegis, "_TRICK"), (aegis, "_SEASON"), (gunsore, "STATE"),
-                 (eleusis, "STATE"), (haggis, "STATE"), (combos, "_COMBO"), (combos, "_PLAY")]  # fmt: skip
-        fast = [getattr(m, n) for m, n in sites]
-        assert all(f.accelerated for f in fast), "the C module is not in use"
-        plain = [_records.maker(f.cls, accelerate=False) for f in fast]
-        module = _hotloops.c_speedups
+    site, name, fast_one, plain_one = {
+        "subsets": (aegis, "_exchange_actions", aegis._exchange_actions_c, aegis._exchange_actions_py),
+        "shuffle": (_shuffling, "fisher_yates", _hotloops.fisher_yates, _hotloops.fisher_yates_py),
+        "check": (protocol, "same_objects", _hotloops.same_objects, _hotloops.same_objects_py),
+    }[piece]
+    assert getattr(site, name) is fast_one, "the C module is not in use"
 
-        def switch(in_c: bool) -> None:
-            setattr(_records, "c_speedups", module if in_c else None)  # noqa: B010
-            for (m, n), f, p in zip(sites, fast, plain, strict=True):
-                setattr(m, n, f if in_c else p)
-            for name in ("aegis", "gunsore", "eleusis", "haggis"):
-                GAMES[name]._replace.clear()  # (new_game's makers, made again when next asked for)
-
-    else:
-        site, name, fast_one, plain_one = {
-            "subsets": (aegis, "_exchange_actions", aegis._exchange_actions_c, aegis._exchange_actions_py),
-            "shuffle": (_shuffling, "fisher_yates", _hotloops.fisher_yates, _hotloops.fisher_yates_py),
-            "check": (protocol, "same_objects", _hotloops.same_objects, _hotloops.same_objects_py),
-        }[piece]
-        assert getattr(site, name) is fast_one, "the C module is not in use"
-
-        def switch(in_c: bool) -> None:
-            setattr(site, name, fast_one if in_c else plain_one)
+    def switch(in_c: bool) -> None:
+        setattr(site, name, fast_one if in_c else plain_one)
 
     return switch
 

@@ -1,5 +1,5 @@
-"""The speed-ups of ``cardrules.aegis`` (the record maker, the exchange loop) change nothing
-a user can see."""
+"""The speed-ups of ``cardrules.aegis`` (the record maker, the exchange listings) change
+nothing a user can see."""
 
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ def _states(games: int = 20) -> list[State]:
 
 
 def test_fast_state_constructor_equals_attrs_constructor() -> None:
-    # The record maker (in C when the accelerator is in use) fills the slots itself: every
-    # field must be set, and the result indistinguishable from State(...) built by attrs.
+    # The record maker fills the slots without the constructor: every field must be set,
+    # and the result indistinguishable from State(...) built by attrs.
     for state in _states():
         again = State(*(getattr(state, a.name) for a in attrs.fields(State)))
         assert again == state

@@ -1,13 +1,13 @@
 """The record maker (cardrules._records): one way to make a record, fields by name, the
-same record from the C accelerator as from the attrs constructor; and every game's
-transitions give the same states with either."""
+same record as the attrs constructor makes, whether through a builder or through the
+slots' descriptors; and every game's transitions give the same states either way."""
 
 from __future__ import annotations
 
+import inspect
 import pickle
 import random
 import traceback
-from functools import partial
 from typing import Any
 
 import attrs
@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardrules import GAMES, _records, aegis, eleusis, gunsore, haggis
-from cardrules._hotloops import c_speedups, subset_objects_py
 from cardrules._records import Maker, maker
 from cardrules.haggis import combos
 
@@ -30,34 +29,37 @@ class Record:
     seed: object = attrs.field(default=None, eq=False)
 
 
+class _Descriptors:
+    """Makers made as on a build where changing an object's class is costly
+    (free-threaded CPython): they store through the slots' descriptors, no builder."""
+
+    def __enter__(self) -> None:
+        self.saved = _records._CLASS_SWITCH
+        _records._CLASS_SWITCH = False
+
+    def __exit__(self, *exc: object) -> None:
+        _records._CLASS_SWITCH = self.saved
+
+
 def _descriptor_maker(cls: type) -> Maker[Any]:
-    """The pure-Python maker of a build where changing an object's class is costly
-    (free-threaded CPython): it stores through the slots' descriptors, no builder."""
-    saved = _records._CLASS_SWITCH
-    _records._CLASS_SWITCH = False
-    try:
-        return maker(cls, accelerate=False)
-    finally:
-        _records._CLASS_SWITCH = saved
+    with _Descriptors():
+        return maker(cls)
 
 
-# Every maker: in pure Python (through a builder, or through the slots' descriptors), and
-# in C when the accelerator is in use.
-MAKERS = [
-    pytest.param(maker(Record, accelerate=False), id="python"),
-    pytest.param(_descriptor_maker(Record), id="descriptors"),
-]
-if c_speedups is not None:
-    MAKERS.append(pytest.param(maker(Record), id="C"))
+# The two ways: through a builder, and through the slots' descriptors.
+MAKERS = [pytest.param(maker(Record), id="builder"), pytest.param(_descriptor_maker(Record), id="descriptors")]
 
 
 def _fields(r: object) -> tuple[object, ...]:
     return tuple(getattr(r, a.name) for a in attrs.fields(type(r)))
 
 
-def test_which_maker_builds_what() -> None:
-    assert maker(Record, accelerate=False).accelerated is False
-    assert maker(Record).accelerated is (c_speedups is not None)
+def test_which_way_makes_what() -> None:
+    # the builder's stores for a class whose __init__ only stores, except where changing
+    # a class is costly; the descriptors' otherwise
+    assert "_obj.a = " in inspect.getsource(maker(Record).new)
+    assert "_set0(_obj, a)" in inspect.getsource(_descriptor_maker(Record).new)
+    assert "_cls(" in inspect.getsource(maker(WithPostInit).replace)  # the constructor
 
 
 @pytest.mark.parametrize("m", MAKERS)
@@ -68,8 +70,6 @@ def test_new_and_replace_are_the_constructor_and_evolve(m: Maker[Record], a: int
     expected = Record(a, b, c, seed=seed)
     assert type(built) is Record and built == expected and hash(built) == hash(expected)
     assert repr(built) == repr(expected) and _fields(built)[:3] == (a, b, c) and built.seed == seed
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):  # a builder's record is frozen too
-        built.a = 0  # type: ignore[misc]
     assert built.d == [] and built.d is not m.new(a=a, b=b).d  # a factory runs per record
     assert pickle.loads(pickle.dumps(built)) == expected
     changed = m.replace(built, b=(1, 2), c="x")
@@ -77,8 +77,44 @@ def test_new_and_replace_are_the_constructor_and_evolve(m: Maker[Record], a: int
     assert changed.seed == seed and changed.d is built.d  # eq=False fields are kept too
     assert _fields(built)[:3] == (a, b, c)  # the record itself never changes
     assert m.replace(built, seed="s").seed == "s"
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):  # a builder's record too
         built.a = 2  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("m", MAKERS)
+@given(a=st.integers(), b=st.lists(st.integers()).map(tuple), c=st.one_of(st.none(), st.text()), seed=st.integers())
+def test_a_replacer_is_replace_for_its_fields(m: Maker[Record], a: int, b: tuple[int, ...], c: object,
+                                              seed: int) -> None:  # fmt: skip
+    record = m.new(a=0, b=(), seed=seed)
+    for names in [("a",), ("c", "b"), ("a", "b", "c", "d", "seed"), ()]:
+        changes = {n: v for n, v in {"a": a, "b": b, "c": c, "d": [a], "seed": "s"}.items() if n in names}
+        made = m.replacer(*names)(record, **changes)
+        expected = attrs.evolve(record, **changes)
+        assert type(made) is Record and _fields(made) == _fields(expected)
+        assert made.seed == expected.seed and made.d is expected.d  # eq=False fields too
+    assert _fields(record) == (0, (), None, [], seed)  # the record itself never changes
+
+
+@pytest.mark.parametrize("m", MAKERS)
+def test_a_replacer_takes_exactly_its_fields_by_name(m: Maker[Record]) -> None:
+    record = Record(1, ())
+    change_b = m.replacer("b", "c")
+    with pytest.raises(TypeError, match="'c'"):
+        change_b(record, b=(2,))  # c is missing
+    with pytest.raises(TypeError, match="'a'"):
+        change_b(record, b=(2,), c=3, a=5)  # a is not among its fields
+    with pytest.raises(TypeError):
+        change_b(record, (2,), 3)  # no field by position
+    with pytest.raises(TypeError, match="replacer of Record: 'zz' is not a field"):
+        m.replacer("zz")
+    with pytest.raises(TypeError, match="replacer of Record: 'b' is named twice"):
+        m.replacer("b", "b")
+
+
+def test_a_replacer_of_a_class_that_checks_goes_through_its_constructor() -> None:
+    assert maker(WithConverter).replacer("xs")(WithConverter([2]), xs=[5, 4]).xs == (4, 5)
+    with pytest.raises(ValueError, match="negative"):
+        maker(WithPostInit).replacer("n")(WithPostInit(1), n=-1)
 
 
 @pytest.mark.parametrize("m", MAKERS)
@@ -102,13 +138,14 @@ class NamesOfTheMaker:
     new: tuple[int, ...] = ()
 
 
-@pytest.mark.parametrize("which", ["python", "descriptors", "C"])
-def test_fields_may_have_the_names_the_generated_code_uses(which: str) -> None:
-    m = _descriptor_maker(NamesOfTheMaker) if which == "descriptors" else maker(NamesOfTheMaker, accelerate=which == "C")
+@pytest.mark.parametrize("descriptors", [False, True])
+def test_fields_may_have_the_names_the_generated_code_uses(descriptors: bool) -> None:
+    m = _descriptor_maker(NamesOfTheMaker) if descriptors else maker(NamesOfTheMaker)
     r = m.new(record=1, obj=2)
     assert r == NamesOfTheMaker(1, 2, ())
     assert m.replace(r, record=5) == NamesOfTheMaker(5, 2, ())
     assert m.replace(r, obj=7, new=(1,)) == NamesOfTheMaker(1, 7, (1,))
+    assert m.replacer("record", "obj", "new")(r, record=0, obj=0, new=()) == NamesOfTheMaker(0, 0, ())
 
 
 def _converted(value: object) -> tuple[object, ...]:
@@ -142,7 +179,7 @@ class WithPostInit:
 @pytest.mark.parametrize("cls", [WithConverter, WithValidator, WithCachedHash, WithPostInit])
 def test_a_class_whose_init_does_more_than_store_is_built_by_its_constructor(cls: type) -> None:
     m = maker(cls)
-    assert m.accelerated is False
+    assert "cls(**fields)" in inspect.getsource(m.new) and "_cls(" in inspect.getsource(m.replace)
 
 
 def test_converters_and_validators_run() -> None:
@@ -158,7 +195,7 @@ def test_converters_and_validators_run() -> None:
 
 
 def test_a_traceback_through_generated_code_shows_its_source() -> None:
-    replace = maker(Record, accelerate=False).replace
+    replace = maker(Record).replace
 
     class NotARecord:
         a = 1
@@ -173,47 +210,31 @@ def test_a_traceback_through_generated_code_shows_its_source() -> None:
     assert "record.b if b is _KEEP else b" in text  # the generated line, from linecache
 
 
-@pytest.mark.skipif(c_speedups is None, reason="the C accelerator is not in use")
-def test_the_c_record_maker_refuses_what_it_cannot_build() -> None:
-    m = maker(Record)
-    with pytest.raises(TypeError, match="expected a"):
-        m.replace(WithPostInit(1), a=1)
-    names = tuple(a.name for a in attrs.fields(Record))
-    n = len(names)
-    with pytest.raises(TypeError, match=r"not a writable object slot of .*WithPostInit itself"):
-        c_speedups.record_layout(WithPostInit, names, (None,) * n, (None,) * n, object())
-
-    @attrs.frozen
-    class Child(Record):  # Record's slots are its base's, not its own
-        e: int = 0
-
-    with pytest.raises(TypeError, match=r"'a' is not a writable object slot of .*Child itself"):
-        c_speedups.record_layout(Child, (*names, "e"), (None,) * (n + 1), (None,) * (n + 1), object())
-    with pytest.raises(TypeError, match="must be a str"):
-        c_speedups.record_layout(Record, (1,) * n, (None,) * n, (None,) * n, object())
-    with pytest.raises(ValueError, match="one default"):
-        c_speedups.record_layout(Record, names, (), (), object())
-    with pytest.raises(TypeError, match="layout"):
-        c_speedups.new_record("not a layout", a=1)
-    with pytest.raises(TypeError, match="layout"):
-        c_speedups.replace_record("not a layout", Record(1, ()), a=1)
+# -- every game: its transitions give the same states through builders and through the
+# slots' descriptors (as on a free-threaded build), and with the pure-Python exchanges
 
 
-# -- every game: the accelerated transitions and the plain ones give the same states ----
+def _generated(value: object) -> bool:
+    code = getattr(value, "__code__", None)
+    return code is not None and code.co_filename.startswith("<cardrules record maker")
 
 
-def _plain(monkeypatch: pytest.MonkeyPatch, descriptors: bool) -> None:
-    """Every game module's makers in pure Python (through builders, or through the
-    slots' descriptors), and the Python loops."""
-    make = _descriptor_maker if descriptors else partial(maker, accelerate=False)
-    for module in (aegis.rules, gunsore.rules, eleusis.rules, haggis.rules):
-        monkeypatch.setattr(module, "STATE", make(module.State))
-    monkeypatch.setattr(aegis.rules, "_TRICK", make(aegis.Trick))
-    monkeypatch.setattr(aegis.rules, "_SEASON", make(aegis.Season))
+def _with_descriptors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game module's makers and replacers made again as on a free-threaded build,
+    and the pure-Python listing of Aegis exchanges."""
+    with _Descriptors():
+        for module in (aegis.rules, gunsore.rules, eleusis.rules, haggis.rules, combos):
+            for name, value in list(vars(module).items()):
+                if isinstance(value, Maker):
+                    monkeypatch.setattr(module, name, maker(value.cls))
+                elif _generated(value):  # a replacer: its fields are its keyword-only parameters
+                    code = value.__code__  # type: ignore[attr-defined]
+                    fields = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
+                    assert value.__kwdefaults__ is None  # type: ignore[attr-defined]
+                    made = maker(value.__globals__["_cls"]).replacer(*fields)  # type: ignore[attr-defined]
+                    assert "_set0(_obj, " in inspect.getsource(made)
+                    monkeypatch.setattr(module, name, made)
     monkeypatch.setattr(aegis.rules, "_exchange_actions", aegis.rules._exchange_actions_py)
-    monkeypatch.setattr(combos, "_COMBO", make(combos.Combo))
-    monkeypatch.setattr(combos, "_PLAY", make(combos.Play))
-    assert subset_objects_py is not None
 
 
 def _playout(name: str, players: int, seed: int, steps: int) -> list[tuple[object, ...]]:
@@ -238,17 +259,15 @@ def _playout(name: str, players: int, seed: int, steps: int) -> list[tuple[objec
 GAME_CASES = [("aegis", 2), ("gunsore", 2), ("eleusis", 4), ("haggis", 2), ("haggis", 3)]
 
 
-@pytest.mark.parametrize("descriptors", [False, True], ids=["builders", "descriptors"])
 @pytest.mark.parametrize(("name", "players"), GAME_CASES)
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 10**6))
-def test_accelerated_and_plain_transitions_give_equal_states(name: str, players: int, descriptors: bool,
-                                                             seed: int) -> None:  # fmt: skip
-    fast = _playout(name, players, seed, 150)
+def test_builders_and_descriptors_give_equal_states(name: str, players: int, seed: int) -> None:
+    built = _playout(name, players, seed, 150)
     with pytest.MonkeyPatch.context() as mp:
-        _plain(mp, descriptors)
-        plain = _playout(name, players, seed, 150)
-    assert fast == plain
+        _with_descriptors(mp)
+        stored = _playout(name, players, seed, 150)
+    assert built == stored
 
 
 def test_aegis_exchanges_are_their_constructors_fixed_points() -> None:

@@ -1,6 +1,5 @@
 """The optional C accelerator (cardrules._speedups) gives exactly what its Python twins
-give (cardrules._hotloops, the attrs constructors), and refuses bad input instead of
-crashing.  The record maker's own tests are in test_records.py."""
+give (cardrules._hotloops), and refuses bad input instead of crashing."""
 
 from __future__ import annotations
 

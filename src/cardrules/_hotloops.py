@@ -4,10 +4,6 @@ cardrules is a pure-Python library.  A few things it does at every step of a gam
 C version in the optional module ``cardrules._speedups`` (``src/cardrules/_speedups.c``),
 compiled when cardrules is installed with a C compiler at hand:
 
-* the **record maker** of :mod:`cardrules._records` (``new_record``, ``replace_record``):
-  a new game state (or other record) with its fields named, the same object the attrs
-  constructor makes, without running attrs' generated ``__init__`` (only for classes
-  whose ``__init__`` does nothing but store its arguments);
 * :func:`subset_objects`: the action objects of "every subset of these cards" (an Aegis
   exchange decision has 32 of them);
 * :func:`coded_subsets`: the same subsets, the small ones found by arithmetic on their
@@ -17,12 +13,12 @@ compiled when cardrules is installed with a C compiler at hand:
   (cards are interned), the fast half of the check every ``Shuffle`` gets from
   :meth:`~cardrules.protocol.GameDef.apply`.
 
-The pure-Python twins are the reference: the attrs constructor itself for records,
-the ``*_py`` functions here.  Both give the same results (the tests compare them, and
-CI runs the whole test suite with and without the C module); the C versions are faster
-(``docs/performance/speedups.rst``).  Neither knows a game's rules.  The C module is
-built on CPython's limited API, one binary for CPython 3.10 and later; built for the
-free-threaded CPython (which has no limited API) it declares that it needs no GIL.
+The pure-Python twins are the reference: the ``*_py`` functions here.  Both give the
+same results (the tests compare them, and CI runs the whole test suite with and without
+the C module); the C versions are faster (``docs/performance/speedups.rst``).  Neither
+knows a game's rules.  The C module is built on CPython's limited API, one binary for
+CPython 3.10 and later; built for the free-threaded CPython (which has no limited API) it
+declares that it needs no GIL.
 
 :data:`IMPLEMENTATION` says which is in use (``"C"`` or ``"Python"``).  Setting the
 environment variable ``CARDRULES_PURE_PYTHON`` to a non-empty value before cardrules is
@@ -158,8 +154,7 @@ coded_subsets: Callable[
 same_objects: Callable[[tuple[Any, ...], tuple[Any, ...]], bool]
 fisher_yates: Callable[[list[Any], bytes], None]
 IMPLEMENTATION: str
-#: The compiled module when it is used (``None`` otherwise); ``_records`` takes its
-#: record maker from it.
+#: The compiled module when it is used (``None`` otherwise).
 c_speedups: Any
 try:
     if os.environ.get("CARDRULES_PURE_PYTHON"):

@@ -4,62 +4,56 @@ A game state (and every other record a transition makes: an Aegis ``Trick`` or
 ``Season``, a Haggis ``Combo``) is a frozen attrs class.  A transition builds the next
 state with the :class:`Maker` of its class, naming every field it sets::
 
-    _STATE = maker(State)
+    STATE = maker(State)
+    _STOP = STATE.replacer("phase", "to_act", "history")
     ...
-    return _STATE.replace(state, phase="bid", to_act=master, history=history)
+    return _STOP(state, phase="bid", to_act=master, history=history)
 
 * ``maker.new(**fields)`` is ``cls(**fields)``: a new record, every field by name
   (those with a default may be left out);
 * ``maker.replace(record, **changes)`` is ``attrs.evolve(record, **changes)``: a new
   record with the named fields changed and every other field (``eq=False`` ones, such as
-  a seed, included) taken from ``record``.  ``record`` itself never changes.
+  a seed, included) taken from ``record``.  ``record`` itself never changes;
+* ``maker.replacer(*names)``, made once at import for each kind of transition, is a
+  ``replace`` for exactly the fields ``names``, each of them a required keyword: at each
+  step it tests no field for a change.
 
 Fields are never given by position, so a transition says which fields it changes and two
-swapped values cannot go unnoticed.  Both operations give what the class's own
+swapped values cannot go unnoticed.  Every operation gives what the class's own
 constructor gives, so its converters, validators and defaults apply (a class that has
 any goes through its constructor); this module relies on no private name of attrs.
 
-**The accelerator: which classes the C record maker builds.**  With the optional C
-module ``cardrules._speedups`` in use (see :mod:`cardrules._hotloops`), :func:`maker`
-builds in C the records of a class that passes every check of :func:`_plain`, that is a
-class whose generated ``__init__`` does nothing but store its arguments:
+**How a record is made.**  The functions are generated for each class (and each
+replacer) with ``exec``, one straight line per field, no loop over a dict; their source is
+registered with :mod:`linecache`, so a traceback through them shows its lines.  A class
+that passes every check of :func:`_plain`, that is a class whose generated ``__init__``
+does nothing but store its arguments:
 
 * a slotted attrs class whose own ``__slots__`` are exactly its fields (``__weakref__``
   aside): no inherited field, no cached-hash slot;
 * no ``__attrs_init__`` of its own and no ``__attrs_post_init__``;
 * every field plain: no validator, no converter, ``init=True``, not ``kw_only``, its
-  alias its name (no private ``_x`` field), no factory that takes ``self``.
+  alias its name (no private ``_x`` field), no factory that takes ``self``;
 
-For such a class the C maker allocates the instance with the class's own ``tp_alloc``
-(no ``__new__`` or ``__init__`` runs) and stores each field at its slot's offset (the
-``offset`` of the slot's ``PyMemberDef``): the store that attrs' frozen ``__init__``
-makes through ``object.__setattr__`` and the slot's member descriptor, into an instance
-whose slots are all still empty, the same object, several times faster.  Defaults and
-factories apply as in ``__init__``; ``replace`` reads the fields it keeps from their
-offsets too (with ``PyMember_GetOne`` in a build without a GIL, and for an unset slot,
-which raises ``AttributeError`` as attribute access does).  The slots are found by name among the class's own
-(``tp_members``); a name that is not a writable object slot of the class itself is
-refused.  Any other class, ``accelerate=False``, ``CARDRULES_PURE_PYTHON=1`` or an
-installation without the C module uses the constructor.  ``tests/test_records.py``
-checks every maker against the constructor and ``attrs.evolve``, and every game's
-transitions with each.
-
-The pure-Python ``new`` and ``replace`` are generated for each class with ``exec`` (one
-attribute read per field, no loop over a dict); their source is registered with
-:mod:`linecache`, so a traceback through them shows its lines.  For a class the C record
-maker could build (its ``__init__`` only stores), they store each field into an instance
-of the class's *builder*, a subclass with no slot of its own (so the same layout) whose
+is made without calling its constructor.  Each field is stored into an instance of the
+class's *builder*, a subclass with no slot of its own (so the same layout) whose
 ``__setattr__`` is ``object.__setattr__``: plain attribute stores, which CPython 3.11 and
-later make straight into the slot, in one straight line, defaults and factories applied as
-``__init__`` applies them.  The instance then becomes one of the class itself by
-``__class__`` assignment, which CPython allows between two classes of the same layout.
-The result is the object the constructor makes (its class, its fields, frozen), without
-the constructor's call and its ``object.__setattr__`` per field: a new Aegis ``State`` in
-about 0.46 µs instead of 1.03 µs through each slot's descriptor, and 2.8 µs through
-``attrs.evolve`` (measured with ``timeit`` on the machine of :doc:`/performance/aegis`).
-A free-threaded build of CPython may stop every other thread to change an object's class,
-so there the generated code stores through each slot's own descriptor instead (the same
-object again, at the slower speed).  Any other class goes through its constructor.
+later make straight into the slot, defaults and factories applied as ``__init__``
+applies them.  The instance then becomes one of the class itself by ``__class__``
+assignment, which CPython allows between two classes of the same layout.  The result is
+the object the constructor makes (its class, its fields, frozen).  Measured with
+``timeit`` on the machine of :doc:`/performance/aegis`, a new Aegis ``State`` with three
+fields changed takes 0.19 µs through a replacer, 0.44 µs through ``replace`` (which
+tests each of the 18 fields for a change), 1.0 µs when each field is stored through its
+slot's descriptor and 2.8 µs through ``attrs.evolve``.  A free-threaded build of
+CPython may stop every other thread to change an object's class, so there the generated
+code stores through each slot's own descriptor instead (the same object again, at the
+slower speed).  Any other class goes through its constructor.  ``tests/test_records.py``
+checks every way against the constructor and ``attrs.evolve``.
+
+A C version of these stores (the same object, stored at each slot's offset) made a
+random playout only 1.1 times faster than these functions, below the 1.5 times a C piece
+must earn (:doc:`/performance/speedups`), so there is none.
 """
 
 from __future__ import annotations
@@ -68,19 +62,15 @@ import itertools
 import linecache
 import sysconfig
 from collections.abc import Callable
-from functools import partial
 from typing import Any, Final, Generic, TypeVar, cast
 
 import attrs
-
-from ._hotloops import c_speedups
 
 __all__ = ["Maker", "maker"]
 
 T = TypeVar("T")
 
 _KEEP = object()  # "not named": replace() keeps the record's value
-_REQUIRED = object()  # the C layout's marker of a field without a default
 _serial = itertools.count()
 
 
@@ -89,8 +79,8 @@ def _fields(cls: type) -> tuple[attrs.Attribute[Any], ...]:
 
 
 def _plain(cls: type) -> str | None:
-    """Why the C record maker cannot build ``cls`` (its ``__init__`` does more than
-    store), or ``None`` when it can."""
+    """Why ``cls`` must be made by its constructor (its ``__init__`` does more than
+    store), or ``None`` when it need not be."""
     if not attrs.has(cast(Any, cls)) or "__slots__" not in cls.__dict__:
         return "it is not a slotted attrs class"
     fields = _fields(cls)
@@ -134,27 +124,40 @@ def _builder(cls: type) -> type | None:
     return type("_Builder", (cls,), namespace)
 
 
-def _python_replace(cls: type[T]) -> Callable[..., T]:
+def _python_replace(cls: type[T], changing: tuple[str, ...] | None = None) -> Callable[..., T]:
     """``replace(record, **changes)``, generated so that it reads each field once:
     through the class's constructor, or for a class whose ``__init__`` only stores (see
-    :func:`_plain`) through the same stores; registered with linecache."""
+    :func:`_plain`) through the same stores; registered with linecache.  With
+    ``changing``, the replace of :meth:`Maker.replacer`: exactly those fields change,
+    each a required keyword, and no field is tested for a change."""
     fields = [a for a in _fields(cls) if a.init]
+    if changing is None:
+        params = ", *, " + ", ".join(f"{a.alias}=_KEEP" for a in fields)
+
+        def value(a: attrs.Attribute[Any]) -> str:
+            return f"_record.{a.name} if {a.alias} is _KEEP else {a.alias}"
+
+    else:
+        aliases = [a.alias for a in fields]
+        for name in changing:
+            if name not in aliases or changing.count(name) > 1:
+                what = "is not a field" if name not in aliases else "is named twice"
+                raise TypeError(f"replacer of {cls.__name__}: {name!r} {what}")
+        params = ", *, " + ", ".join(changing) if changing else ""
+
+        def value(a: attrs.Attribute[Any]) -> str:
+            return str(a.alias) if a.alias in changing else f"_record.{a.name}"
+
     positional = all(not a.kw_only for a in fields)
-    params = ", ".join(f"{a.alias}=_KEEP" for a in fields)
-    args = ",\n        ".join(
-        ("" if positional else f"{a.alias}=") + f"_record.{a.name} if {a.alias} is _KEEP else {a.alias}"
-        for a in fields
-    )
+    args = ",\n        ".join(("" if positional else f"{a.alias}=") + value(a) for a in fields)
     namespace: dict[str, Any] = {"_cls": cls, "_KEEP": _KEEP}
     builder = _builder(cls) if _plain(cls) is None else None
     if builder is not None:
         # a class whose __init__ only stores: the same stores, as plain attribute stores
         # into an instance of its builder, which then becomes an instance of the class
-        stores = "".join(
-            f"    _obj.{a.name} = _record.{a.name} if {a.alias} is _KEEP else {a.alias}\n" for a in fields
-        )
+        stores = "".join(f"    _obj.{a.name} = {value(a)}\n" for a in fields)
         source = (
-            f"def replace(_record, /, *, {params}):\n    _obj = _new(_builder)\n{stores}"
+            f"def replace(_record, /{params}):\n    _obj = _new(_builder)\n{stores}"
             "    _obj.__class__ = _cls\n    return _obj\n"
         )
         namespace["_new"] = object.__new__
@@ -162,16 +165,13 @@ def _python_replace(cls: type[T]) -> Callable[..., T]:
     elif _plain(cls) is None:
         # the same stores through each slot's own descriptor (what __init__ does through
         # object.__setattr__), in one straight line
-        stores = "".join(
-            f"    _set{i}(_obj, _record.{a.name} if {a.alias} is _KEEP else {a.alias})\n"
-            for i, a in enumerate(fields)
-        )
-        source = f"def replace(_record, /, *, {params}):\n    _obj = _new(_cls)\n{stores}    return _obj\n"
+        stores = "".join(f"    _set{i}(_obj, {value(a)})\n" for i, a in enumerate(fields))
+        source = f"def replace(_record, /{params}):\n    _obj = _new(_cls)\n{stores}    return _obj\n"
         namespace["_new"] = object.__new__
         for i, a in enumerate(fields):
             namespace[f"_set{i}"] = cls.__dict__[a.name].__set__
     else:
-        source = f"def replace(_record, /, *, {params}):\n    return _cls(\n        {args},\n    )\n"
+        source = f"def replace(_record, /{params}):\n    return _cls(\n        {args},\n    )\n"
     filename = f"<cardrules record maker {cls.__module__}.{cls.__qualname__}-{next(_serial)}>"
     # generated here from the field names of a record class of the program's own, never
     # from text that comes from outside
@@ -240,30 +240,18 @@ class Maker(Generic[T]):
     new: Callable[..., T] = attrs.field(repr=False)
     #: ``replace(record, **changes)``: ``attrs.evolve(record, **changes)``.
     replace: Callable[..., T] = attrs.field(repr=False)
-    #: Whether the C record maker builds it.
-    accelerated: bool
+
+    def replacer(self, *names: str) -> Callable[..., T]:
+        """:attr:`replace` for the records that change exactly the fields ``names``:
+        ``f(record, /, *, name=value, ...)``, each of ``names`` a required keyword (a
+        missing or another field is a ``TypeError``, as for any function).  A game makes
+        one at import for each kind of transition, so that at each step no field is
+        tested for a change: such a replace costs about half of :attr:`replace`'s."""
+        return _python_replace(self.cls, names)
 
 
-def maker(cls: type[T], *, accelerate: bool = True) -> Maker[T]:
-    """The :class:`Maker` of ``cls``: in C when the accelerator is in use, ``accelerate``
-    is true and the class's ``__init__`` only stores its arguments; else through the
-    class's constructor."""
+def maker(cls: type[T]) -> Maker[T]:
+    """The :class:`Maker` of ``cls`` (an attrs class)."""
     if not attrs.has(cast(Any, cls)):
         raise TypeError(f"maker: {cls.__name__} is not an attrs class")
-    if accelerate and c_speedups is not None and _plain(cls) is None:
-        fields = _fields(cls)
-        names = tuple(a.name for a in fields)
-        defaults = tuple(
-            _REQUIRED if a.default is attrs.NOTHING or isinstance(a.default, attrs.Factory) else a.default  # type: ignore[arg-type]
-            for a in fields
-        )
-        factories = tuple(a.default.factory if isinstance(a.default, attrs.Factory) else None for a in fields)  # type: ignore[arg-type, union-attr]
-        layout = c_speedups.record_layout(cls, names, defaults, factories, _REQUIRED)
-        return Maker(
-            cls,
-            partial(c_speedups.new_record, layout),
-            partial(c_speedups.replace_record, layout),
-            True,
-        )
-
-    return Maker(cls, _python_new(cls), _python_replace(cls), False)
+    return Maker(cls, _python_new(cls), _python_replace(cls))

@@ -4,16 +4,6 @@
  * step of a game faster, and each has a pure-Python twin that gives the same results (the
  * tests compare them, and CI runs the whole suite with and without this module):
  *
- *   record_layout(cls, names, defaults, factories, required) -> layout
- *   new_record(layout, **fields) -> a new instance of cls
- *   replace_record(layout, record, **changes) -> a new instance of cls
- *       the record maker of cardrules._records: for a frozen slotted attrs class whose
- *       __init__ only stores its arguments (no converter, validator, __attrs_post_init__
- *       or cached hash: _records checks that), new_record(layout, **fields) is
- *       cls(**fields) and replace_record(layout, r, **changes) is
- *       attrs.evolve(r, **changes), without running attrs' generated __init__.  Fields
- *       are named, never given by position.
- *
  *   subset_objects(items, cls, name, interned, interned_sizes) -> tuple
  *       every subset of the tuple `items`, by size (the empty one first) then in
  *       itertools.combinations' order, each as an object: for a size up to
@@ -46,11 +36,10 @@
  *
  * Nothing here knows a game's rules.
  *
- * Threads and interpreters.  The module keeps no state of its own (a layout is an object
- * owned by its caller).  Every object it writes into is one it has just allocated and
- * not yet shared (but for the list given to fisher_yates, under that list's critical
- * section without a GIL); it reads other objects only through CPython's own thread-safe
- * calls (PyMember_GetOne for a record's slots without a GIL, the tuples it was given, and
+ * Threads and interpreters.  The module keeps no state of its own.  Every object it
+ * writes into is one it has just allocated and not yet shared (but for the list given to
+ * fisher_yates, under that list's critical section without a GIL); it reads other objects
+ * only through CPython's own thread-safe calls (the tuples it was given, and
  * PyDict_GetItemRef for the interned dict without a GIL).  So the free-threaded build
  * (3.13t, compiled without the limited API) declares that it needs no GIL (Py_mod_gil).
  * Built for the full API of 3.12 or later it also declares support for sub-interpreters
@@ -61,11 +50,9 @@
  * It uses CPython's limited API only (the stable ABI of 3.10 and later: hatch_build.py
  * compiles it with Py_LIMITED_API = 0x030A0000, so that one wheel, tagged cp310-abi3,
  * serves CPython 3.10 to 3.13 and later): a class's slots are found in its own
- * tp_members (PyType_GetSlot) and read and written with PyMember_GetOne and
- * PyMember_SetOne or at the offset their PyMemberDef gives (the record maker's stores
- * into a new instance, and its reads with the GIL held: what those two calls do for an
- * object slot), a new instance comes from the class's tp_alloc (PyType_GetSlot), a
- * class's instance size is its __basicsize__; tuples and lists are read and written
+ * tp_members (PyType_GetSlot) and written with PyMember_SetOne, a new instance comes
+ * from the class's tp_alloc (PyType_GetSlot), a class's instance size is its
+ * __basicsize__; tuples and lists are read and written
  * through PyTuple_GetItem, PyList_GetItem and PyList_SetItem, never through their
  * structs.  Nothing reads a reference count, an instance's __dict__ or another package's
  * private names.  The free-threaded build of CPython (3.13t) has no stable ABI: there
@@ -122,8 +109,8 @@ basic_size(PyTypeObject *cls)
  * tp_members (read with PyType_GetSlot), the NULL-terminated array of PyMemberDef that
  * CPython makes of a class's __slots__ (a base class's slots are in the base's array, not
  * here), and it must be a writable object slot lying inside an instance of `cls`.  NULL
- * with TypeError set otherwise.  The slot is then read with PyMember_GetOne and written
- * with PyMember_SetOne, as the member descriptor of the slot reads and writes it. */
+ * with TypeError set otherwise.  The slot is then written with PyMember_SetOne, as the
+ * member descriptor of the slot writes it. */
 static PyMemberDef *
 own_slot(PyTypeObject *cls, PyObject *name, const char *who)
 {
@@ -470,299 +457,6 @@ fail:
 }
 
 /* ----------------------------------------------------------------------------------- */
-/* the record maker                                                                     */
-
-/* A record layout: the class, and for each field (in attrs' order) its name, its slot's
- * member definition (own_slot), and its default: a value, a factory to call, or none. */
-typedef struct {
-    PyTypeObject *cls;
-    PyObject *names;     /* tuple of str */
-    PyObject *defaults;  /* tuple: a value, or `required` */
-    PyObject *factories; /* tuple: a callable, or None */
-    PyObject *required;  /* the marker of "no default" */
-    Py_ssize_t n;
-    PyObject **name_at;      /* the n names (borrowed from `names`), for field_index */
-    Py_ssize_t *offset_at;   /* the n slots' offsets (members[i]->offset) */
-    PyMemberDef *members[1]; /* n of them (then the n names and the n offsets) */
-} Layout;
-
-static const char *LAYOUT = "cardrules._speedups.layout";
-
-static void
-layout_free(PyObject *capsule)
-{
-    Layout *layout = (Layout *)PyCapsule_GetPointer(capsule, LAYOUT);
-    if (layout != NULL) {
-        Py_DECREF(layout->cls);
-        Py_DECREF(layout->names);
-        Py_DECREF(layout->defaults);
-        Py_DECREF(layout->factories);
-        Py_DECREF(layout->required);
-        PyMem_Free(layout);
-    }
-}
-
-static PyObject *
-record_layout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 5 || !PyType_Check(args[0]) || !PyTuple_CheckExact(args[1]) || !PyTuple_CheckExact(args[2])
-        || !PyTuple_CheckExact(args[3])) {
-        PyErr_SetString(PyExc_TypeError,
-                        "record_layout(cls, names: tuple, defaults: tuple, factories: tuple, required)");
-        return NULL;
-    }
-    PyTypeObject *cls = (PyTypeObject *)args[0];
-    Py_ssize_t n = PyTuple_Size(args[1]);
-    if (PyTuple_Size(args[2]) != n || PyTuple_Size(args[3]) != n) {
-        PyErr_SetString(PyExc_ValueError, "record_layout: one default and one factory per field");
-        return NULL;
-    }
-    PyObject *names = PyTuple_New(n);
-    if (names == NULL) {
-        return NULL;
-    }
-    Layout *layout = PyMem_Malloc(sizeof(Layout)
-                                  + (size_t)n * (sizeof(PyMemberDef *) + sizeof(PyObject *) + sizeof(Py_ssize_t)));
-    if (layout == NULL) {
-        Py_DECREF(names);
-        return PyErr_NoMemory();
-    }
-    layout->name_at = (PyObject **)(layout->members + n);
-    layout->offset_at = (Py_ssize_t *)(layout->name_at + n);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *name = PyTuple_GetItem(args[1], i);
-        if ((layout->members[i] = own_slot(cls, name, "record_layout")) == NULL) {
-            PyMem_Free(layout);
-            Py_DECREF(names);
-            return NULL;
-        }
-        name = Py_NewRef(name); /* a str (own_slot checked it), interned for field_index */
-        PyUnicode_InternInPlace(&name);
-        PyTuple_SetItem(names, i, name);
-        layout->name_at[i] = name; /* borrowed: the layout holds `names` */
-        layout->offset_at[i] = layout->members[i]->offset;
-    }
-    layout->n = n;
-    layout->cls = (PyTypeObject *)Py_NewRef(cls);
-    layout->names = names;
-    layout->defaults = Py_NewRef(args[2]);
-    layout->factories = Py_NewRef(args[3]);
-    layout->required = Py_NewRef(args[4]);
-    PyObject *capsule = PyCapsule_New(layout, LAYOUT, layout_free);
-    if (capsule == NULL) {
-        Py_DECREF(cls);
-        Py_DECREF(names);
-        Py_DECREF(args[2]);
-        Py_DECREF(args[3]);
-        Py_DECREF(args[4]);
-        PyMem_Free(layout);
-    }
-    return capsule;
-}
-
-static Layout *
-get_layout(PyObject *obj)
-{
-    if (!PyCapsule_IsValid(obj, LAYOUT)) {
-        PyErr_SetString(PyExc_TypeError, "the first argument must be a record layout");
-        return NULL;
-    }
-    return (Layout *)PyCapsule_GetPointer(obj, LAYOUT);
-}
-
-/* The field index of a keyword, or -1 with TypeError set.  The search starts at field
- * `start` and wraps around: a caller that names the fields in their order finds each one
- * at its first look. */
-static Py_ssize_t
-field_index(Layout *layout, PyObject *name, Py_ssize_t start)
-{
-    Py_ssize_t n = layout->n;
-    for (Py_ssize_t j = 0; j < n; j++) { /* keywords and field names are interned */
-        Py_ssize_t i = start + j < n ? start + j : start + j - n;
-        if (layout->name_at[i] == name) {
-            return i;
-        }
-    }
-    for (Py_ssize_t i = 0; i < layout->n; i++) {
-        int eq = PyUnicode_Compare(layout->name_at[i], name);
-        if (eq == 0) {
-            return i;
-        }
-        if (eq == -1 && PyErr_Occurred()) {
-            return -1;
-        }
-    }
-    PyObject *cls_name = name_of(layout->cls);
-    if (cls_name != NULL) {
-        PyErr_Format(PyExc_TypeError, "%U has no field named %R", cls_name, name);
-        Py_DECREF(cls_name);
-    }
-    return -1;
-}
-
-#define MAX_FIELDS 64
-
-static void
-clear_values(Py_ssize_t n, PyObject **values)
-{
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_XDECREF(values[i]);
-    }
-}
-
-/* A fresh object with its slots set to `values` (new references, all set); steals
- * them.  Each is stored straight at its slot's offset, what PyMember_SetOne does for a
- * writable object slot (own_slot checked each) of an object whose slots are all still
- * empty (tp_alloc zeroes them), without its call and its checks per field. */
-static PyObject *
-build(Layout *layout, PyObject **values)
-{
-    PyObject *obj = alloc_instance(layout->cls);
-    if (obj == NULL) {
-        clear_values(layout->n, values);
-        return NULL;
-    }
-    char *base = (char *)obj;
-    for (Py_ssize_t i = 0; i < layout->n; i++) { /* obj is not shared yet */
-        *(PyObject **)(base + layout->offset_at[i]) = values[i];
-    }
-    return obj;
-}
-
-
-/* What new_record and replace_record share: check that the layout fits in `values`
-   (MAX_FIELDS slots, all NULL), then put each keyword argument (names `kwnames`, values
-   `kwvalues`) in its field's slot, as a new reference.  On error: -1, the slots cleared
-   and an exception set naming `who`. */
-static int
-keyword_values(Layout *layout, const char *who, PyObject *const *kwvalues, PyObject *kwnames, PyObject **values)
-{
-    if (layout->n > MAX_FIELDS) {
-        PyErr_Format(PyExc_ValueError, "%s: too many fields", who);
-        return -1;
-    }
-    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_Size(kwnames);
-    Py_ssize_t next = 0; /* where the next keyword is looked for first: after the last one */
-    for (Py_ssize_t k = 0; k < nkw; k++) {
-        Py_ssize_t i = field_index(layout, PyTuple_GetItem(kwnames, k), next);
-        next = i + 1 < layout->n ? i + 1 : 0;
-        if (i < 0) {
-            clear_values(layout->n, values);
-            return -1;
-        }
-        values[i] = Py_NewRef(kwvalues[k]); /* a keyword cannot be given twice */
-    }
-    return 0;
-}
-
-/* The record from `values` (new references, or NULL for a field not given: its
- * default, or its factory called); steals them. */
-static PyObject *
-build_with_defaults(Layout *layout, PyObject **values)
-{
-    Py_ssize_t n = layout->n;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (values[i] != NULL) {
-            continue;
-        }
-        PyObject *factory = PyTuple_GetItem(layout->factories, i);
-        if (factory != Py_None) {
-            if ((values[i] = PyObject_CallNoArgs(factory)) == NULL) {
-                goto fail;
-            }
-            continue;
-        }
-        PyObject *value = PyTuple_GetItem(layout->defaults, i);
-        if (value == layout->required) {
-            PyObject *cls_name = name_of(layout->cls);
-            if (cls_name != NULL) {
-                PyErr_Format(PyExc_TypeError, "%U() is missing the field %R", cls_name,
-                             PyTuple_GetItem(layout->names, i));
-                Py_DECREF(cls_name);
-            }
-            goto fail;
-        }
-        values[i] = Py_NewRef(value);
-    }
-    return build(layout, values);
-fail:
-    clear_values(n, values);
-    return NULL;
-}
-
-static PyObject *
-new_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    if (nargs != 1) {
-        PyErr_SetString(PyExc_TypeError, "new_record(layout, **fields): fields are given by name");
-        return NULL;
-    }
-    Layout *layout = get_layout(args[0]);
-    if (layout == NULL) {
-        return NULL;
-    }
-    PyObject *values[MAX_FIELDS] = {NULL};
-    if (keyword_values(layout, "new_record", args + nargs, kwnames, values) < 0) {
-        return NULL;
-    }
-    return build_with_defaults(layout, values);
-}
-
-/* new_record(layout, **fields) for fields known by their indices (`at`, k of them, each
- * once, all below layout->n <= MAX_FIELDS): the record maker's own path, without the
- * keywords' matching (the FastMethod's positions, made at every step). */
-static PyObject *
-replace_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "replace_record(layout, record, **changes): changes are given by name");
-        return NULL;
-    }
-    Layout *layout = get_layout(args[0]);
-    if (layout == NULL) {
-        return NULL;
-    }
-    PyObject *record = args[1];
-    if (Py_TYPE(record) != layout->cls) {
-        PyObject *expected = name_of(layout->cls), *given = name_of(Py_TYPE(record));
-        if (expected != NULL && given != NULL) {
-            PyErr_Format(PyExc_TypeError, "replace_record: expected a %U, not %U", expected, given);
-        }
-        Py_XDECREF(expected);
-        Py_XDECREF(given);
-        return NULL;
-    }
-    Py_ssize_t n = layout->n;
-    PyObject *values[MAX_FIELDS] = {NULL};
-    if (keyword_values(layout, "replace_record", args + nargs, kwnames, values) < 0) {
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (values[i] != NULL) {
-            continue;
-        }
-#ifdef Py_GIL_DISABLED /* the record's own value, read as attribute access reads it (thread-safe) */
-        if ((values[i] = PyMember_GetOne((const char *)record, layout->members[i])) == NULL) {
-            goto fail;
-        }
-#else /* with the GIL: what PyMember_GetOne does for an object slot, without its call */
-        PyObject *value = *(PyObject **)((char *)record + layout->offset_at[i]);
-        if (value == NULL) { /* an unset slot: the AttributeError attribute access raises */
-            if ((values[i] = PyMember_GetOne((const char *)record, layout->members[i])) == NULL) {
-                goto fail;
-            }
-            continue;
-        }
-        values[i] = Py_NewRef(value);
-#endif
-    }
-    return build(layout, values);
-fail:
-    clear_values(n, values);
-    return NULL;
-}
-
-/* ----------------------------------------------------------------------------------- */
 /* a list's lock (a critical section without a GIL)                                     */
 
 #ifdef Py_GIL_DISABLED
@@ -874,12 +568,6 @@ static PyMethodDef speedups_methods[] = {
      "Every subset of a tuple, by size then position, as interned or new one-slot objects."},
     {"coded_subsets", (PyCFunction)(void (*)(void))coded_subsets, METH_FASTCALL,
      "Every subset of a tuple, by size then position: the small ones found by their items' codes."},
-    {"record_layout", (PyCFunction)(void (*)(void))record_layout, METH_FASTCALL,
-     "record_layout(cls, names, defaults, factories, required): a record class's slots in order."},
-    {"new_record", (PyCFunction)(void (*)(void))new_record, METH_FASTCALL | METH_KEYWORDS,
-     "new_record(layout, **fields): cls(**fields) for a class whose __init__ only stores."},
-    {"replace_record", (PyCFunction)(void (*)(void))replace_record, METH_FASTCALL | METH_KEYWORDS,
-     "replace_record(layout, record, **changes): attrs.evolve(record, **changes), likewise."},
     {"fisher_yates", (PyCFunction)(void (*)(void))fisher_yates, METH_FASTCALL,
      "fisher_yates(items, stream): the seeded shuffle's swaps of a list, in place, by a byte stream."},
     {"same_objects", (PyCFunction)(void (*)(void))same_objects, METH_FASTCALL,

@@ -449,10 +449,29 @@ class State:
 
 
 # The game functions make a State per step, naming the fields they set (see
-# cardrules._records: the constructor, or the same object from the C record maker).
+# cardrules._records: the object the constructor makes, without calling it).
 STATE: Final = maker(State)
 _TRICK: Final = maker(Trick)
 _SEASON: Final = maker(Season)
+# Each kind of transition's new state, naming the fields it changes (Maker.replacer).
+_FIRST_MASTER: Final = STATE.replacer("phase", "master", "history")
+_DEAL: Final = STATE.replacer(
+    "phase", "key", "hands", "stock", "discards", "drawn", "bids", "leader", "trick", "played", "to_act",
+    "history",
+)  # fmt: skip
+_STOP: Final = STATE.replacer("phase", "to_act", "history")
+_EXCHANGE: Final = STATE.replacer("phase", "hands", "stock", "discards", "drawn", "to_act", "history")
+_MASTER_BIDS: Final = STATE.replacer("phase", "bids", "to_act", "history")
+_SLAVE_BIDS: Final = STATE.replacer("phase", "bids", "leader", "to_act", "history")
+_LEAD: Final = STATE.replacer("hands", "leader", "trick", "to_act", "history")
+_TAKE: Final = STATE.replacer("hands", "leader", "trick", "played", "to_act", "history")
+_GAME_OVER: Final = STATE.replacer(
+    "phase", "hands", "leader", "trick", "played", "scores", "seasons", "to_act", "history"
+)
+_NEXT_SEASON: Final = STATE.replacer(
+    "phase", "master", "key", "hands", "stock", "discards", "drawn", "bids", "leader", "trick", "played",
+    "scores", "seasons", "to_act", "history",
+)  # fmt: skip
 
 
 def _attacker(master: int | None, bids: tuple[int | None, int | None]) -> int | None:
@@ -513,14 +532,14 @@ def deal_cards(state: State, shuffle: Shuffle) -> State:
     history = state.history + (shuffle,)  # noqa: RUF005 - faster than (*history, shuffle)
     if state.phase == "draw":
         first = 0 if draw_beats(order[0], order[1]) else 1
-        return STATE.replace(state, phase="deal", master=first, history=history)
+        return _FIRST_MASTER(state, phase="deal", master=first, history=history)
     master = state.master
     assert master is not None
     to_master = tuple(sorted(order[1 : 2 * HAND_SIZE : 2], key=CARD_INDEX))
     to_slave = tuple(sorted(order[2 : 2 * HAND_SIZE + 1 : 2], key=CARD_INDEX))
     hands = (to_master, to_slave) if master == 0 else (to_slave, to_master)
     phase: Phase = "exchange" if state.rules.max_exchanges > 0 else "bid"
-    return STATE.replace(  # a new season: nothing of the last one's play is left
+    return _DEAL(  # a new season: nothing of the last one's play is left
         state, phase=phase, key=order[0], hands=hands, stock=order[2 * HAND_SIZE + 1 :], discards=(),
         drawn=((), ()), bids=(None, None), leader=None, trick=(), played=(), to_act=master,
         history=history,
@@ -583,7 +602,7 @@ def _step_exchange(state: State, action: Exchange) -> State:
     cards = action.cards
     history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
     if not cards and p == master:  # the master stops: on to the bids
-        return STATE.replace(state, phase="bid", to_act=master, history=history)
+        return _STOP(state, phase="bid", to_act=master, history=history)
     hands = state.hands
     stock = state.stock
     discards = state.discards
@@ -618,7 +637,7 @@ def _step_exchange(state: State, action: Exchange) -> State:
             skipped = (*drawn[slave], 0)
             drawn = (drawn[0], skipped) if slave == 1 else (skipped, drawn[1])
     phase: Phase = "bid" if to_act == master and len(drawn[master]) >= rules.max_exchanges else "exchange"
-    return STATE.replace(
+    return _EXCHANGE(
         state, phase=phase, hands=hands, stock=stock, discards=discards, drawn=drawn, to_act=to_act,
         history=history,
     )  # fmt: skip
@@ -657,11 +676,9 @@ def _step_bid(state: State, action: Bid) -> State:
     bids = (n, state.bids[1]) if p == 0 else (state.bids[0], n)
     history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
     if p == master:
-        return STATE.replace(state, phase="bid", bids=bids, to_act=1 - master, history=history)
+        return _MASTER_BIDS(state, phase="bid", bids=bids, to_act=1 - master, history=history)
     attacker = p if n > bids[master] else master  # type: ignore[operator]
-    return STATE.replace(
-        state, phase="play", bids=bids, leader=attacker, to_act=attacker, history=history
-    )
+    return _SLAVE_BIDS(state, phase="play", bids=bids, leader=attacker, to_act=attacker, history=history)
 
 
 def _step_play(state: State, action: Play) -> State:
@@ -689,13 +706,13 @@ def _step_play(state: State, action: Play) -> State:
     hands = (new_hand, hands[1]) if p == 0 else (hands[0], new_hand)
     history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
     if not trick:
-        return STATE.replace(state, hands=hands, leader=p, trick=(card,), to_act=1 - p, history=history)
+        return _LEAD(state, hands=hands, leader=p, trick=(card,), to_act=1 - p, history=history)
     leader: int = state.leader  # type: ignore[assignment]
     cards = (trick[0], card)
     winner = leader if state.rules.table.winner(cards, key=state.key) == 0 else p
     played = state.played + (_TRICK.new(leader=leader, cards=cards, winner=winner),)  # noqa: RUF005 - as history
     if len(played) < TRICKS:
-        return STATE.replace(
+        return _TAKE(
             state, hands=hands, leader=winner, trick=(), played=played, to_act=winner, history=history
         )
     return _end_season(state, hands, played, history)
@@ -758,12 +775,12 @@ def _end_season(
     s0, s1 = state.scores[0] + season.points[0], state.scores[1] + season.points[1]
     seasons = (*state.seasons, season)
     if abs(s0 - s1) >= rules.margin or max(s0, s1) >= rules.target:
-        return STATE.replace(
+        return _GAME_OVER(
             state, phase="over", hands=hands, leader=None, trick=(), played=played, scores=(s0, s1),
             seasons=seasons, to_act=None, history=history,
         )  # fmt: skip
     next_master = 1 - season.winner if rules.new_master == "loser" else season.winner
-    return STATE.replace(
+    return _NEXT_SEASON(
         state, phase="deal", master=next_master, key=None, hands=((), ()), stock=(), discards=(),
         drawn=((), ()), bids=(None, None), leader=None, trick=(), played=(), scores=(s0, s1),
         seasons=seasons, to_act=CHANCE, history=history,

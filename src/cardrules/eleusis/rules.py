@@ -279,6 +279,14 @@ class State:
 
 #: How the game functions make a State: naming the fields they set (cardrules._records).
 STATE: Final = maker(State)
+# Each kind of transition's new state, naming the fields it changes (Maker.replacer).
+_DEALT: Final = STATE.replacer("hands", "history")
+_STARTER_LAID: Final = STATE.replacer("phase", "to_act", "stock", "main", "turn", "history")
+_NO_STARTER: Final = STATE.replacer("phase", "to_act", "stock", "history")
+_TO_JUDGE: Final = STATE.replacer("phase", "to_act", "pending", "tasks", "history")
+#: a turn stops at a chance node, an offer or the end of the round
+_HALT: Final = STATE.replacer("phase", "to_act", "hands", "stock", "pending", "tasks", "history")
+_NEXT_TURN: Final = STATE.replacer("phase", "to_act", "hands", "stock", "turn", "pending", "tasks", "history")
 
 
 def _sudden(state: State) -> bool:
@@ -334,11 +342,11 @@ def _lay_starter(
         if rule.accepts_start(card):
             stock = deck[i + 1 :] + stock_below + deck[:i]
             first = _first_scientist(card, state.players)
-            return STATE.replace(
+            return _STARTER_LAID(
                 state, phase="turn", to_act=first, stock=stock, main=(card,), turn=first, history=history
             )
     # No card left accepts: a fresh deck is shuffled in and searched the same way.
-    return STATE.replace(state, phase="starter", to_act=CHANCE, stock=stock_below + deck, history=history)
+    return _NO_STARTER(state, phase="starter", to_act=CHANCE, stock=stock_below + deck, history=history)
 
 
 def deal_cards(state: State, shuffle: Shuffle) -> State:
@@ -348,7 +356,7 @@ def deal_cards(state: State, shuffle: Shuffle) -> State:
     if phase == "setup":
         n, size = state.players - 1, state.rules.hand_size
         hands = ((), *(canonical(order[i : n * size : n]) for i in range(n)))
-        dealt = STATE.replace(state, hands=hands, history=history)  # still "setup": then the starter
+        dealt = _DEALT(state, hands=hands, history=history)  # still "setup": then the starter
         return _lay_starter(dealt, order[n * size :], (), history)
     if phase == "starter":
         return _lay_starter(state, order, state.stock, history)
@@ -405,7 +413,7 @@ def _proceed(state: State, *, history: tuple[Any, ...], **changes: Any) -> State
                 hands = (*hands[:q], canonical(hands[q] + stock[:take]), *hands[q + 1 :])
                 stock = stock[take:]
             if take < n:  # the stock ran dry: a fresh deck, and the draw goes on from it
-                return STATE.replace(
+                return _HALT(
                     state, phase="fresh", to_act=CHANCE, hands=hands, stock=stock, pending=None,
                     tasks=((_DRAW, q, n - take), *tasks[1:]), history=history,
                 )  # fmt: skip
@@ -419,25 +427,25 @@ def _proceed(state: State, *, history: tuple[Any, ...], **changes: Any) -> State
                 hands = (*hands[:q], (), *hands[q + 1 :])
                 tasks = tasks[1:]
                 continue
-            return STATE.replace(
+            return _HALT(
                 state, phase="reshuffle", to_act=CHANCE, hands=hands, stock=stock, pending=None, tasks=tasks,
                 history=history,
             )  # fmt: skip
         if kind == _OFFER:
             tasks = tasks[1:]
             if _may_offer(state, q, prophet, state.former_prophets, expelled):
-                return STATE.replace(
+                return _HALT(
                     state, phase="offer", to_act=q, hands=hands, stock=stock, pending=None, tasks=tasks,
                     history=history,
                 )  # fmt: skip
             continue
         # NEXT
         nxt = _next_scientist(state.players, q, prophet, expelled)
-        return STATE.replace(
+        return _NEXT_TURN(
             state, phase="turn", to_act=nxt, hands=hands, stock=stock, turn=nxt, pending=None, tasks=(),
             history=history,
         )  # fmt: skip
-    return STATE.replace(
+    return _HALT(
         state, phase="over", to_act=None, hands=hands, stock=stock, pending=None, tasks=(), history=history
     )
 
@@ -559,7 +567,7 @@ def step_state(state: State, action: Any) -> State:
         elif kind is not NoPlay:
             raise IllegalActionError(_wrong_kind(state, action))
         if state.prophet is not None:
-            return STATE.replace(
+            return _TO_JUDGE(
                 state, phase="judge", to_act=state.prophet, pending=action, tasks=(), history=history
             )
         return _resolve(state, action, None, history)

@@ -279,6 +279,20 @@ class View:
 
 #: How the game functions make a State: naming the fields they set (cardrules._records).
 STATE: Final = maker(State)
+# Each kind of transition's new state, naming the fields it changes (Maker.replacer).
+_FIRST_MASTER: Final = STATE.replacer("master", "history")
+_DEAL: Final = STATE.replacer(
+    "to_act", "season", "war_cause", "hands", "stock", "pools", "table", "last_trick", "history"
+)
+_DECLARE_WAR: Final = STATE.replacer("master", "season", "war_cause", "table", "history")
+_LEAD: Final = STATE.replacer("to_act", "master", "season", "war_cause", "hands", "table", "history")
+_TAKE: Final = STATE.replacer(
+    "to_act", "master", "season", "war_cause", "hands", "stock", "pools", "table", "last_trick", "history"
+)
+_END_SEASON: Final = STATE.replacer(  # the game is over, or a new season
+    "to_act", "master", "season", "war_cause", "hands", "stock", "pools", "scores", "table", "last_trick",
+    "history",
+)  # fmt: skip
 
 # -- the rules -----------------------------------------------------------------------
 
@@ -371,9 +385,9 @@ def deal_cards(state: State, shuffle: Shuffle) -> State:
     history = state.history + (shuffle,)  # noqa: RUF005 - faster than (*history, shuffle)
     if state.master is None:
         master = first_master(rules.table, shuffle.order)
-        return STATE.replace(state, master=master, history=history)  # then the deal
+        return _FIRST_MASTER(state, master=master, history=history)  # then the deal
     hands, stock = _deal_season(rules, state.master, shuffle.order)
-    return STATE.replace(
+    return _DEAL(
         state, to_act=state.master, season="development", war_cause=None, hands=hands, stock=stock,
         pools=(0, 0), table=(), last_trick=(), history=history,
     )  # fmt: skip
@@ -424,7 +438,7 @@ def step_state(state: State, action: object) -> State:
 def _step_declare(state: State, action: DeclareWar) -> State:
     """:func:`step_state` of a :class:`DeclareWar` by the player to act."""
     if not state.table and state.season == "development" and state.rules.declare_war:
-        return STATE.replace(
+        return _DECLARE_WAR(
             state, master=state.to_act, season="war", war_cause="declared", table=(),
             history=state.history + (action,),  # noqa: RUF005
         )  # fmt: skip
@@ -454,7 +468,7 @@ def _step_play(state: State, action: Play) -> State:
         if season == "development" and suit is not None and _SUIT_CARDS[suit].issuperset(state.hands[1 - p]):
             season, cause = "war", "stuck"
         hands = (rest, state.hands[1]) if p == 0 else (state.hands[0], rest)
-        return STATE.replace(
+        return _LEAD(
             state, to_act=1 - p, master=p, season=season, war_cause=cause, hands=hands, table=(card,),
             history=state.history + (action,),  # noqa: RUF005
         )  # fmt: skip
@@ -519,7 +533,7 @@ def _step_play(state: State, action: Play) -> State:
     if h0 or h1:
         if season == "development" and not stock and rules.war_when_stock_empty:
             season, cause = "war", "stock"
-        return STATE.replace(
+        return _TAKE(
             state, to_act=winner, master=winner, season=season, war_cause=cause, hands=(h0, h1),
             stock=stock, pools=pools, table=(), last_trick=(lead, card), history=history,
         )  # fmt: skip
@@ -533,12 +547,12 @@ def _step_play(state: State, action: Play) -> State:
     else:
         scores = (s0 + a, s1 + b)
     if not stock:
-        return STATE.replace(  # the game is over
+        return _END_SEASON(  # the game is over
             state, to_act=None, master=winner, season=None, war_cause=None, hands=((), ()), stock=(),
             pools=(0, 0), scores=scores, table=(), last_trick=(lead, card), history=history,
         )  # fmt: skip
     dealt, stock = _deal_season(rules, winner, stock)
-    return STATE.replace(  # a new season
+    return _END_SEASON(  # a new season
         state, to_act=winner, master=winner, season="development", war_cause=None, hands=dealt,
         stock=stock, pools=(0, 0), scores=scores, table=(), last_trick=(lead, card), history=history,
     )  # fmt: skip

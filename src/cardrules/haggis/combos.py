@@ -235,8 +235,8 @@ def _wild_tuple(wcode: int) -> tuple[Card, ...]:
 _WILD_TUPLES = tuple(_wild_tuple(w) for w in range(64))
 
 
-# A fresh hand needs a thousand declarations: they are made with the record maker (in C
-# when the accelerator is in use: no __init__ run, the same objects), fields named.
+# A fresh hand needs a thousand declarations: they are made with the record maker (no
+# __init__ run, the same objects), fields named.
 _COMBO = maker(Combo)
 _PLAY = maker(Play)
 

@@ -247,6 +247,20 @@ class View:
 
 #: How the game functions make a State: naming the fields they set (cardrules._records).
 STATE: Final = maker(State)
+# Each kind of transition's new state, naming the fields it changes (Maker.replacer); a
+# deal, once a hand, changes what _hand_begins says and goes through STATE.replace.
+_BET: Final = STATE.replacer("bets", "giving", "to_act", "history")
+_PLAYED: Final = STATE.replacer(
+    "hands", "trick", "passes", "started", "out", "going_out", "giving", "to_act", "history"
+)
+_PASSED: Final = STATE.replacer("passes", "giving", "to_act", "history")
+_TAKEN: Final = STATE.replacer("trick", "passes", "captured", "giving", "to_act", "history")
+_TO_GIVE: Final = STATE.replacer("giving", "to_act")
+_GIVEN: Final = STATE.replacer("giving", "to_act", "history")
+_CAPTURED: Final = STATE.replacer("trick", "passes", "captured", "giving", "to_act")
+_HAND_OVER: Final = STATE.replacer(
+    "scores", "leader", "hands", "haggis", "trick", "passes", "captured", "giving", "to_act", "last_hand"
+)
 VIEW: Final = maker(View)
 
 
@@ -419,7 +433,7 @@ def _do_bet(state: State, p: int, action: Bet) -> State:
         raise IllegalActionError(f"you may bet {allowed}, not {action.amount!r}")
     bets = list(state.bets)
     bets[p] = action.amount
-    return STATE.replace(
+    return _BET(
         state,
         bets=tuple(bets),
         giving=False,
@@ -563,7 +577,7 @@ def _play(state: State, action: Play) -> State:
     # With one player left holding cards the hand ends at once: the last trick goes to
     # the last player (or by the bomb rule); otherwise play moves on clockwise.
     hand_over = len(hands) - hands.count(()) <= 1
-    new = STATE.replace(
+    new = _PLAYED(
         state,
         hands=tuple(hands),
         trick=trick,
@@ -592,13 +606,11 @@ def _pass(state: State, action: Pass) -> State:
     history = state.history + (action,)  # noqa: RUF005 - faster than (*history, action)
     # everyone still in, but the last player, passed: the last player takes the trick
     if passes < holding - (1 if hands[last] else 0):
-        return STATE.replace(
-            state, passes=passes, giving=False, to_act=_next_with_cards(hands, p), history=history
-        )
+        return _PASSED(state, passes=passes, giving=False, to_act=_next_with_cards(hands, p), history=history)
     if top.kind != "bomb" and holding > 1:
         # the commonest end of a trick, in one new state: the last player captures it
         # and leads the next (what _end_trick then _capture do, without the state between)
-        return STATE.replace(
+        return _TAKEN(
             state,
             trick=(),
             passes=0,
@@ -607,7 +619,7 @@ def _pass(state: State, action: Pass) -> State:
             to_act=last if hands[last] else _next_with_cards(hands, last),
             history=history,
         )
-    new = STATE.replace(state, passes=passes, giving=False, to_act=p, history=history)
+    new = _PASSED(state, passes=passes, giving=False, to_act=p, history=history)
     return _end_trick(new, last)
 
 
@@ -626,7 +638,7 @@ def _end_trick(state: State, last: int) -> State:
         if state.rules.bomb_trick == "tournament":
             taker = state.trick[-2][0] if len(state.trick) >= 2 else (last - 1) % n
             return _capture(state, last, taker)
-        return STATE.replace(state, giving=True, to_act=last)  # the bomber gives it away
+        return _TO_GIVE(state, giving=True, to_act=last)  # the bomber gives it away
     return _capture(state, last, last)
 
 
@@ -636,7 +648,7 @@ def _give(state: State, p: int, action: GiveTrick) -> State:
         raise IllegalActionError(f"there is no player {q!r} to give the trick to")
     if q == p:
         raise IllegalActionError("a trick won by a bomb goes to an opponent, not to the bomber")
-    state = STATE.replace(
+    state = _GIVEN(
         state,
         giving=False,
         to_act=p,
@@ -659,14 +671,7 @@ def _capture(state: State, winner: int, taker: int) -> State:
     if len(hands) - hands.count(()) <= 1:
         return _end_hand(state, captured)
     leader = winner if hands[winner] else _next_with_cards(hands, winner)
-    return STATE.replace(
-        state,
-        trick=(),
-        passes=0,
-        captured=captured,
-        giving=False,
-        to_act=leader,
-    )
+    return _CAPTURED(state, trick=(), passes=0, captured=captured, giving=False, to_act=leader)
 
 
 def hand_points(state: State, captured: tuple[tuple[Card, ...], ...]) -> tuple[int, ...]:
@@ -725,7 +730,7 @@ def _end_hand(state: State, captured: tuple[tuple[Card, ...], ...]) -> State:
     over = game_over(scores, state.rules.target)
     leader = next_leader(scores, first)
     e: tuple[tuple[Card, ...], ...] = ((),) * n
-    return STATE.replace(
+    return _HAND_OVER(
         state,
         scores=scores,
         leader=leader,
