@@ -286,3 +286,16 @@ def test_aegis_exchanges_are_their_constructors_fixed_points() -> None:
                     seen += 1
             state = aegis.apply(state, legal[rng.randrange(len(legal))])
     assert seen > 100
+
+
+def test_haggis_plays_made_without_their_constructors_are_the_attrs_built_ones() -> None:
+    from cardrules import haggis as hg
+
+    states = [hg.new_game(players=p, seed=f"speedups:{p}:{i}") for p in (2, 3) for i in range(3)]
+    combos = {a.combo for s in states for a in hg.legal_actions(s) if type(a) is hg.Play}
+    assert len(combos) > 1000
+    for c in combos:
+        fast = hg.combos.make_play(c.kind, c.rank, c.size, c.width, c.cards)  # by the record maker
+        slow = hg.Play(hg.Combo(c.kind, c.rank, c.size, c.width, c.cards))  # attrs' constructors
+        assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
+        assert hash(fast.combo) == hash(slow.combo)

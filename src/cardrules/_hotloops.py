@@ -4,10 +4,10 @@ cardrules is a pure-Python library.  A few things it does at every step of a gam
 C version in the optional module ``cardrules._speedups`` (``src/cardrules/_speedups.c``),
 compiled when cardrules is installed with a C compiler at hand:
 
-* :func:`subset_objects`: the action objects of "every subset of these cards" (an Aegis
-  exchange decision has 32 of them);
-* :func:`coded_subsets`: the same subsets, the small ones found by arithmetic on their
-  items' codes (an index into a table of interned objects) rather than by a tuple key;
+* :func:`coded_subsets`: the action objects of "every subset of these cards" (an Aegis
+  exchange decision has 32 of them), the small ones interned and found by arithmetic on
+  their items' codes (an index into a table of interned objects) rather than by a tuple
+  key;
 * :func:`fisher_yates`: the swaps of the library's seeded shuffle (every seeded deal);
 * :func:`same_objects`: whether a ``Shuffle`` holds the very cards of its chance node
   (cards are interned), the fast half of the check every ``Shuffle`` gets from
@@ -44,33 +44,9 @@ __all__ = [
     "fisher_yates_py",
     "same_objects",
     "same_objects_py",
-    "subset_objects",
-    "subset_objects_py",
 ]
 
 _new = object.__new__
-
-
-def subset_objects_py(
-    items: tuple[Any, ...], cls: type, name: str, interned: dict[tuple[Any, ...], Any], interned_sizes: int
-) -> tuple[Any, ...]:
-    """Every subset of ``items``, by size (the empty one first) then in the order of
-    ``itertools.combinations``, each as an object: ``interned[subset]`` for a size up to
-    ``interned_sizes``, else a new instance of ``cls`` (a slotted class whose only field
-    is the slot ``name``) with that slot set to the subset's tuple.  No ``__init__``
-    runs: the caller vouches that each subset is already what the class's constructor
-    would store (see ``aegis.Exchange``)."""
-    set_slot = cls.__dict__[name].__set__  # the slot's member descriptor
-    out: list[Any] = []
-    n = len(items)
-    for k in range(n + 1):
-        if k <= interned_sizes:
-            out += map(interned.__getitem__, combinations(items, k))
-        else:  # new objects, filled in C loops (no Python frame per object)
-            fresh: list[Any] = list(map(_new, repeat(cls, comb(n, k))))
-            deque(map(set_slot, fresh, combinations(items, k)), 0)
-            out += fresh
-    return tuple(out)
 
 
 def coded_subsets_py(
@@ -81,13 +57,17 @@ def coded_subsets_py(
     cls: type,
     name: str,
 ) -> tuple[Any, ...]:
-    """The subsets of :func:`subset_objects_py`, in the same order, those of a size
-    ``k < len(tables)`` found by their items' codes: the subset whose items have the
+    """Every subset of ``items``, by size (the empty one first) then in the order of
+    ``itertools.combinations``, each as an object.  Those of a size ``k < len(tables)``
+    are found by their items' codes: the subset whose items have the
     codes ``c0, c1, ..., c(k-1)`` (``codes[item]``, each from 0 to ``base - 1``, in the
     order of ``items``) is ``tables[k][rank]`` with ``rank = ((c0 * base + c1) * base +
     ...) + c(k-1)`` (0 for the empty subset).  An item without a code, or a subset whose
     rank is out of its table or finds ``None`` there, is a :class:`KeyError`.  Larger
-    subsets are new instances of ``cls`` with the slot ``name`` set, as there."""
+    subsets are new instances of ``cls`` (a slotted class whose only field is the slot
+    ``name``) with that slot set to the subset's tuple.  No ``__init__`` runs: the caller
+    vouches that each subset is already what the class's constructor would store (see
+    ``aegis.Exchange``)."""
     set_slot = cls.__dict__[name].__set__
     coded: list[int] = []
     for item in items:
@@ -147,7 +127,6 @@ def fisher_yates_py(items: list[Any], stream: bytes) -> None:
 _UNPACKERS: dict[int, Struct] = {}
 
 
-subset_objects: Callable[[tuple[Any, ...], type, str, dict[tuple[Any, ...], Any], int], tuple[Any, ...]]
 coded_subsets: Callable[
     [tuple[Any, ...], dict[Any, int], int, tuple[tuple[Any, ...], ...], type, str], tuple[Any, ...]
 ]
@@ -165,13 +144,11 @@ except (ImportError, SystemError):
     # checkout, an abi3 module built for a CPython with a GIL, which a free-threaded
     # CPython finds by its name but cannot initialise (SystemError)
     c_speedups = None
-    subset_objects = subset_objects_py
     coded_subsets = coded_subsets_py
     same_objects = same_objects_py
     fisher_yates = fisher_yates_py
     IMPLEMENTATION = "Python"
 else:
-    subset_objects = c_speedups.subset_objects
     coded_subsets = c_speedups.coded_subsets
     same_objects = c_speedups.same_objects
     fisher_yates = c_speedups.fisher_yates

@@ -4,22 +4,17 @@
  * step of a game faster, and each has a pure-Python twin that gives the same results (the
  * tests compare them, and CI runs the whole suite with and without this module):
  *
- *   subset_objects(items, cls, name, interned, interned_sizes) -> tuple
- *       every subset of the tuple `items`, by size (the empty one first) then in
- *       itertools.combinations' order, each as an object: for a size up to
- *       `interned_sizes`, interned[subset tuple]; for a larger one, a new instance of
- *       `cls` with its slot `name` set to the subset tuple (the class must have no other
- *       field).  Twin:
- *       cardrules._hotloops.subset_objects_py.
- *
  *   coded_subsets(items, codes, base, tables, cls, name) -> tuple
- *       the same subsets in the same order, the interned ones found by arithmetic
- *       rather than by a tuple key: each item's code is codes[item] (an int from 0 to
- *       base - 1), and the subset of size k (for k < len(tables)) whose items have the
- *       codes c0, c1, ... c(k-1), in the order of `items`, is tables[k][rank], rank =
- *       ((c0 * base + c1) * base + ...) + c(k-1) (0 for the empty subset); a missing
- *       code, a rank out of range or a None there is a KeyError.  Larger subsets are
- *       new instances of `cls`, as above.  Twin: cardrules._hotloops.coded_subsets_py.
+ *       every subset of the tuple `items`, by size (the empty one first) then in
+ *       itertools.combinations' order, each as an object.  The small ones are interned,
+ *       found by arithmetic rather than by a tuple key: each item's code is codes[item]
+ *       (an int from 0 to base - 1), and the subset of size k (for k < len(tables))
+ *       whose items have the codes c0, c1, ... c(k-1), in the order of `items`, is
+ *       tables[k][rank], rank = ((c0 * base + c1) * base + ...) + c(k-1) (0 for the
+ *       empty subset); a missing code, a rank out of range or a None there is a
+ *       KeyError.  Larger subsets are new instances of `cls` with its slot `name` set to
+ *       the subset tuple (the class must have no other field; no __init__ runs).  Twin:
+ *       cardrules._hotloops.coded_subsets_py.
  *
  *   fisher_yates(items, stream) -> None
  *       the swaps of the library's seeded shuffle (cardrules._shuffling) on the list
@@ -40,7 +35,7 @@
  * writes into is one it has just allocated and not yet shared (but for the list given to
  * fisher_yates, under that list's critical section without a GIL); it reads other objects
  * only through CPython's own thread-safe calls (the tuples it was given, and
- * PyDict_GetItemRef for the interned dict without a GIL).  So the free-threaded build
+ * PyDict_GetItemRef for the dict of codes without a GIL).  So the free-threaded build
  * (3.13t, compiled without the limited API) declares that it needs no GIL (Py_mod_gil).
  * Built for the full API of 3.12 or later it also declares support for sub-interpreters
  * with their own GIL; the abi3 build cannot (that slot is not in the limited API of
@@ -166,7 +161,7 @@ alloc_instance(PyTypeObject *cls)
 }
 
 /* ----------------------------------------------------------------------------------- */
-/* subset_objects                                                                       */
+/* coded_subsets                                                                        */
 
 /* A new instance of `cls` whose slot `member` holds `value`. */
 static PyObject *
@@ -202,19 +197,19 @@ next_combination(Py_ssize_t *index, Py_ssize_t k, Py_ssize_t n)
     return 1;
 }
 
-/* interned[key] as a new reference; NULL with KeyError (or another error) set. */
+/* dict[key] as a new reference; NULL with KeyError (or another error) set. */
 static PyObject *
-interned_get(PyObject *interned, PyObject *key)
+dict_get(PyObject *dict, PyObject *key)
 {
 #ifdef Py_GIL_DISABLED /* a borrowed reference would not be safe without a GIL */
     PyObject *obj = NULL;
-    int found = PyDict_GetItemRef(interned, key, &obj);
+    int found = PyDict_GetItemRef(dict, key, &obj);
     if (found == 0) {
         PyErr_SetObject(PyExc_KeyError, key);
     }
     return found > 0 ? obj : NULL;
 #else
-    PyObject *obj = PyDict_GetItemWithError(interned, key);
+    PyObject *obj = PyDict_GetItemWithError(dict, key);
     if (obj == NULL) {
         if (!PyErr_Occurred()) {
             PyErr_SetObject(PyExc_KeyError, key);
@@ -224,87 +219,6 @@ interned_get(PyObject *interned, PyObject *key)
     Py_INCREF(obj);
     return obj;
 #endif
-}
-
-static PyObject *
-subset_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "subset_objects(items, cls, name, interned, interned_sizes)");
-        return NULL;
-    }
-    PyObject *items = args[0], *interned = args[3];
-    if (!PyTuple_CheckExact(items)) {
-        PyErr_SetString(PyExc_TypeError, "subset_objects: items must be a tuple");
-        return NULL;
-    }
-    if (!PyType_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "subset_objects: cls must be a class");
-        return NULL;
-    }
-    PyTypeObject *cls = (PyTypeObject *)args[1];
-    PyMemberDef *member = own_slot(cls, args[2], "subset_objects");
-    if (member == NULL) {
-        return NULL;
-    }
-    if (!PyDict_CheckExact(interned)) {
-        PyErr_SetString(PyExc_TypeError, "subset_objects: interned must be a dict");
-        return NULL;
-    }
-    Py_ssize_t interned_sizes = PyLong_AsSsize_t(args[4]);
-    if (interned_sizes == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    Py_ssize_t n = PyTuple_Size(items);
-    if (n > MAX_ITEMS) {
-        PyErr_Format(PyExc_ValueError, "subset_objects: at most %d items", MAX_ITEMS);
-        return NULL;
-    }
-    PyObject *out = PyTuple_New((Py_ssize_t)1 << n);
-    if (out == NULL) {
-        return NULL;
-    }
-    Py_ssize_t pos = 0;
-    Py_ssize_t index[MAX_ITEMS];
-    PyObject *item[MAX_ITEMS]; /* borrowed: the tuple holds them */
-    for (Py_ssize_t i = 0; i < n; i++) {
-        item[i] = PyTuple_GetItem(items, i);
-    }
-    for (Py_ssize_t k = 0; k <= n; k++) {
-        /* the first combination of k positions, then the next ones in order */
-        for (Py_ssize_t i = 0; i < k; i++) {
-            index[i] = i;
-        }
-        for (;;) {
-            PyObject *subset;
-            if (k == n) {
-                subset = Py_NewRef(items);
-            }
-            else {
-                subset = PyTuple_New(k);
-                if (subset == NULL) {
-                    goto fail;
-                }
-                for (Py_ssize_t i = 0; i < k; i++) { /* a new tuple: PyTuple_SetItem cannot fail */
-                    PyTuple_SetItem(subset, i, Py_NewRef(item[index[i]]));
-                }
-            }
-            PyObject *obj = k <= interned_sizes ? interned_get(interned, subset)
-                                                : new_with_slot(cls, member, subset);
-            Py_DECREF(subset);
-            if (obj == NULL) {
-                goto fail;
-            }
-            PyTuple_SetItem(out, pos++, obj);
-            if (!next_combination(index, k, n)) {
-                break;
-            }
-        }
-    }
-    return out;
-fail:
-    Py_DECREF(out); /* the unset items are NULL, which tuple deallocation skips */
-    return NULL;
 }
 
 /* The KeyError of coded_subsets for the subset of `k` items at `index` of `item`. */
@@ -380,7 +294,7 @@ coded_subsets(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t code[MAX_ITEMS];
     for (Py_ssize_t i = 0; i < n; i++) {
         item[i] = PyTuple_GetItem(items, i);
-        PyObject *c = interned_get(codes, item[i]); /* KeyError when it has no code */
+        PyObject *c = dict_get(codes, item[i]); /* KeyError when it has no code */
         if (c == NULL) {
             return NULL;
         }
@@ -564,8 +478,6 @@ same_objects(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 /* the module: multi-phase initialisation (PEP 489), no state of its own                */
 
 static PyMethodDef speedups_methods[] = {
-    {"subset_objects", (PyCFunction)(void (*)(void))subset_objects, METH_FASTCALL,
-     "Every subset of a tuple, by size then position, as interned or new one-slot objects."},
     {"coded_subsets", (PyCFunction)(void (*)(void))coded_subsets, METH_FASTCALL,
      "Every subset of a tuple, by size then position: the small ones found by their items' codes."},
     {"fisher_yates", (PyCFunction)(void (*)(void))fisher_yates, METH_FASTCALL,

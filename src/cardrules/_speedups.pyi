@@ -1,9 +1,6 @@
 # Types of the optional C accelerator (src/cardrules/_speedups.c); see cardrules/_hotloops.py.
 from typing import Any
 
-def subset_objects(
-    items: tuple[Any, ...], cls: type, name: str, interned: dict[tuple[Any, ...], Any], interned_sizes: int, /
-) -> tuple[Any, ...]: ...
 def coded_subsets(
     items: tuple[Any, ...],
     codes: dict[Any, int],
