@@ -71,10 +71,13 @@ def profile(module: Any, kwargs: dict[str, int], games: int) -> tuple[pstats.Sta
 
 def label(key: tuple[str, int, str]) -> str:
     """``file:line (name)`` for the library's functions (the file under ``cardrules/``),
-    the name alone for built-ins, a shortened path for the rest."""
+    the class and the fields for the record maker's generated functions, the name alone
+    for built-ins, a shortened path for the rest."""
     filename, line, name = key
     if filename == "~" and line == 0:
         return name.strip("{}").replace("built-in method ", "").replace("method ", "")
+    if filename.startswith("<cardrules record maker "):  # a generated new or replace
+        return "record maker " + filename.removeprefix("<cardrules record maker cardrules.").rstrip(">")
     parts = filename.replace(os.sep, "/").split("/")
     if "cardrules" in parts:
         where = "/".join(parts[len(parts) - parts[::-1].index("cardrules") :])

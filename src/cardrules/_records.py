@@ -71,7 +71,22 @@ __all__ = ["Maker", "maker"]
 T = TypeVar("T")
 
 _KEEP = object()  # "not named": replace() keeps the record's value
-_serial = itertools.count()
+_SOURCES: dict[str, str] = {}  # the generated functions' file names and sources
+
+
+def _compile(cls: type, what: str, source: str, namespace: dict[str, Any]) -> Any:
+    """Run ``source``, generated here from the field names of a record class of the
+    program's own (never from text that comes from outside), under a file name that says
+    what it makes (``<cardrules record maker module.Class: what>``; a profile lists it
+    so), and register it with linecache so that a traceback shows its lines."""
+    filename = base = f"<cardrules record maker {cls.__module__}.{cls.__qualname__}: {what}>"
+    for n in itertools.count(2):  # another source under that name (a maker made again differently)
+        if _SOURCES.setdefault(filename, source) == source:
+            break
+        filename = f"{base[:-1]} #{n}>"
+    exec(compile(source, filename, "exec"), namespace)
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    return namespace[source[4 : source.index("(")]]
 
 
 def _fields(cls: type) -> tuple[attrs.Attribute[Any], ...]:
@@ -172,13 +187,8 @@ def _python_replace(cls: type[T], changing: tuple[str, ...] | None = None) -> Ca
             namespace[f"_set{i}"] = cls.__dict__[a.name].__set__
     else:
         source = f"def replace(_record, /{params}):\n    return _cls(\n        {args},\n    )\n"
-    filename = f"<cardrules record maker {cls.__module__}.{cls.__qualname__}-{next(_serial)}>"
-    # generated here from the field names of a record class of the program's own, never
-    # from text that comes from outside
-    exec(compile(source, filename, "exec"), namespace)
-    lines = source.splitlines(keepends=True)
-    linecache.cache[filename] = (len(source), None, lines, filename)
-    replace: Callable[..., T] = namespace["replace"]
+    what = "replace" if changing is None else f"replace {' '.join(changing)}".rstrip()
+    replace: Callable[..., T] = _compile(cls, what, source, namespace)
     replace.__qualname__ = f"replace_{cls.__name__}"
     replace.__doc__ = f"``attrs.evolve(record, **changes)`` for a {cls.__name__}."
     return replace
@@ -186,8 +196,8 @@ def _python_replace(cls: type[T], changing: tuple[str, ...] | None = None) -> Ca
 
 def _python_new(cls: type[T]) -> Callable[..., T]:
     """``new(**fields)``, generated: for a class whose ``__init__`` only stores (see
-    :func:`_plain`), the same stores through each slot's own descriptor, defaults and
-    factories as ``__init__`` applies them; any other class through its constructor.
+    :func:`_plain`), the same stores as :func:`_python_replace`'s, defaults and factories
+    applied as ``__init__`` applies them; any other class through its constructor.
     Registered with linecache, as :func:`_python_replace`."""
     if _plain(cls) is not None:
 
@@ -219,12 +229,7 @@ def _python_new(cls: type[T]) -> Callable[..., T]:
     if builder is not None:
         body.append("    _obj.__class__ = _cls\n")
     source = f"def new(*, {', '.join(params)}):\n{''.join(body)}    return _obj\n"
-    filename = f"<cardrules record maker {cls.__module__}.{cls.__qualname__}-{next(_serial)}>"
-    # generated here from the field names of a record class of the program's own, never
-    # from text that comes from outside
-    exec(compile(source, filename, "exec"), namespace)
-    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
-    made: Callable[..., T] = namespace["new"]
+    made: Callable[..., T] = _compile(cls, "new", source, namespace)
     made.__qualname__ = f"new_{cls.__name__}"
     made.__doc__ = f"``{cls.__name__}(**fields)``: every field by name."
     return made
