@@ -4,6 +4,7 @@ slots' descriptors; and every game's transitions give the same states either way
 
 from __future__ import annotations
 
+import abc
 import inspect
 import pickle
 import random
@@ -136,6 +137,40 @@ class NamesOfTheMaker:
     record: int
     obj: int = 0
     new: tuple[int, ...] = ()
+
+
+class Registry:
+    """A base that keeps a registry of its subclasses, as plugin systems do."""
+
+    subclasses: list[type] = []  # noqa: RUF012 - the registry itself
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        Registry.subclasses.append(cls)
+
+
+@attrs.frozen
+class Registered(Registry):
+    n: int
+
+
+def test_no_builder_for_a_class_whose_subclasses_run_code() -> None:
+    # a builder is a subclass: it would run __init_subclass__ (or a metaclass) and join
+    # the registry, so such a class gets the descriptors' stores
+    before = list(Registry.subclasses)
+    m = maker(Registered)
+    assert Registry.subclasses == before
+    assert "_set0(_obj, n)" in inspect.getsource(m.new)
+    r = m.replacer("n")(m.new(n=1), n=2)
+    assert type(r) is Registered and r == Registered(2)
+    assert _records._builder(Record) is not None
+    assert _records._builder(WithABCMeta) is None  # a metaclass of its own
+    assert maker(WithABCMeta).new(n=3) == WithABCMeta(3)
+
+
+@attrs.frozen
+class WithABCMeta(abc.ABC):
+    n: int
 
 
 @pytest.mark.parametrize("descriptors", [False, True])

@@ -126,8 +126,12 @@ def _builder(cls: type) -> type | None:
     interpreter makes straight into the slots (CPython 3.11 and later specialise them),
     and then become instances of ``cls`` by ``__class__`` assignment, which CPython
     allows between classes of the same layout.  ``None`` where that assignment is costly
-    (a free-threaded build)."""
-    if not _CLASS_SWITCH:
+    (a free-threaded build), and for a class whose subclasses are not plain: one with a
+    metaclass of its own or an ``__init_subclass__`` in its bases (making the builder
+    would run them, and they may keep a registry of subclasses)."""
+    if not _CLASS_SWITCH or type(cls) is not type:
+        return None
+    if any("__init_subclass__" in vars(k) for k in cls.__mro__[:-1]):
         return None
     namespace = {
         "__slots__": (),
