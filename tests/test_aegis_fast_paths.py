@@ -93,3 +93,32 @@ def test_each_step_function_is_the_general_step() -> None:
             checked.add((state.phase, type(action)))
     assert {phase for phase, _ in checked} == {"exchange", "bid", "play"}
     assert len(checked) == 9
+
+
+def test_the_first_pure_python_exchange_listings_in_threads_see_every_triple(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pure-Python listing makes its 22,100 three-card exchanges when first asked;
+    # threads asking at the same time (the GIL switches threads during a long build)
+    # must each get the whole listing, never a table still being filled.
+    import threading
+
+    monkeypatch.setattr(aegis.rules, "_ROWS3", {})
+    hands = [state.hands[state.to_act] for state in _states(3) if state.phase == "exchange"]
+    expected = [tuple(Exchange(s) for k in range(6) for s in combinations(h, k)) for h in hands]
+    barrier = threading.Barrier(6)
+    errors: list[BaseException] = []
+    results: list[bool] = []
+
+    def work() -> None:
+        try:
+            barrier.wait()
+            results.append([aegis.rules._exchange_actions_py(h) for h in hands] == expected)
+        except BaseException as exc:  # reported in the test's own thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
+    assert results == [True] * 6

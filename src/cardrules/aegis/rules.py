@@ -244,11 +244,16 @@ _ROWS3: dict[Card, dict[Card, dict[Card, Exchange]]] = {}
 
 
 def _triple_rows() -> dict[Card, dict[Card, dict[Card, Exchange]]]:
+    # Built apart, then published whole: another thread may ask while this one builds
+    # (the GIL switches threads during it), and must never see a table still filling.
+    global _ROWS3
+    rows: dict[Card, dict[Card, dict[Card, Exchange]]] = {}
     for a, b, c in combinations(DECK, 3):  # canonical, as in legal_actions
         x = _NEW(Exchange)
         _SET_CARDS(x, (a, b, c))
-        _ROWS3.setdefault(a, {}).setdefault(b, {})[c] = x
-    return _ROWS3
+        rows.setdefault(a, {}).setdefault(b, {})[c] = x
+    _ROWS3 = rows
+    return rows
 
 
 def _exchange_actions_py(hand: tuple[Card, ...]) -> tuple[Exchange, ...]:
