@@ -170,7 +170,8 @@ def _python_replace(cls: type[T], changing: tuple[str, ...] | None = None) -> Ca
     positional = all(not a.kw_only for a in fields)
     args = ",\n        ".join(("" if positional else f"{a.alias}=") + value(a) for a in fields)
     namespace: dict[str, Any] = {"_cls": cls, "_KEEP": _KEEP}
-    builder = _builder(cls) if _plain(cls) is None else None
+    plain = _plain(cls) is None
+    builder = _builder(cls) if plain else None
     if builder is not None:
         # a class whose __init__ only stores: the same stores, as plain attribute stores
         # into an instance of its builder, which then becomes an instance of the class
@@ -181,7 +182,7 @@ def _python_replace(cls: type[T], changing: tuple[str, ...] | None = None) -> Ca
         )
         namespace["_new"] = object.__new__
         namespace["_builder"] = builder
-    elif _plain(cls) is None:
+    elif plain:
         # the same stores through each slot's own descriptor (what __init__ does through
         # object.__setattr__), in one straight line
         stores = "".join(f"    _set{i}(_obj, {value(a)})\n" for i, a in enumerate(fields))
