@@ -9,7 +9,7 @@ import inspect
 import pickle
 import random
 import traceback
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import pytest
@@ -171,6 +171,28 @@ def test_no_builder_for_a_class_whose_subclasses_run_code() -> None:
 @attrs.frozen
 class WithABCMeta(abc.ABC):
     n: int
+
+
+@attrs.frozen
+class Counted:
+    """A record whose own ``__new__`` counts what it makes (a cache, a pool...)."""
+
+    n: int
+    made: ClassVar[list[int]] = []
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Counted:
+        Counted.made.append(1)
+        return super().__new__(cls)
+
+
+def test_a_class_with_its_own_new_goes_through_its_constructor() -> None:
+    # the builder's stores would skip that __new__, and so would the descriptors' stores
+    assert _records._plain(Counted) == "it has its own __new__"
+    m = maker(Counted)
+    before = len(Counted.made)
+    r = m.replacer("n")(m.new(n=1), n=2)
+    assert r == Counted(2) and type(r) is Counted
+    assert len(Counted.made) == before + 3  # new, the replacer, and Counted(2)
 
 
 @pytest.mark.parametrize("descriptors", [False, True])

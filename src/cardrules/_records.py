@@ -31,13 +31,14 @@ does nothing but store its arguments:
 
 * a slotted attrs class whose own ``__slots__`` are exactly its fields (``__weakref__``
   aside): no inherited field, no cached-hash slot;
-* no ``__attrs_init__`` of its own and no ``__attrs_post_init__``;
+* no ``__attrs_init__`` or ``__new__`` of its own and no ``__attrs_post_init__``;
 * every field plain: no validator, no converter, ``init=True``, not ``kw_only``, its
   alias its name (no private ``_x`` field), no factory that takes ``self``;
 
 is made without calling its constructor.  Each field is stored into an instance of the
 class's *builder*, a subclass with no slot of its own (so the same layout) whose
-``__setattr__`` is ``object.__setattr__``: plain attribute stores, which CPython 3.11 and
+``__init__`` and ``__setattr__`` are ``object``'s (calling it makes an empty instance
+straight from the type's slots): plain attribute stores, which CPython 3.11 and
 later make straight into the slot, defaults and factories applied as ``__init__``
 applies them.  The instance then becomes one of the class itself by ``__class__``
 assignment, which CPython allows between two classes of the same layout.  The result is
@@ -104,6 +105,8 @@ def _plain(cls: type) -> str | None:
         return "it has slots that are not its own fields (a cached hash, inherited fields)"
     if "__attrs_init__" in cls.__dict__ or hasattr(cls, "__attrs_post_init__"):
         return "it has its own __init__ or an __attrs_post_init__"
+    if cast(Any, cls).__new__ is not object.__new__:
+        return "it has its own __new__"
     for a in fields:
         if a.validator is not None or a.converter is not None:
             return f"its field {a.name!r} has a validator or a converter"
@@ -137,6 +140,9 @@ def _builder(cls: type) -> type | None:
         "__slots__": (),
         "__setattr__": object.__setattr__,
         "__delattr__": object.__delattr__,  # both, or a frozen __delattr__ keeps the slow path
+        # calling the builder is then object_new and object_init straight from the type's
+        # slots: cheaper than object.__new__(builder), a call through a wrapper
+        "__init__": object.__init__,
         "__module__": cls.__module__,
         "__qualname__": f"{cls.__qualname__}._Builder",
     }
@@ -177,10 +183,9 @@ def _python_replace(cls: type[T], changing: tuple[str, ...] | None = None) -> Ca
         # into an instance of its builder, which then becomes an instance of the class
         stores = "".join(f"    _obj.{a.name} = {value(a)}\n" for a in fields)
         source = (
-            f"def replace(_record, /{params}):\n    _obj = _new(_builder)\n{stores}"
+            f"def replace(_record, /{params}):\n    _obj = _builder()\n{stores}"
             "    _obj.__class__ = _cls\n    return _obj\n"
         )
-        namespace["_new"] = object.__new__
         namespace["_builder"] = builder
     elif plain:
         # the same stores through each slot's own descriptor (what __init__ does through
@@ -216,7 +221,8 @@ def _python_new(cls: type[T]) -> Callable[..., T]:
     builder = _builder(cls)
     namespace: dict[str, Any] = {"_cls": cls, "_new": object.__new__, "_MISSING": _KEEP, "_builder": builder}
     params = []
-    body = [f"    _obj = _new({'_cls' if builder is None else '_builder'})\n"]  # no field has a private name
+    # (no field has a private name, so none can be called _obj, _cls or _builder)
+    body = ["    _obj = _new(_cls)\n" if builder is None else "    _obj = _builder()\n"]
     for i, a in enumerate(fields):
         namespace[f"_set{i}"] = cls.__dict__[a.name].__set__
         default = a.default
